@@ -1,0 +1,204 @@
+"""The engine API: start a game, list legal actions, apply actions, read results.
+
+>>> import meuterer
+>>> s = meuterer.new_game(players=3, first_captain=1)
+>>> meuterer.current_player(s) == meuterer.CHANCE, s.phase.name
+(True, 'DEAL')
+>>> sum(p for _, p in meuterer.chance_outcomes(s))
+Fraction(1, 1)
+>>> s = meuterer.apply(s, meuterer.parse_action("draw p1 grain"))
+>>> s.hands[1]
+(0, 0, 0, 0, 1, 0, 0)
+>>> actions, final = meuterer.random_game(seed=7, players=4, first_captain=0)
+>>> meuterer.is_terminal(final), final.round
+(True, 8)
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Final
+
+from meuterer.actions import Action, Draw
+from meuterer.cards import EMPTY
+from meuterer.errors import IllegalActionError, SetupError
+from meuterer.explain import why_illegal
+from meuterer.machine import ADVANCE, STEPS, TABLE, Actor
+from meuterer.phases.voyage import draw_pool
+from meuterer.rules import Rules
+from meuterer.state import State, Step, evolve
+
+CHANCE: Final = -1
+"""What :func:`current_player` returns at a chance node (a card is drawn)."""
+
+_AUTOMATIC = frozenset(step for step, spec in STEPS.items() if spec.actor is Actor.AUTOMATIC)
+_CHANCE_STEPS = frozenset(step for step, spec in STEPS.items() if spec.actor is Actor.CHANCE)
+
+
+def new_game(players: int = 4, first_captain: int = 0, rules: Rules | None = None) -> State:
+    """The state before the deal (a chance node: the captain draws first).
+
+    Raises :class:`~meuterer.errors.SetupError` for a player count other than 3 or 4
+    or a first captain who is not a seat.
+    """
+    if rules is None:
+        rules = Rules()
+    if not isinstance(rules, Rules):
+        raise SetupError(f"rules must be a meuterer.Rules, got {type(rules).__name__}")
+    if type(players) is not int or players not in (3, 4):
+        raise SetupError(f"Meuterer is played by 3 or 4 players, got {players!r}")
+    if type(first_captain) is not int or not 0 <= first_captain < players:
+        raise SetupError(f"first_captain must be a seat from 0 to {players - 1}, got {first_captain!r}")
+    order = tuple((first_captain + i) % players for i in range(players))
+    return State(
+        players=players,
+        rules=rules,
+        step=Step.DEAL,
+        round=1,
+        captain=first_captain,
+        to_act=first_captain,
+        queue=order[1:],
+        offer=None,
+        ring=tuple(range(len(rules.islands))),
+        start=0,
+        active=(0,),
+        hands=(EMPTY,) * players,
+        face_up=(EMPTY,) * players,
+        face_down=(EMPTY,) * players,
+        passed=(False,) * players,
+        roles=(None,) * players,
+        role_order=(),
+        captain_destination=None,
+        mutineer_destination=None,
+        mutiny=None,
+        sales=(None,) * players,
+        scores=(0,) * players,
+        deck=rules.deck,
+        discard=EMPTY,
+        draws_left=rules.hand_size,
+        drawn=EMPTY,
+    )
+
+
+def current_player(state: State) -> int | None:
+    """The seat to decide, :data:`CHANCE` when a card is drawn, ``None`` when the game is over."""
+    step = state.step
+    if step is Step.GAME_OVER:
+        return None
+    if step in _CHANCE_STEPS:
+        return CHANCE
+    return state.to_act
+
+
+def is_terminal(state: State) -> bool:
+    """Whether the game is over (after phase 5 of the last round)."""
+    return state.step is Step.GAME_OVER
+
+
+def is_chance_node(state: State) -> bool:
+    """Whether the next action is a card drawn by chance."""
+    return state.step in _CHANCE_STEPS
+
+
+# A one-entry cache: callers nearly always ask for the legal actions of a state and
+# then apply one of them to the same state object.
+_last: tuple[State | None, tuple[Action, ...]] = (None, ())
+
+
+def legal_actions(state: State) -> tuple[Action, ...]:
+    """Every action :func:`apply` accepts in ``state``, in a fixed order; ``()`` when over.
+
+    At a chance node these are the possible draws (see :func:`chance_outcomes`).
+    This is the only legality oracle: :func:`apply` accepts exactly these actions.
+    """
+    global _last
+    cached = _last
+    if cached[0] is state:
+        return cached[1]
+    legal = STEPS[state.step].legal
+    actions = legal(state) if legal is not None else ()
+    _last = (state, actions)
+    return actions
+
+
+def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
+    """At a chance node, each possible draw with its probability (summing to 1); else ``()``.
+
+    A draw comes from the unseen cards: the deck's composition, or the discard pile's
+    when the deck is empty (it is shuffled into a new deck).
+    """
+    if state.step not in _CHANCE_STEPS:
+        return ()
+    pool = draw_pool(state)
+    total = sum(pool)
+    return tuple((a, Fraction(pool[a.card], total)) for a in legal_actions(state) if isinstance(a, Draw))
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after ``action``; ``state`` itself is never changed.
+
+    Raises :class:`~meuterer.errors.IllegalActionError`, saying why, unless ``action``
+    is one of :func:`legal_actions` (``state``).
+    """
+    try:
+        legal = action in legal_actions(state)
+    except TypeError:  # an unhashable or incomparable object
+        legal = False
+    if not legal:
+        raise IllegalActionError(action, why_illegal(state, action))
+    state = _fire(state, action.kind, action)
+    while state.step in _AUTOMATIC:
+        state = _fire(state, ADVANCE, None)
+    return state
+
+
+def _fire(state: State, trigger: str, action: Action | None) -> State:
+    for guards, effect, dest in TABLE[state.step, trigger]:
+        if all(guard(state, action) for guard in guards):
+            changes = effect(state, action)
+            changes["step"] = dest
+            return evolve(state, changes)
+    raise AssertionError("unreachable: the last candidate transition is unguarded")
+
+
+def scores(state: State) -> tuple[int, ...]:
+    """Victory points of each seat."""
+    return state.scores
+
+
+def winners(state: State) -> tuple[int, ...]:
+    """The seats with the most points once the game is over (ties share the win); ``()`` before."""
+    if not is_terminal(state):
+        return ()
+    best = max(state.scores)
+    return tuple(p for p, score in enumerate(state.scores) if score == best)
+
+
+def sample_chance(state: State, rng: random.Random) -> Action:
+    """Draw a chance outcome of ``state`` with its probability, using ``rng``."""
+    pool = draw_pool(state)
+    draws = legal_actions(state)
+    weights = [pool[a.card] for a in draws if isinstance(a, Draw)]
+    return rng.choices(draws, weights)[0]
+
+
+def random_game(
+    seed: int | None = None, players: int = 4, first_captain: int = 0, rules: Rules | None = None
+) -> tuple[tuple[Action, ...], State]:
+    """Play a whole game: uniform random legal choices, seeded chance draws.
+
+    Returns every action in order (chance draws included) and the final state. The same
+    seed gives the same game.
+    """
+    rng = random.Random(seed)
+    state = new_game(players, first_captain, rules)
+    history: list[Action] = []
+    while state.step is not Step.GAME_OVER:
+        if state.step in _CHANCE_STEPS:
+            action = sample_chance(state, rng)
+        else:
+            action = rng.choice(legal_actions(state))
+        history.append(action)
+        state = apply(state, action)
+    return tuple(history), state

@@ -1,0 +1,83 @@
+"""The island table: data, not code.
+
+Each :class:`Island` names the good it buys (``None`` for any good), its sale values
+for a sole leader (I), two tied leaders (II) and three tied leaders (III), and the
+victory points of a captain or mutineer whose destination it is (``ship``).
+``ISLANDS`` is the table of SPEC section 1 in clockwise ring order; a user holding the
+physical cards may pass a corrected table through :class:`meuterer.Rules`.
+
+>>> from meuterer.islands import ISLANDS
+>>> ISLANDS[3]
+Island(name='karge_zunge', buys=<Card.GRAIN: 4>, values=(6, 3, 2), ship=4)
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from meuterer.cards import GOODS, Card
+from meuterer.errors import RulesError
+
+
+@attrs.frozen
+class Island:
+    """One island card."""
+
+    name: str
+    buys: Card | None
+    """The good this island buys, or ``None`` when it buys any good."""
+    values: tuple[int, int, int]
+    """Sale values for one, two and three tied leaders (I, II, III)."""
+    ship: int
+    """Victory points for the captain or mutineer whose destination this is."""
+
+    def buys_card(self, card: Card) -> bool:
+        """Whether this island buys ``card`` (support and pirate cards never sell)."""
+        return card in GOODS and (self.buys is None or self.buys == card)
+
+
+ISLANDS: tuple[Island, ...] = (
+    Island("hochland", None, (4, 3, 2), 5),
+    Island("frosthoehle", Card.CLOTH, (3, 2, 1), 3),
+    Island("gruenland", Card.SALT, (5, 3, 2), 4),
+    Island("karge_zunge", Card.GRAIN, (6, 3, 2), 4),
+    Island("eisfelsen", Card.RUBY, (6, 4, 3), 5),
+    Island("affeninsel", Card.GRAIN, (2, 1, 1), 2),
+    Island("kalte_klippe", Card.CLOTH, (5, 2, 2), 4),
+    Island("sommerland", Card.SALT, (3, 1, 1), 2),
+    Island("rotes_riff", Card.WINE, (4, 2, 2), 3),
+    Island("piratennest", None, (4, 3, 2), 5),
+    Island("fingerhut", Card.RUBY, (2, 1, 0), 2),
+    Island("sandkap", Card.WINE, (4, 2, 1), 3),
+)
+"""The default island table (SPEC section 1), in clockwise ring order from Hochland."""
+
+ISLAND_NAMES: tuple[str, ...] = tuple(island.name for island in ISLANDS)
+
+
+def validate_islands(islands: tuple[Island, ...]) -> None:
+    """Raise :class:`RulesError` unless ``islands`` is a usable island table.
+
+    >>> validate_islands(ISLANDS[:11])
+    Traceback (most recent call last):
+    ...
+    meuterer.errors.RulesError: the island table needs 12 islands, got 11
+    """
+    if len(islands) != len(ISLANDS):
+        raise RulesError(f"the island table needs {len(ISLANDS)} islands, got {len(islands)}")
+    names = sorted(island.name for island in islands)
+    if names != sorted(ISLAND_NAMES):
+        raise RulesError(
+            f"the island table must name each island once: expected {sorted(ISLAND_NAMES)}, got {names}"
+        )
+    if islands[0].name != "hochland":
+        raise RulesError("Hochland must be at ring position 0 (the ship starts there)")
+    for index, island in enumerate(islands):
+        where = f"island {index} ({island.name})"
+        if island.buys is not None and island.buys not in GOODS:
+            raise RulesError(f"{where}: buys {island.buys!s}, which is not a good")
+        if len(island.values) != 3 or any(v < 0 for v in island.values) or island.ship < 0:
+            raise RulesError(f"{where}: values must be three non-negative numbers and ship >= 0")
+    for good in GOODS:
+        if not any(island.buys_card(good) for island in islands):
+            raise RulesError(f"no island buys {good!s}")

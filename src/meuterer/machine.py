@@ -1,0 +1,191 @@
+"""The round of Meuterer as one finite-state machine, declared once.
+
+States are the phases and their sub-steps (:class:`~meuterer.state.Step`); triggers are
+the action kinds (``draw``, ``offer``, ``play``, ``pass``, ``role``, ``support``,
+``sell``, ``discard``) plus ``advance``, which fires the automatic steps (reveal,
+resolving a mutiny, role points, sailing, clean-up, roles returning, end of round).
+Guards and effects are the pure functions of :mod:`meuterer.phases`.
+
+The declaration (:data:`STEPS` and :data:`TRANSITIONS`) is handed to a ``transitions``
+:class:`~transitions.Machine` once at import; the engine then runs from :data:`TABLE`,
+the lookup table compiled from that machine: for each (step, trigger) the candidate
+transitions in declaration order, the first whose guards all hold being taken.
+
+>>> from meuterer.machine import TABLE
+>>> from meuterer.state import Step
+>>> [dest.value for _, _, dest in TABLE[Step.PLAY, "pass"]]
+['choose_role', 'reveal', 'play']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum
+from typing import Any
+
+import attrs
+from transitions import Machine
+
+from meuterer.actions import KINDS, Action
+from meuterer.phases import mutiny, offer_cargo, scoring, voyage
+from meuterer.phases.common import Changes
+from meuterer.state import State, Step
+
+ADVANCE = "advance"
+"""The trigger of automatic steps (no player decides and nothing is drawn)."""
+
+Guard = Callable[[State, Any], bool]
+Effect = Callable[[State, Any], Changes]
+LegalActions = Callable[[State], tuple[Action, ...]]
+
+
+class Actor(Enum):
+    """Who moves the game on from a step."""
+
+    PLAYER = "player"
+    CHANCE = "chance"
+    AUTOMATIC = "automatic"
+    NOBODY = "nobody"
+
+
+@attrs.frozen
+class StepSpec:
+    """What a step is: who acts there and, if someone does, the legal-action generator."""
+
+    actor: Actor
+    legal: LegalActions | None = None
+
+
+def _player(legal: LegalActions) -> StepSpec:
+    return StepSpec(Actor.PLAYER, legal)
+
+
+_AUTOMATIC = StepSpec(Actor.AUTOMATIC)
+
+STEPS: dict[Step, StepSpec] = {
+    Step.DEAL: StepSpec(Actor.CHANCE, voyage.legal_draw),
+    Step.OFFER: _player(offer_cargo.legal_offer),
+    Step.PLAY: _player(offer_cargo.legal_play),
+    Step.CHOOSE_ROLE: _player(offer_cargo.legal_role),
+    Step.REVEAL: _AUTOMATIC,
+    Step.MUTINY: _player(mutiny.legal_support),
+    Step.RESOLVE_MUTINY: _AUTOMATIC,
+    Step.ROLE_POINTS: _AUTOMATIC,
+    Step.SELL: _player(scoring.legal_sell),
+    Step.SAIL: _AUTOMATIC,
+    Step.CLEAN_UP: _AUTOMATIC,
+    Step.DRAW: StepSpec(Actor.CHANCE, voyage.legal_draw),
+    Step.LOADMASTER_DISCARD: _player(voyage.legal_discard),
+    Step.ROLES_RETURN: _AUTOMATIC,
+    Step.END_OF_ROUND: _AUTOMATIC,
+    Step.GAME_OVER: StepSpec(Actor.NOBODY),
+}
+"""Every state of the machine, with who acts there."""
+
+
+def _t(trigger: str, source: Step, dest: Step, effect: Effect, *guards: Guard) -> dict[str, Any]:
+    return {
+        "trigger": trigger,
+        "source": source.value,
+        "dest": dest.value,
+        "conditions": list(guards),
+        "after": effect,
+    }
+
+
+S = Step
+TRANSITIONS: list[dict[str, Any]] = [
+    # The deal: each player in turn, from the captain, draws his five cards.
+    _t("draw", S.DEAL, S.OFFER, voyage.finish_deal, voyage.last_draw_of_deal),
+    _t("draw", S.DEAL, S.DEAL, voyage.draw_last_card, voyage.last_draw_of_turn),
+    _t("draw", S.DEAL, S.DEAL, voyage.draw_card),
+    # Phase 1: the captain's offer.
+    _t("offer", S.OFFER, S.PLAY, offer_cargo.make_offer),
+    # Phase 2: play or pass; a non-captain chooses a role right after passing.
+    _t("play", S.PLAY, S.PLAY, offer_cargo.play_card),
+    _t("pass", S.PLAY, S.CHOOSE_ROLE, offer_cargo.pass_turn, offer_cargo.passer_is_not_captain),
+    _t("pass", S.PLAY, S.REVEAL, offer_cargo.pass_turn, offer_cargo.passer_is_last),
+    _t("pass", S.PLAY, S.PLAY, offer_cargo.pass_turn),
+    _t("role", S.CHOOSE_ROLE, S.REVEAL, offer_cargo.take_role, offer_cargo.everyone_passed),
+    _t("role", S.CHOOSE_ROLE, S.PLAY, offer_cargo.take_role),
+    # Phase 3: reveal; phase 4 only if someone is the mutineer.
+    _t(ADVANCE, S.REVEAL, S.MUTINY, mutiny.reveal, mutiny.has_mutineer),
+    _t(ADVANCE, S.REVEAL, S.ROLE_POINTS, mutiny.reveal),
+    _t("support", S.MUTINY, S.RESOLVE_MUTINY, mutiny.add_support, mutiny.last_supporter),
+    _t("support", S.MUTINY, S.MUTINY, mutiny.add_support),
+    _t(ADVANCE, S.RESOLVE_MUTINY, S.ROLE_POINTS, mutiny.resolve_mutiny),
+    # Phase 5: role points, then sales; the last round ends here.
+    _t(ADVANCE, S.ROLE_POINTS, S.SELL, scoring.score_roles),
+    _t("sell", S.SELL, S.GAME_OVER, scoring.declare_last, scoring.last_seller, scoring.last_round),
+    _t("sell", S.SELL, S.SAIL, scoring.declare_last, scoring.last_seller),
+    _t("sell", S.SELL, S.SELL, scoring.declare),
+    # Phases 6 and 7: sail, clean up.
+    _t(ADVANCE, S.SAIL, S.CLEAN_UP, voyage.sail),
+    _t(ADVANCE, S.CLEAN_UP, S.ROLES_RETURN, voyage.clean_up, voyage.nobody_draws),
+    _t(ADVANCE, S.CLEAN_UP, S.DRAW, voyage.clean_up),
+    # Phase 8: draw up to five from the captain on; the loadmaster discards after his draws.
+    _t("draw", S.DRAW, S.LOADMASTER_DISCARD, voyage.draw_card, voyage.last_draw_of_turn, voyage.loadmaster_draws),
+    _t("draw", S.DRAW, S.ROLES_RETURN, voyage.draw_last_card, voyage.last_draw_of_turn, voyage.no_one_left_to_draw),
+    _t("draw", S.DRAW, S.DRAW, voyage.draw_last_card, voyage.last_draw_of_turn),
+    _t("draw", S.DRAW, S.DRAW, voyage.draw_card),
+    _t("discard", S.LOADMASTER_DISCARD, S.ROLES_RETURN, voyage.discard, voyage.no_one_left_to_draw),
+    _t("discard", S.LOADMASTER_DISCARD, S.DRAW, voyage.discard),
+    # Phases 9 and 10: roles return; the next round starts.
+    _t(ADVANCE, S.ROLES_RETURN, S.END_OF_ROUND, voyage.return_roles),
+    _t(ADVANCE, S.END_OF_ROUND, S.OFFER, voyage.next_round),
+]
+"""The transitions, in priority order within each (source, trigger)."""
+
+TRIGGERS: tuple[str, ...] = (*KINDS, ADVANCE)
+
+
+def build_machine(model: object = None, initial: Step = Step.DEAL, **overrides: Any) -> Machine:
+    """A ``transitions`` machine from the declaration (``overrides`` replace machine options)."""
+    options: dict[str, Any] = {"auto_transitions": False, "send_event": False, **overrides}
+    return Machine(
+        model=model,
+        states=[step.value for step in Step],
+        transitions=TRANSITIONS,
+        initial=initial.value,
+        **options,
+    )
+
+
+Transition = tuple[tuple[Guard, ...], Effect, Step]
+"""A compiled transition: its guards, its effect and its destination."""
+
+
+def compile_machine(machine: Machine) -> dict[tuple[Step, str], tuple[Transition, ...]]:
+    """The lookup table of a ``transitions`` machine: (step, trigger) to candidate transitions."""
+    table: dict[tuple[Step, str], tuple[Transition, ...]] = {}
+    for trigger, event in machine.events.items():
+        for source, candidates in event.transitions.items():
+            compiled = []
+            for transition in candidates:
+                if not all(c.target is True and callable(c.func) for c in transition.conditions):
+                    raise TypeError(f"{trigger} from {source}: guards must be callables that must hold")
+                (effect,) = transition.after
+                guards = tuple(c.func for c in transition.conditions)
+                compiled.append((guards, effect, Step(transition.dest)))
+            table[Step(source), trigger] = tuple(compiled)
+    return table
+
+
+def _check(table: dict[tuple[Step, str], tuple[Transition, ...]]) -> None:
+    for step, trigger in table:
+        if trigger not in TRIGGERS:
+            raise TypeError(f"unknown trigger {trigger!r}")
+        automatic = STEPS[step].actor is Actor.AUTOMATIC
+        if automatic != (trigger == ADVANCE):
+            raise TypeError(f"step {step.value}: trigger {trigger!r} does not fit a step moved on by {STEPS[step].actor}")
+    for step, spec in STEPS.items():
+        if spec.actor is not Actor.NOBODY and not any(s == step for s, _ in table):
+            raise TypeError(f"step {step.value} has no way out")
+    for candidates in table.values():
+        if candidates[-1][0]:
+            raise TypeError("the last candidate of each (step, trigger) must be unguarded")
+
+
+MACHINE: Machine = build_machine()
+TABLE: dict[tuple[Step, str], tuple[Transition, ...]] = compile_machine(MACHINE)
+_check(TABLE)

@@ -1,0 +1,201 @@
+"""The deal and phases 6 to 10: sailing, clean-up, drawing (with the loadmaster's
+discard and reshuffles), roles returning and the end of the round."""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+
+from meuterer.actions import Action, Discard, Draw
+from meuterer.cards import CARDS, EMPTY, Counts, Role, add, counts_of, minus, plus
+from meuterer.phases.common import Changes, clockwise_from, set_at
+from meuterer.rules import DiscardPool
+from meuterer.state import State
+
+_DRAW = tuple(tuple(Draw(p, c) for c in CARDS) for p in range(4))
+
+
+# Drawing (the deal and phase 8) -----------------------------------------------------------
+
+
+def draw_pool(state: State) -> Counts:
+    """The cards the next draw comes from: the deck, or the discard pile once the deck is empty."""
+    return state.deck if any(state.deck) else state.discard
+
+
+def legal_draw(state: State) -> tuple[Action, ...]:
+    """Chance: the drawing player gets one of the unseen kinds still in the pool."""
+    pool = draw_pool(state)
+    draws = _DRAW[state.to_act]
+    return tuple(draws[c] for c in CARDS if pool[c])
+
+
+def cards_needed(state: State, seat: int, hand: Counts) -> int:
+    """Cards ``seat`` must draw to fill ``hand``, plus the loadmaster's extra cards."""
+    need = state.rules.hand_size - sum(hand)
+    if state.roles[seat] is Role.LOADMASTER:
+        need += state.rules.loadmaster_extra
+    return need
+
+
+def _draw(state: State, action: Draw) -> Changes:
+    p, card = action.player, action.card
+    if any(state.deck):
+        deck, discard = state.deck, state.discard
+    else:  # the discard pile is shuffled into a new deck
+        deck, discard = state.discard, EMPTY
+    return {
+        "deck": add(deck, card, -1),
+        "discard": discard,
+        "hands": set_at(state.hands, p, add(state.hands[p], card, 1)),
+        "drawn": add(state.drawn, card, 1),
+        "draws_left": state.draws_left - 1,
+    }
+
+
+def _next_drawer(state: State, hands: tuple[Counts, ...]) -> Changes:
+    if not state.queue:
+        return {"drawn": EMPTY, "draws_left": 0}
+    seat = state.queue[0]
+    return {
+        "to_act": seat,
+        "queue": state.queue[1:],
+        "draws_left": cards_needed(state, seat, hands[seat]),
+        "drawn": EMPTY,
+    }
+
+
+def last_draw_of_turn(state: State, action: Action) -> bool:
+    """Guard: this draw completes the drawing player's draws."""
+    return state.draws_left == 1
+
+
+def last_draw_of_deal(state: State, action: Action) -> bool:
+    """Guard: this draw completes the deal."""
+    return state.draws_left == 1 and not state.queue
+
+
+def loadmaster_draws(state: State, action: Action) -> bool:
+    """Guard: the drawing player is the loadmaster, who discards after his draws."""
+    return state.roles[state.to_act] is Role.LOADMASTER
+
+
+def no_one_left_to_draw(state: State, action: Action | None) -> bool:
+    """Guard: nobody after the current player draws in phase 8."""
+    return not state.queue
+
+
+def draw_card(state: State, action: Draw) -> Changes:
+    """Draw one card; the same player keeps drawing until he has drawn what he needs."""
+    return _draw(state, action)
+
+
+def draw_last_card(state: State, action: Draw) -> Changes:
+    """Draw the player's last card; the next player in the queue starts drawing."""
+    changes = _draw(state, action)
+    changes.update(_next_drawer(state, changes["hands"]))
+    return changes
+
+
+def finish_deal(state: State, action: Draw) -> Changes:
+    """Draw the deal's last card; phase 1 starts with the captain."""
+    changes = _draw(state, action)
+    changes.update({"drawn": EMPTY, "to_act": state.captain, "queue": ()})
+    return changes
+
+
+# The loadmaster's discard ---------------------------------------------------------------
+
+
+def discard_pool(state: State) -> Counts:
+    """The cards the loadmaster may discard from (see :attr:`meuterer.Rules.discard_pool`)."""
+    if state.rules.discard_pool is DiscardPool.HAND:
+        return state.hands[state.to_act]
+    return state.drawn
+
+
+def legal_discard(state: State) -> tuple[Action, ...]:
+    """Every multiset of ``loadmaster_extra`` cards of the pool, cards in canonical order."""
+    pool = discard_pool(state)
+    kinds = [c for c in CARDS if pool[c]]
+    found = []
+    for cards in combinations_with_replacement(kinds, state.rules.loadmaster_extra):
+        chosen = counts_of(cards)
+        if all(chosen[c] <= pool[c] for c in kinds):
+            found.append(Discard(state.to_act, cards))
+    return tuple(found)
+
+
+def discard(state: State, action: Discard) -> Changes:
+    """Put the chosen cards on the discard pile; the next player draws."""
+    p, cards = action.player, counts_of(action.cards)
+    hands = set_at(state.hands, p, minus(state.hands[p], cards))
+    changes: Changes = {"hands": hands, "discard": plus(state.discard, cards)}
+    changes.update(_next_drawer(state, hands))
+    return changes
+
+
+# Phases 6, 7, 9 and 10 ---------------------------------------------------------------------
+
+
+def sail(state: State, action: Action | None) -> Changes:
+    """Phase 6: the ship sails to the winning destination, which becomes the new start
+    island; the old and new start islands are the active ones."""
+    destination = state.mutineer_destination if state.mutiny else state.captain_destination
+    assert destination is not None
+    return {"start": destination, "active": tuple(sorted({state.start, destination}))}
+
+
+def _drawers(state: State) -> tuple[tuple[int, int], ...]:
+    # (seat, cards needed) in drawing order, once face-down cards are back in hand.
+    order = clockwise_from(state, state.captain)
+    needs = ((p, cards_needed(state, p, plus(state.hands[p], state.face_down[p]))) for p in order)
+    return tuple((p, n) for p, n in needs if n > 0)
+
+
+def nobody_draws(state: State, action: Action | None) -> bool:
+    """Guard: every hand is full after clean-up and there is no loadmaster."""
+    return not _drawers(state)
+
+
+def clean_up(state: State, action: Action | None) -> Changes:
+    """Phase 7: face-up cards go to the discard pile, face-down cards back to the hands.
+
+    Then phase 8 is set up: drawing starts with the captain and goes clockwise, skipping
+    players whose hands are already full.
+    """
+    n = state.players
+    discarded = state.discard
+    for cards in state.face_up:
+        discarded = plus(discarded, cards)
+    drawers = _drawers(state)
+    changes: Changes = {
+        "hands": tuple(plus(h, d) for h, d in zip(state.hands, state.face_down, strict=True)),
+        "face_up": (EMPTY,) * n,
+        "face_down": (EMPTY,) * n,
+        "discard": discarded,
+        "passed": (False,) * n,
+        "captain_destination": None,
+        "mutineer_destination": None,
+        "drawn": EMPTY,
+    }
+    if drawers:
+        changes.update(to_act=drawers[0][0], draws_left=drawers[0][1], queue=tuple(p for p, _ in drawers[1:]))
+    return changes
+
+
+def return_roles(state: State, action: Action | None) -> Changes:
+    """Phase 9: role cards go back to the centre."""
+    return {"roles": (None,) * state.players, "role_order": ()}
+
+
+def next_round(state: State, action: Action | None) -> Changes:
+    """Phase 10: a new round starts with phase 1 under the current captain."""
+    return {
+        "round": state.round + 1,
+        "offer": None,
+        "mutiny": None,
+        "sales": (None,) * state.players,
+        "to_act": state.captain,
+        "queue": (),
+        "draws_left": 0,
+    }

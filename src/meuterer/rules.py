@@ -1,0 +1,96 @@
+"""Rule options: one named, documented option for every point the rulebook leaves open.
+
+>>> from meuterer import Rules
+>>> Rules().rounds_for(3), Rules().rounds_for(4)
+(9, 8)
+>>> Rules(withholding=True) == Rules()
+False
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+import attrs
+
+from meuterer.cards import Counts
+from meuterer.errors import RulesError
+from meuterer.islands import ISLANDS, Island, validate_islands
+
+
+class SaleOrder(StrEnum):
+    """Who starts declaring sales in phase 5."""
+
+    NEW_CAPTAIN = "new_captain"
+    """The holder of the captain cards after role points (the mutineer after a
+    successful mutiny). SPEC default: role points are scored first, so the captain
+    cards have already changed hands."""
+    ROUND_CAPTAIN = "round_captain"
+    """The player who was captain during the round."""
+
+
+class DiscardPool(StrEnum):
+    """Which cards the loadmaster may discard in phase 8."""
+
+    DRAWN = "drawn"
+    """Only cards he has just drawn ([HU]: "a most húzott kártyák közül"). SPEC default."""
+    HAND = "hand"
+    """Any 3 cards of his hand."""
+
+
+def _validate_rounds(instance: Rules, attribute: attrs.Attribute[int | None], value: int | None) -> None:
+    if value is not None and value < 1:
+        raise RulesError(f"rounds must be a positive number, got {value}")
+
+
+def _validate_table(instance: Rules, attribute: attrs.Attribute[tuple[Island, ...]], value: tuple[Island, ...]) -> None:
+    validate_islands(value)
+
+
+def _validate_deck(instance: Rules, attribute: attrs.Attribute[Counts], value: Counts) -> None:
+    if len(value) != 7 or any(n < 0 for n in value):
+        raise RulesError(f"deck must hold 7 non-negative counts (ruby..pirate), got {value}")
+    if value[6]:
+        raise RulesError("the pirate card belongs to the pirate variant, which is not implemented yet")
+    # Five hands, the loadmaster's three extra cards: at most 23 cards are ever
+    # outside the deck and discard pile, so they can never both run out.
+    if sum(value) < 24:
+        raise RulesError(f"the deck needs at least 24 cards, got {sum(value)}")
+
+
+@attrs.frozen
+class Rules:
+    """A rule set. ``Rules()`` is the SPEC default for the base game.
+
+    Rule sets are immutable, comparable and hashable; every option is named.
+    """
+
+    islands: tuple[Island, ...] = attrs.field(default=ISLANDS, validator=_validate_table)
+    """The island table in clockwise ring order (SPEC section 1); replaceable data."""
+    deck: Counts = attrs.field(default=(4, 5, 6, 7, 8, 6, 0), validator=_validate_deck)
+    """Deck composition as counts of ruby, salt, wine, cloth, grain, support, pirate."""
+    rounds: int | None = attrs.field(default=None, validator=_validate_rounds)
+    """Rounds in a game; ``None`` means the rulebook's 8 with 4 players, 9 with 3."""
+    sale_order: SaleOrder = attrs.field(default=SaleOrder.NEW_CAPTAIN, converter=SaleOrder)
+    """Who declares sales first in phase 5 (rulebook open; see :class:`SaleOrder`)."""
+    withholding: bool = False
+    """``False`` (SPEC default, "sell what you can"): a player must sell every face-up
+    card of a kind he declares, and may leave no island undeclared that would buy some
+    of his unsold goods. ``True``: players may withhold cards freely."""
+    discard_pool: DiscardPool = attrs.field(default=DiscardPool.DRAWN, converter=DiscardPool)
+    """Which cards the loadmaster discards from (see :class:`DiscardPool`)."""
+
+    hand_size: int = 5
+    """Cards in a full hand (setup and phase 8)."""
+    loadmaster_extra: int = 3
+    """Extra cards the loadmaster draws, and then discards, in phase 8."""
+    max_offer: int = 3
+    """The captain's highest offer to the mate (captain cards show 0 to 3)."""
+    cabin_boy_points: int = 2
+    """Victory points of the cabin boy after a successful mutiny."""
+
+    def rounds_for(self, players: int) -> int:
+        """The number of rounds of a game with ``players`` players."""
+        if self.rounds is not None:
+            return self.rounds
+        return 9 if players == 3 else 8

@@ -1,0 +1,187 @@
+"""Immutable game snapshots.
+
+A :class:`State` holds the whole truth of a game at one moment, hidden information
+included. It is a frozen, slotted attrs class of plain values (ints, enums, tuples;
+card multisets as :data:`~meuterer.cards.Counts`), so it is hashable, compared by value
+and serialisable with cattrs. The engine never changes a state; it makes new ones.
+
+Islands are named in the state by their *ring position* (0 is Hochland, counting
+clockwise); ``state.island(pos)`` gives the island card at a position.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+from typing import Any
+
+import attrs
+
+from meuterer.actions import Sale
+from meuterer.cards import Counts, Role
+from meuterer.islands import Island
+from meuterer.rules import Rules
+
+
+class Phase(IntEnum):
+    """The phase of a round, numbered as in the rulebook, plus the deal and the game's end."""
+
+    DEAL = 0
+    OFFER = 1
+    """1. The captain's offer to a mate."""
+    PLAY = 2
+    """2. Offering goods: playing cards, passing, choosing roles."""
+    REVEAL = 3
+    """3. Roles are revealed; the mutineer's destination is fixed."""
+    MUTINY = 4
+    """4. Mutiny: participants add support cards."""
+    SCORING = 5
+    """5. Role points, then sales."""
+    SAIL = 6
+    """6. The ship sails."""
+    CLEAN_UP = 7
+    """7. Face-up cards are discarded; face-down cards go back to the hands."""
+    DRAW = 8
+    """8. Players draw up to five cards; the loadmaster draws and discards three more."""
+    ROLES_RETURN = 9
+    """9. Role cards return to the centre."""
+    END_OF_ROUND = 10
+    """10. The round ends."""
+    GAME_OVER = 11
+
+
+class Step(StrEnum):
+    """A state of the round's finite-state machine: a phase or one of its sub-steps."""
+
+    DEAL = "deal"
+    OFFER = "offer"
+    PLAY = "play"
+    CHOOSE_ROLE = "choose_role"
+    REVEAL = "reveal"
+    MUTINY = "mutiny"
+    RESOLVE_MUTINY = "resolve_mutiny"
+    ROLE_POINTS = "role_points"
+    SELL = "sell"
+    SAIL = "sail"
+    CLEAN_UP = "clean_up"
+    DRAW = "draw"
+    LOADMASTER_DISCARD = "loadmaster_discard"
+    ROLES_RETURN = "roles_return"
+    END_OF_ROUND = "end_of_round"
+    GAME_OVER = "game_over"
+
+
+STEP_PHASE: dict[Step, Phase] = {
+    Step.DEAL: Phase.DEAL,
+    Step.OFFER: Phase.OFFER,
+    Step.PLAY: Phase.PLAY,
+    Step.CHOOSE_ROLE: Phase.PLAY,
+    Step.REVEAL: Phase.REVEAL,
+    Step.MUTINY: Phase.MUTINY,
+    Step.RESOLVE_MUTINY: Phase.MUTINY,
+    Step.ROLE_POINTS: Phase.SCORING,
+    Step.SELL: Phase.SCORING,
+    Step.SAIL: Phase.SAIL,
+    Step.CLEAN_UP: Phase.CLEAN_UP,
+    Step.DRAW: Phase.DRAW,
+    Step.LOADMASTER_DISCARD: Phase.DRAW,
+    Step.ROLES_RETURN: Phase.ROLES_RETURN,
+    Step.END_OF_ROUND: Phase.END_OF_ROUND,
+    Step.GAME_OVER: Phase.GAME_OVER,
+}
+
+
+@attrs.frozen
+class State:
+    """A snapshot of a game. Build one with :func:`meuterer.new_game`; never by hand."""
+
+    players: int
+    """Number of seats (3 or 4), numbered clockwise from 0."""
+    rules: Rules
+    step: Step
+    """The machine state: the phase and, within it, whose decision is pending."""
+    round: int
+    """1-based round number."""
+    captain: int
+    """Seat holding the captain cards."""
+    to_act: int
+    """Seat whose decision (or draw) is pending; meaningless when the game is over."""
+    queue: tuple[int, ...]
+    """Seats still to act after ``to_act`` in the current step (deal, mutiny, sales, drawing)."""
+    offer: int | None
+    """The captain's offer to the mate this round, once made."""
+    ring: tuple[int, ...]
+    """Index into ``rules.islands`` of the island at each ring position."""
+    start: int
+    """Ring position of the merchant ship (the start island)."""
+    active: tuple[int, ...]
+    """Ring positions of the active islands, ascending."""
+    hands: tuple[Counts, ...]
+    face_up: tuple[Counts, ...]
+    face_down: tuple[Counts, ...]
+    passed: tuple[bool, ...]
+    roles: tuple[Role | None, ...]
+    """Each seat's role this round (hidden from others until phase 3)."""
+    role_order: tuple[int, ...]
+    """Seats in the order they chose roles this round (who saw which roles)."""
+    captain_destination: int | None
+    mutineer_destination: int | None
+    mutiny: bool | None
+    """``True``/``False`` once a mutiny succeeded/failed this round; ``None`` otherwise."""
+    sales: tuple[tuple[Sale, ...] | None, ...]
+    """Each seat's sale declaration this round (a tuple of :class:`~meuterer.actions.Sale`)."""
+    scores: tuple[int, ...]
+    deck: Counts
+    """The composition of the deck (never an order: each draw is a chance event)."""
+    discard: Counts
+    draws_left: int
+    """Cards ``to_act`` still has to draw (deal and phase 8)."""
+    drawn: Counts
+    """Cards ``to_act`` has drawn so far in phase 8 (the loadmaster discards from these)."""
+
+    @property
+    def phase(self) -> Phase:
+        """The rulebook phase."""
+        return STEP_PHASE[self.step]
+
+    def island(self, position: int) -> Island:
+        """The island card at ring ``position``."""
+        return self.rules.islands[self.ring[position % len(self.ring)]]
+
+    def island_name(self, position: int) -> str:
+        """The notation name of the island at ring ``position``."""
+        return self.island(position).name
+
+    def position_of(self, name: str) -> int | None:
+        """The ring position of the island called ``name``, or ``None``."""
+        for position, index in enumerate(self.ring):
+            if self.rules.islands[index].name == name:
+                return position
+        return None
+
+
+FIELDS: tuple[str, ...] = tuple(f.name for f in attrs.fields(State))
+
+
+def _make_evolve() -> Any:
+    # attrs.evolve introspects the class on every call; the engine makes a new state
+    # on every step, so build a straight-line copy-with-changes function once.
+    args = ", ".join(f"changes.pop({name!r}, state.{name})" for name in FIELDS)
+    source = (
+        "def evolve(state, changes):\n"
+        f"    new = State({args})\n"
+        "    if changes:\n"
+        "        raise TypeError(f'State has no fields {sorted(changes)}')\n"
+        "    return new\n"
+    )
+    namespace: dict[str, Any] = {"State": State}
+    exec(source, namespace)  # noqa: S102 - trusted, generated from the field list above
+    return namespace["evolve"]
+
+
+_evolve = _make_evolve()
+
+
+def evolve(state: State, changes: dict[str, Any]) -> State:
+    """A copy of ``state`` with the fields in ``changes`` replaced (``changes`` is consumed)."""
+    result: State = _evolve(state, changes)
+    return result
