@@ -16,7 +16,7 @@ from meuterer.narrate import narrate
 
 
 def _random_game(args: argparse.Namespace) -> int:
-    actions, final = random_game(seed=args.seed, players=args.players, first_captain=args.first_captain)
+    actions, _ = random_game(seed=args.seed, players=args.players, first_captain=args.first_captain)
     print(f"A game of Meuterer between {args.players} random players (seed {args.seed}), {len(actions)} actions")
     for line in narrate(actions, players=args.players, first_captain=args.first_captain):
         print(line)

@@ -5,8 +5,8 @@ its canonical text, and :func:`parse_action` reads it back exactly:
 
 >>> from meuterer import parse_action
 >>> action = parse_action("p0 sell hochland:grain:1,karge_zunge:grain:2")
->>> action
-Sell(player=0, sales=(Sale(island='hochland', card=<Card.GRAIN: 4>, count=1), Sale(island='karge_zunge', card=<Card.GRAIN: 4>, count=2)))
+>>> action.player, action.sales[1]
+(0, Sale(island='karge_zunge', card=<Card.GRAIN: 4>, count=2))
 >>> str(action)
 'p0 sell hochland:grain:1,karge_zunge:grain:2'
 >>> str(parse_action("draw p1 grain"))

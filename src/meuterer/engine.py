@@ -195,10 +195,8 @@ def random_game(
     state = new_game(players, first_captain, rules)
     history: list[Action] = []
     while state.step is not Step.GAME_OVER:
-        if state.step in _CHANCE_STEPS:
-            action = sample_chance(state, rng)
-        else:
-            action = rng.choice(legal_actions(state))
+        chance = state.step in _CHANCE_STEPS
+        action = sample_chance(state, rng) if chance else rng.choice(legal_actions(state))
         history.append(action)
         state = apply(state, action)
     return tuple(history), state

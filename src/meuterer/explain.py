@@ -88,7 +88,10 @@ def _sell(state: State, action: Sell) -> str | None:
         if sold[card] > goods[card]:
             return f"p{action.player} has {goods[card]} {card} face up, not {sold[card]}"
     if not state.rules.withholding:
-        return "he must sell what he can: every face-up card of a declared kind, and on every active island that buys one of his goods"
+        return (
+            "he must sell what he can: every face-up card of a declared kind, "
+            "and on every active island that buys one of his goods"
+        )
     return None
 
 

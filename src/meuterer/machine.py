@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
 import attrs
 from transitions import Machine
@@ -139,15 +139,17 @@ TRANSITIONS: list[dict[str, Any]] = [
 TRIGGERS: tuple[str, ...] = (*KINDS, ADVANCE)
 
 
-def build_machine(model: object = None, initial: Step = Step.DEAL, **overrides: Any) -> Machine:
-    """A ``transitions`` machine from the declaration (``overrides`` replace machine options)."""
-    options: dict[str, Any] = {"auto_transitions": False, "send_event": False, **overrides}
+def build_machine(
+    model: object = None, initial: Step = Step.DEAL, transitions: list[dict[str, Any]] | None = None
+) -> Machine:
+    """A ``transitions`` machine of the declaration (or of ``transitions``, a variant of it)."""
     return Machine(
         model=model,
         states=[step.value for step in Step],
-        transitions=TRANSITIONS,
+        transitions=TRANSITIONS if transitions is None else transitions,
         initial=initial.value,
-        **options,
+        auto_transitions=False,
+        send_event=False,
     )
 
 
@@ -160,13 +162,13 @@ def compile_machine(machine: Machine) -> dict[tuple[Step, str], tuple[Transition
     table: dict[tuple[Step, str], tuple[Transition, ...]] = {}
     for trigger, event in machine.events.items():
         for source, candidates in event.transitions.items():
-            compiled = []
+            compiled: list[Transition] = []
             for transition in candidates:
                 if not all(c.target is True and callable(c.func) for c in transition.conditions):
                     raise TypeError(f"{trigger} from {source}: guards must be callables that must hold")
                 (effect,) = transition.after
-                guards = tuple(c.func for c in transition.conditions)
-                compiled.append((guards, effect, Step(transition.dest)))
+                guards = tuple(cast(Guard, c.func) for c in transition.conditions)
+                compiled.append((guards, cast(Effect, effect), Step(str(transition.dest))))
             table[Step(source), trigger] = tuple(compiled)
     return table
 
@@ -177,7 +179,8 @@ def _check(table: dict[tuple[Step, str], tuple[Transition, ...]]) -> None:
             raise TypeError(f"unknown trigger {trigger!r}")
         automatic = STEPS[step].actor is Actor.AUTOMATIC
         if automatic != (trigger == ADVANCE):
-            raise TypeError(f"step {step.value}: trigger {trigger!r} does not fit a step moved on by {STEPS[step].actor}")
+            actor = STEPS[step].actor.value
+            raise TypeError(f"step {step.value}: trigger {trigger!r} does not fit a step moved on by {actor}")
     for step, spec in STEPS.items():
         if spec.actor is not Actor.NOBODY and not any(s == step for s, _ in table):
             raise TypeError(f"step {step.value} has no way out")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from meuterer.actions import Action, Offer, Pass, Play, Sell, Support
+from meuterer.actions import Action, Offer, Pass, Sell, Support
 from meuterer.cards import counts_str
 from meuterer.engine import apply, new_game, winners
 from meuterer.rules import Rules
@@ -76,7 +76,7 @@ def _round_end(round_start: State, before: State, last: Sell, after: State) -> l
         lines.append("  The mutiny " + ("succeeds" if before.mutiny else "fails"))
     sales = before.sales[: last.player] + (last.sales,) + before.sales[last.player + 1 :]
     declared = "; ".join(
-        f"p{p} " + (", ".join(f"{s.count} {s.card} on {s.island}" for s in sale) or "nothing")
+        f"p{p} " + (", ".join(f"{s.count} {s.card} on {s.island}" for s in sale or ()) or "nothing")
         for p, sale in enumerate(sales)
     )
     lines.append(f"  Sales: {declared}")

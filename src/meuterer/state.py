@@ -48,6 +48,9 @@ class Phase(IntEnum):
     """10. The round ends."""
     GAME_OVER = 11
 
+    def __str__(self) -> str:
+        return self.name.lower()
+
 
 class Step(StrEnum):
     """A state of the round's finite-state machine: a phase or one of its sub-steps."""

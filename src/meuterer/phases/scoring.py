@@ -25,14 +25,16 @@ def role_points(state: State) -> tuple[tuple[int, ...], int]:
     captain = state.captain
     if state.mutiny:
         mutineer = holder(state, Role.MUTINEER)
-        assert mutineer is not None and state.mutineer_destination is not None
+        assert mutineer is not None
+        assert state.mutineer_destination is not None
         scores[mutineer] += state.island(state.mutineer_destination).ship
         cabin_boy = holder(state, Role.CABIN_BOY)
         if cabin_boy is not None:
             scores[cabin_boy] += state.rules.cabin_boy_points
         captain = mutineer
     else:
-        assert state.captain_destination is not None and state.offer is not None
+        assert state.captain_destination is not None
+        assert state.offer is not None
         scores[captain] += state.island(state.captain_destination).ship
         mate = holder(state, Role.MATE)
         if mate is not None:

@@ -1,0 +1,98 @@
+"""The canonical action notation."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import meuterer
+from meuterer import ActionParseError, Card, ChooseRole, Discard, Draw, Offer, Pass, Play, Role, Sale, Sell, Support
+
+EXAMPLES = {
+    "p0 offer 2": Offer(0, 2),
+    "p1 play wine": Play(1, Card.WINE),
+    "p1 pass": Pass(1),
+    "p1 role mutineer": ChooseRole(1, Role.MUTINEER),
+    "p3 role cabin_boy": ChooseRole(3, Role.CABIN_BOY),
+    "p0 support 1": Support(0, 1),
+    "p0 support 0": Support(0, 0),
+    "p2 sell hochland:cloth:2": Sell(2, (Sale("hochland", Card.CLOTH, 2),)),
+    "p0 sell hochland:grain:1,karge_zunge:grain:2": Sell(
+        0, (Sale("hochland", Card.GRAIN, 1), Sale("karge_zunge", Card.GRAIN, 2))
+    ),
+    "p3 sell none": Sell(3, ()),
+    "p2 discard grain grain salt": Discard(2, (Card.GRAIN, Card.GRAIN, Card.SALT)),
+    "draw p1 grain": Draw(1, Card.GRAIN),
+}
+
+
+@pytest.mark.parametrize(("text", "action"), EXAMPLES.items())
+def test_the_notation_of_the_issue(text: str, action: meuterer.Action) -> None:
+    assert meuterer.parse_action(text) == action
+    assert str(action) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("p1 dance", "unknown action kind 'dance'"),
+        ("p4 pass", "'p4' is not a seat"),
+        ("p1 play gold", "unknown card 'gold'"),
+        ("p1 role captain", "unknown role 'captain'"),
+        ("p0 offer two", "'two' is not a number"),
+        ("p0 offer 02", "'02' is not a number"),
+        ("p0 offer -1", "'-1' is not a number"),
+        ("p1  pass", "not an action"),
+        ("P1 pass", "'P1' is not a seat"),
+        ("p1 pass now", "expected 0 argument(s)"),
+        ("p2 sell hochland:cloth", "a sale is island:card:count"),
+        ("p2 discard", "at least one card"),
+        ("draw p1", "expected 2 argument(s)"),
+        ("", "not an action"),
+    ],
+)
+def test_bad_text_raises_a_parse_error_saying_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(ActionParseError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        meuterer.parse_action(text)
+
+
+def test_non_text_raises_a_parse_error() -> None:
+    with pytest.raises(ActionParseError, match="must be text"):
+        meuterer.parse_action(3)  # type: ignore[arg-type]
+
+
+@given(st.text(alphabet=st.sampled_from(list("p0123 :,abcdegilmnoprstuvwxyz_")), max_size=40))
+def test_any_text_parses_to_a_round_tripping_action_or_raises_a_parse_error(text: str) -> None:
+    try:
+        action = meuterer.parse_action(text)
+    except ActionParseError as error:
+        assert isinstance(error, ValueError)
+        return
+    assert str(action) == text
+
+
+seats = st.integers(0, 3)
+cards = st.sampled_from(Card)
+actions = st.one_of(
+    st.builds(Draw, seats, cards),
+    st.builds(Offer, seats, st.integers(0, 9)),
+    st.builds(Play, seats, cards),
+    st.builds(Pass, seats),
+    st.builds(ChooseRole, seats, st.sampled_from(Role)),
+    st.builds(Support, seats, st.integers(0, 9)),
+    st.builds(
+        Sell,
+        seats,
+        st.lists(
+            st.builds(Sale, st.sampled_from(meuterer.ISLANDS).map(lambda i: i.name), cards, st.integers(1, 9)),
+            max_size=2,
+        ).map(tuple),
+    ),
+    st.builds(Discard, seats, st.lists(cards, min_size=1, max_size=4).map(tuple)),
+)
+
+
+@given(actions)
+def test_every_action_round_trips_through_its_text(action: meuterer.Action) -> None:
+    assert meuterer.parse_action(str(action)) == action

@@ -1,0 +1,74 @@
+"""The declared machine: its shape, and agreement between ``transitions`` and the compiled table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+
+import meuterer
+from meuterer import Rules, State, Step
+from meuterer.machine import ADVANCE, STEPS, TABLE, TRANSITIONS, Actor, build_machine
+from meuterer.state import STEP_PHASE, evolve
+from tests.strategies import game_setups, walk
+
+
+class Driver:
+    """A model for a ``transitions`` machine built from the declaration, whose effects
+    are recorded so that the machine itself can play a game."""
+
+    def __init__(self, state: State) -> None:
+        self.snapshot = state
+        self.changes: list[dict[str, Any]] = []
+        recorded = [{**t, "after": [self._recorder(t["after"])]} for t in TRANSITIONS]
+        self.machine = build_machine(self, initial=state.step, transitions=recorded)
+
+    def _recorder(self, effect: Any) -> Any:
+        def record(state: State, action: object) -> None:
+            self.changes.append(effect(state, action))
+
+        return record
+
+    def fire(self, trigger: str, action: object) -> None:
+        before = self.snapshot
+        assert self.trigger(trigger, before, action)  # type: ignore[attr-defined]
+        (changes,) = self.changes
+        self.changes.clear()
+        self.snapshot = evolve(before, {**changes, "step": Step(self.state)})  # type: ignore[attr-defined]
+
+    def apply(self, action: meuterer.Action) -> State:
+        self.fire(action.kind, action)
+        while STEPS[self.snapshot.step].actor is Actor.AUTOMATIC:
+            self.fire(ADVANCE, None)
+        return self.snapshot
+
+
+@settings(max_examples=10, deadline=None)
+@given(game_setups())
+def test_the_transitions_machine_itself_agrees_with_the_compiled_engine(setup: tuple[int, int, int, Rules]) -> None:
+    driver: Driver | None = None
+    for state, action, after in walk(*setup):
+        if driver is None:
+            driver = Driver(state)
+        assert driver.apply(action) == after
+    assert driver is not None and meuterer.is_terminal(driver.snapshot)
+
+
+def test_every_step_is_declared_with_an_actor_and_a_phase() -> None:
+    assert set(STEPS) == set(Step) == set(STEP_PHASE)
+    for step, spec in STEPS.items():
+        assert (spec.legal is not None) == (spec.actor in (Actor.PLAYER, Actor.CHANCE)), step
+
+
+def test_the_table_is_the_declaration() -> None:
+    declared = [(Step(t["source"]), t["trigger"], Step(t["dest"]), t["after"], tuple(t["conditions"])) for t in TRANSITIONS]
+    compiled = [(step, trigger, dest, effect, guards) for (step, trigger), cands in TABLE.items() for guards, effect, dest in cands]
+    assert sorted(map(repr, declared)) == sorted(map(repr, compiled))
+    for (step, trigger), candidates in TABLE.items():
+        assert candidates[-1][0] == (), f"{step} {trigger}: the last candidate must be unguarded"
+
+
+def test_phase_enumeration_has_ten_rulebook_phases_plus_deal_and_end() -> None:
+    assert [p.value for p in meuterer.Phase] == list(range(12))
+    assert meuterer.Phase.DEAL == 0 and meuterer.Phase.GAME_OVER == 11
+    assert meuterer.Phase.MUTINY == 4 and meuterer.Phase.DRAW == 8
