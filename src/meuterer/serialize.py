@@ -13,21 +13,20 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import StrEnum
 from typing import Any, TypeVar
 
 import cattrs
 
 from meuterer.cards import CARD_BY_NAME, ROLE_BY_NAME, Card, Role
-from meuterer.state import State
+from meuterer.rules import DiscardPool, SaleOrder
+from meuterer.state import State, Step
 
 T = TypeVar("T")
 
-converter = cattrs.Converter()
+converter = cattrs.Converter(unstruct_collection_overrides={tuple: list})
 """The converter used for snapshots: cards and roles by name, tuples as lists."""
-converter.register_unstructure_hook_func(
-    lambda cls: isinstance(cls, type) and issubclass(cls, StrEnum), lambda member: member.value
-)
+for _text_enum in (Step, SaleOrder, DiscardPool):
+    converter.register_unstructure_hook(_text_enum, lambda member: member.value)
 converter.register_unstructure_hook(Card, str)
 converter.register_structure_hook(Card, lambda value, _: _by_name(CARD_BY_NAME, value, "card"))
 converter.register_unstructure_hook(Role, str)
