@@ -66,8 +66,7 @@ def test_non_text_raises_a_parse_error() -> None:
 def test_any_text_parses_to_a_round_tripping_action_or_raises_a_parse_error(text: str) -> None:
     try:
         action = meuterer.parse_action(text)
-    except ActionParseError as error:
-        assert isinstance(error, ValueError)
+    except ActionParseError:
         return
     assert str(action) == text
 

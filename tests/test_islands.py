@@ -9,7 +9,6 @@ import meuterer
 from meuterer import Card, Island, Rules, RulesError
 from meuterer.islands import ISLANDS
 
-
 # SPEC section 1, transcribed row by row: name, buys, I, II, III, ship.
 SPEC_TABLE = """
 hochland any 4 3 2 5

@@ -61,8 +61,14 @@ def test_every_step_is_declared_with_an_actor_and_a_phase() -> None:
 
 
 def test_the_table_is_the_declaration() -> None:
-    declared = [(Step(t["source"]), t["trigger"], Step(t["dest"]), t["after"], tuple(t["conditions"])) for t in TRANSITIONS]
-    compiled = [(step, trigger, dest, effect, guards) for (step, trigger), cands in TABLE.items() for guards, effect, dest in cands]
+    declared = [
+        (Step(t["source"]), t["trigger"], Step(t["dest"]), t["after"], tuple(t["conditions"])) for t in TRANSITIONS
+    ]
+    compiled = [
+        (step, trigger, dest, effect, guards)
+        for (step, trigger), candidates in TABLE.items()
+        for guards, effect, dest in candidates
+    ]
     assert sorted(map(repr, declared)) == sorted(map(repr, compiled))
     for (step, trigger), candidates in TABLE.items():
         assert candidates[-1][0] == (), f"{step} {trigger}: the last candidate must be unguarded"

@@ -42,8 +42,8 @@ def cards_in_play(state: State) -> tuple[int, ...]:
 @GAMES
 @given(game_setups())
 def test_cards_are_conserved_and_hands_are_full_each_round(setup: tuple[int, int, int, Rules]) -> None:
-    seed, players, captain, rules = setup
-    for state, _, after in walk(*setup):
+    _, players, _, rules = setup
+    for _, _, after in walk(*setup):
         assert cards_in_play(after) == rules.deck
         assert all(n >= 0 for pile in (*after.hands, after.deck, after.discard) for n in pile)
         if after.phase is Phase.OFFER:
@@ -68,7 +68,7 @@ def test_exactly_one_of_player_chance_terminal(setup: tuple[int, int, int, Rules
 @GAMES
 @given(game_setups())
 def test_game_length_scores_and_winners(setup: tuple[int, int, int, Rules]) -> None:
-    seed, players, captain, rules = setup
+    _, players, _, rules = setup
     last = None
     for state, action, after in walk(*setup):
         if after.scores != state.scores:
@@ -93,7 +93,7 @@ def test_chance_outcomes_are_the_unseen_cards(setup: tuple[int, int, int, Rules]
             continue
         assert sum(p for _, p in outcomes) == 1
         pool = state.deck if any(state.deck) else state.discard
-        assert {a: p for a, p in outcomes} == {
+        assert dict(outcomes) == {
             Draw(state.to_act, c): Fraction(pool[c], sum(pool)) for c in meuterer.Card if pool[c]
         }
         assert action in dict(outcomes)
@@ -102,15 +102,13 @@ def test_chance_outcomes_are_the_unseen_cards(setup: tuple[int, int, int, Rules]
 @GAMES
 @given(game_setups())
 def test_phase_two_turns_go_clockwise_skipping_passed_players(setup: tuple[int, int, int, Rules]) -> None:
-    seed, players, _, _ = setup
+    players = setup[1]
     for state, action, after in walk(*setup):
         if state.phase is Phase.OFFER:
             assert after.to_act == state.captain
         if isinstance(action, Play) or (isinstance(action, ChooseRole) and after.phase is Phase.PLAY):
-            expected = next(
-                (action.player + i) % players for i in range(1, players + 1) if not after.passed[(action.player + i) % players]
-            )
-            assert after.to_act == expected
+            clockwise = [(action.player + i) % players for i in range(1, players + 1)]
+            assert after.to_act == next(p for p in clockwise if not after.passed[p])
 
 
 @GAMES

@@ -32,7 +32,7 @@ def test_a_state_is_plain_json_data_and_comes_back_equal() -> None:
 
 
 def test_roles_and_cards_are_written_by_name() -> None:
-    actions, final = meuterer.random_game(seed=2, players=3)
+    _, final = meuterer.random_game(seed=2, players=3)
     data = unstructure_state(final)
     assert set(data["roles"]) <= {None, "mutineer", "cabin_boy", "mate", "merchant", "loadmaster"}
     assert {island["buys"] for island in data["rules"]["islands"]} == {None, "ruby", "salt", "wine", "cloth", "grain"}

@@ -21,10 +21,9 @@ from fractions import Fraction
 from typing import Final
 
 from meuterer.actions import Action, Draw
-from meuterer.cards import EMPTY
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.explain import why_illegal
-from meuterer.machine import ADVANCE, STEPS, TABLE, Actor
+from meuterer.machine import ADVANCE, INITIAL_STATE, STEPS, TABLE, Actor
 from meuterer.phases.voyage import draw_pool
 from meuterer.rules import Rules
 from meuterer.state import State, Step, evolve
@@ -50,35 +49,7 @@ def new_game(players: int = 4, first_captain: int = 0, rules: Rules | None = Non
         raise SetupError(f"Meuterer is played by 3 or 4 players, got {players!r}")
     if type(first_captain) is not int or not 0 <= first_captain < players:
         raise SetupError(f"first_captain must be a seat from 0 to {players - 1}, got {first_captain!r}")
-    order = tuple((first_captain + i) % players for i in range(players))
-    return State(
-        players=players,
-        rules=rules,
-        step=Step.DEAL,
-        round=1,
-        captain=first_captain,
-        to_act=first_captain,
-        queue=order[1:],
-        offer=None,
-        ring=tuple(range(len(rules.islands))),
-        start=0,
-        active=(0,),
-        hands=(EMPTY,) * players,
-        face_up=(EMPTY,) * players,
-        face_down=(EMPTY,) * players,
-        passed=(False,) * players,
-        roles=(None,) * players,
-        role_order=(),
-        captain_destination=None,
-        mutineer_destination=None,
-        mutiny=None,
-        sales=(None,) * players,
-        scores=(0,) * players,
-        deck=rules.deck,
-        discard=EMPTY,
-        draws_left=rules.hand_size,
-        drawn=EMPTY,
-    )
+    return INITIAL_STATE(players, first_captain, rules)
 
 
 def current_player(state: State) -> int | None:

@@ -27,7 +27,7 @@ import attrs
 from transitions import Machine
 
 from meuterer.actions import KINDS, Action
-from meuterer.phases import mutiny, offer_cargo, scoring, voyage
+from meuterer.phases import mutiny, offer_cargo, scoring, setup, voyage
 from meuterer.phases.common import Changes
 from meuterer.state import State, Step
 
@@ -54,6 +54,10 @@ class StepSpec:
 
     actor: Actor
     legal: LegalActions | None = None
+
+
+INITIAL_STATE = setup.initial_state
+"""Builds the state a game starts in (step ``deal``): SPEC section 2."""
 
 
 def _player(legal: LegalActions) -> StepSpec:
