@@ -112,12 +112,13 @@ def apply(state: State, action: Action) -> State:
     Raises :class:`~meuterer.errors.IllegalActionError`, saying why, unless ``action``
     is one of :func:`legal_actions` (``state``).
     """
+    legal = legal_actions(state)
     try:
-        legal = action in legal_actions(state)
-    except TypeError:  # an unhashable or incomparable object
-        legal = False
-    if not legal:
-        raise IllegalActionError(action, why_illegal(state, action))
+        # Fire the listed instance: an equal action built with plain ints for cards
+        # (``Play(0, 0)``) then behaves exactly like the canonical one.
+        action = legal[legal.index(action)]
+    except ValueError:
+        raise IllegalActionError(action, why_illegal(state, action)) from None
     state = _fire(state, action.kind, action)
     while state.step in _AUTOMATIC:
         state = _fire(state, ADVANCE, None)

@@ -26,7 +26,7 @@ def _names(state: State, positions: Iterable[int]) -> str:
 
 
 def _scores(state: State) -> str:
-    return "  ".join(f"p{p} {score:+d}" if score < 0 else f"p{p} {score}" for p, score in enumerate(state.scores))
+    return "  ".join(f"p{p} {score}" for p, score in enumerate(state.scores))
 
 
 def narrate(
