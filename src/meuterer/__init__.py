@@ -6,6 +6,7 @@
 (3, True)
 """
 
+from meuterer._version import __version__
 from meuterer.actions import (
     Action,
     ChooseRole,
@@ -36,16 +37,19 @@ from meuterer.engine import (
 )
 from meuterer.errors import (
     ActionParseError,
+    FormatError,
+    HistoryError,
     IllegalActionError,
     MeutererError,
     RulesError,
     SetupError,
 )
+from meuterer.game import Game
 from meuterer.islands import ISLANDS, Island
+from meuterer.record import Finding, Record, Report, Result, read_record, verify, write_record
 from meuterer.rules import DiscardPool, Rules, SaleOrder
+from meuterer.serialize import dumps_state, loads_state, state_digest
 from meuterer.state import Phase, State, Step
-
-__version__ = "0.1.0"
 
 __all__ = [
     "CHANCE",
@@ -57,6 +61,10 @@ __all__ = [
     "Discard",
     "DiscardPool",
     "Draw",
+    "Finding",
+    "FormatError",
+    "Game",
+    "HistoryError",
     "IllegalActionError",
     "Island",
     "MeutererError",
@@ -64,6 +72,9 @@ __all__ = [
     "Pass",
     "Phase",
     "Play",
+    "Record",
+    "Report",
+    "Result",
     "Role",
     "Rules",
     "RulesError",
@@ -78,13 +89,19 @@ __all__ = [
     "apply",
     "chance_outcomes",
     "current_player",
+    "dumps_state",
     "is_chance_node",
     "is_terminal",
     "legal_actions",
+    "loads_state",
     "new_game",
     "parse_action",
     "random_game",
+    "read_record",
     "sample_chance",
     "scores",
+    "state_digest",
+    "verify",
     "winners",
+    "write_record",
 ]

@@ -41,3 +41,19 @@ class RulesError(MeutererError):
 
 class SetupError(MeutererError):
     """Invalid arguments for starting a game (player count, first captain)."""
+
+
+class FormatError(MeutererError):
+    """Malformed data: a state, record or rule set that cannot be read.
+
+    ``path`` locates the problem in the input (``$.actions[12]``; ``$`` for the whole).
+    """
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
+
+
+class HistoryError(MeutererError):
+    """Nothing to undo or redo, or a step outside a game's history."""

@@ -1,50 +1,233 @@
-"""Turning snapshots into plain data and back, with cattrs.
+"""Snapshots as plain data and as canonical JSON, with a SHA-256 digest.
+
+The canonical serialisation of a state is the JSON text of :func:`unstructure_state`
+with keys sorted, no insignificant white space, and non-ASCII characters as they are
+(UTF-8); its digest is the SHA-256 of that text, in lower-case hexadecimal. Cards, roles,
+steps and options are written by name; card multisets as lists of 7 counts in canonical
+card order; islands by ring position.
 
 >>> import meuterer
->>> from meuterer.serialize import structure_state, unstructure_state
 >>> _, final = meuterer.random_game(seed=3, players=3)
->>> data = unstructure_state(final)
->>> data["step"], data["scores"] == list(final.scores)
-('game_over', True)
->>> structure_state(data) == final
+>>> text = meuterer.dumps_state(final)
+>>> text[:40]
+'{"active":[4,11],"captain":1,"captain_de'
+>>> meuterer.loads_state(text) == final
 True
+>>> len(meuterer.state_digest(final))
+64
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, TypeVar
 
 import cattrs
+from cattrs.gen import make_dict_unstructure_fn, override
+from cattrs.v import format_exception
 
-from meuterer.cards import CARD_BY_NAME, ROLE_BY_NAME, Card, Role
-from meuterer.rules import DiscardPool, SaleOrder
+from meuterer.cards import CARD_BY_NAME, CARDS, ROLE_BY_NAME, Card, Role
+from meuterer.errors import FormatError, MeutererError
+from meuterer.rules import DiscardPool, Rules, SaleOrder
 from meuterer.state import State, Step
 
 T = TypeVar("T")
 
-converter = cattrs.Converter(unstruct_collection_overrides={tuple: list})
-"""The converter used for snapshots: cards and roles by name, tuples as lists."""
+MAX_STATE_TEXT = 1 << 20
+"""The longest state text :func:`loads_state` reads (1 MiB)."""
+
+converter = cattrs.Converter(unstruct_collection_overrides={tuple: list}, forbid_extra_keys=True)
+"""The converter for states and rules: names for cards, roles and options, lists for tuples,
+and strict types when reading (no ``"3"`` for 3, no unknown keys)."""
 for _text_enum in (Step, SaleOrder, DiscardPool):
     converter.register_unstructure_hook(_text_enum, lambda member: member.value)
 converter.register_unstructure_hook(Card, str)
-converter.register_structure_hook(Card, lambda value, _: _by_name(CARD_BY_NAME, value, "card"))
 converter.register_unstructure_hook(Role, str)
-converter.register_structure_hook(Role, lambda value, _: _by_name(ROLE_BY_NAME, value, "role"))
 
 
-def _by_name(names: Mapping[str, T], value: object, what: str) -> T:
-    if not isinstance(value, str) or value not in names:
-        raise ValueError(f"unknown {what} {value!r}")
-    return names[value]
+def _by_name(names: Mapping[str, T], what: str) -> Any:
+    def structure(value: object, _: object) -> T:
+        if not isinstance(value, str) or value not in names:
+            raise ValueError(f"unknown {what} {value!r} (one of {', '.join(names)})")
+        return names[value]
+
+    return structure
+
+
+def _exactly(kind: type) -> Any:
+    def structure(value: object, _: object) -> object:
+        if type(value) is not kind:
+            raise TypeError(f"expected {kind.__name__}, got {type(value).__name__} {value!r}")
+        return value
+
+    return structure
+
+
+converter.register_structure_hook(Card, _by_name(CARD_BY_NAME, "card"))
+converter.register_structure_hook(Role, _by_name(ROLE_BY_NAME, "role"))
+converter.register_structure_hook(Step, _by_name({s.value: s for s in Step}, "step"))
+converter.register_structure_hook(SaleOrder, _by_name({s.value: s for s in SaleOrder}, "sale order"))
+converter.register_structure_hook(DiscardPool, _by_name({s.value: s for s in DiscardPool}, "discard pool"))
+for _kind in (int, bool, str):
+    converter.register_structure_hook(_kind, _exactly(_kind))
+
+
+def _tuple_of(kind: type) -> Any:
+    def structure(value: object, _: object) -> tuple[object, ...]:
+        if not isinstance(value, list | tuple) or not all(type(item) is kind for item in value):
+            raise TypeError(f"expected a list of {kind.__name__}, got {value!r}")
+        return tuple(value)
+
+    return structure
+
+
+# Fast paths for the many card-count lists (same checks as item by item).
+converter.register_structure_hook_func(lambda t: t == tuple[int, ...], _tuple_of(int))
+converter.register_structure_hook_func(lambda t: t == tuple[bool, ...], _tuple_of(bool))
+
+
+def structure(data: object, cls: type[T], path: str = "$") -> T:
+    """Read ``data`` as a ``cls`` with :data:`converter`; raise :class:`FormatError` naming
+    the first bad path (``$.rules.islands[3].ship``) instead of a cattrs or attrs error."""
+    try:
+        return converter.structure(data, cls)
+    except cattrs.ClassValidationError as error:
+        messages = cattrs.transform_error(error, path=path, format_exception=_describe)
+        first = messages[0]
+        where, _, _ = first.rpartition(" @ ")
+        location = first.rsplit(" @ ", 1)[-1] if " @ " in first else path
+        raise FormatError(location, where or first) from None
+    except MeutererError as error:  # a validator of Rules refused the value
+        raise FormatError(path, str(error)) from None
+    except (TypeError, ValueError, KeyError, AttributeError) as error:
+        raise FormatError(path, f"{type(error).__name__}: {error}") from None
+
+
+def _describe(error: BaseException, cls: type | None) -> str:
+    if isinstance(error, MeutererError | TypeError | ValueError) and not isinstance(error, KeyError) and str(error):
+        if type(error) in (TypeError, ValueError) and "invalid literal" in str(error):
+            return format_exception(error, cls)
+        return str(error)
+    return format_exception(error, cls)
+
+
+# The rule set is the largest part of every state and rarely changes: keep the last few
+# rule sets as JSON text, and reuse the Rules read from equal data.
+@lru_cache(maxsize=16)
+def _rules_json(rules: Rules) -> str:
+    return _canonical_json(converter.unstructure(rules))
+
+
+_recent_rules: list[tuple[object, Rules]] = []
+_rules_converter = converter.copy()
+
+
+def _rules_from(data: object, _: object = None) -> Rules:
+    for known, rules in _recent_rules:
+        if known == data:
+            return rules
+    try:
+        rules = _rules_converter.structure(data, Rules)
+    except MeutererError as error:
+        raise ValueError(str(error)) from None
+    _recent_rules.insert(0, (data, rules))
+    del _recent_rules[8:]
+    return rules
+
+
+converter.register_structure_hook(Rules, _rules_from)
+_state_fields_converter = converter.copy()
+_state_fields_converter.register_unstructure_hook(
+    State, make_dict_unstructure_fn(State, _state_fields_converter, rules=override(omit=True))
+)
+
+
+def _canonical_json(data: object) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+_BEFORE_RULES = [f for f in sorted(s.name for s in State.__attrs_attrs__) if f < "rules"]
 
 
 def unstructure_state(state: State) -> dict[str, Any]:
-    """A state as plain JSON-compatible data (dicts, lists, strings, numbers, None)."""
+    """A state as plain JSON-compatible data (dicts, lists, strings, numbers, booleans, None)."""
     data: dict[str, Any] = converter.unstructure(state)
     return data
 
 
-def structure_state(data: dict[str, Any]) -> State:
-    """The state described by plain data from :func:`unstructure_state`."""
-    return converter.structure(data, State)
+def structure_state(data: object) -> State:
+    """The state described by plain data, checked; raises :class:`FormatError` naming the bad path."""
+    if not isinstance(data, dict):
+        raise FormatError("$", f"a state is a JSON object, got {type(data).__name__}")
+    state = structure(data, State)
+    check_state(state)
+    return state
+
+
+def dumps_state(state: State) -> str:
+    """The canonical JSON text of ``state``."""
+    data = _state_fields_converter.unstructure(state)
+    rules_text = _rules_json(state.rules)
+    low = {k: data.pop(k) for k in _BEFORE_RULES}
+    # Splice the cached rule-set text in at its sorted place; the result is exactly
+    # the canonical JSON of the whole state.
+    return _canonical_json(low)[:-1] + ',"rules":' + rules_text + "," + _canonical_json(data)[1:]
+
+
+def loads_state(text: str | bytes) -> State:
+    """The state of a canonical (or any equivalent) JSON text; raises :class:`FormatError`."""
+    if len(text) > MAX_STATE_TEXT:
+        raise FormatError("$", f"a state text is at most {MAX_STATE_TEXT} characters, got {len(text)}")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise FormatError("$", f"not JSON: {error}") from None
+    return structure_state(data)
+
+
+def state_digest(state: State) -> str:
+    """The SHA-256 of :func:`dumps_state`, in hexadecimal."""
+    return hashlib.sha256(dumps_state(state).encode()).hexdigest()
+
+
+def check_state(state: State) -> None:
+    """Raise :class:`FormatError` unless ``state`` is internally consistent.
+
+    Checks shapes (one entry per seat, 7 counts per multiset), ranges (seats, ring
+    positions, non-negative counts) and card conservation against ``rules.deck``.
+    """
+    n, ring = state.players, len(state.rules.islands)
+    if n not in (3, 4):
+        raise FormatError("$.players", f"3 or 4 players, got {n}")
+    for name in ("hands", "face_up", "face_down", "passed", "roles", "sales", "scores"):
+        if len(getattr(state, name)) != n:
+            raise FormatError(f"$.{name}", f"one entry per seat ({n}), got {len(getattr(state, name))}")
+    piles = {"deck": [state.deck], "discard": [state.discard], "drawn": [state.drawn]}
+    piles.update(hands=list(state.hands), face_up=list(state.face_up), face_down=list(state.face_down))
+    for name, counts in piles.items():
+        for seat, pile in enumerate(counts):
+            where = f"$.{name}" if name in ("deck", "discard", "drawn") else f"$.{name}[{seat}]"
+            if len(pile) != len(CARDS) or min(pile) < 0:
+                raise FormatError(where, f"{len(CARDS)} non-negative card counts, got {list(pile)}")
+    total = [sum(p[c] for k in ("deck", "discard", "hands", "face_up", "face_down") for p in piles[k]) for c in CARDS]
+    if tuple(total) != state.rules.deck:
+        raise FormatError("$", f"cards are not conserved: {total} in play, the deck has {list(state.rules.deck)}")
+    seats = [("captain", state.captain), ("to_act", state.to_act)] + [("queue", q) for q in state.queue]
+    seats += [("role_order", q) for q in state.role_order]
+    for name, seat in seats:
+        if not 0 <= seat < n:
+            raise FormatError(f"$.{name}", f"seat {seat} is not one of 0 to {n - 1}")
+    if sorted(state.ring) != list(range(ring)):
+        raise FormatError("$.ring", "the ring must place each island once")
+    positions = [("start", state.start), ("captain_destination", state.captain_destination)]
+    positions += [("mutineer_destination", state.mutineer_destination)] + [("active", a) for a in state.active]
+    for name, position in positions:
+        if position is not None and not 0 <= position < ring:
+            raise FormatError(f"$.{name}", f"ring position {position} is not one of 0 to {ring - 1}")
+    if state.round < 1 or state.draws_left < 0:
+        raise FormatError("$", "round must be positive and draws_left not negative")
+    if state.offer is not None and not 0 <= state.offer <= state.rules.max_offer:
+        raise FormatError("$.offer", f"an offer is 0 to {state.rules.max_offer}, got {state.offer}")

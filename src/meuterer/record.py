@@ -1,0 +1,357 @@
+"""Game records: a versioned JSON format, reading, writing and verification.
+
+A record holds everything needed to replay a game: the rule set, the seats, the first
+captain and every action in canonical notation, chance draws included. Optionally it
+holds the SHA-256 digest of the state after each action and the final result, which
+:func:`verify` checks. See ``docs/record-format.md`` and ``docs/record.schema.json``.
+
+>>> import meuterer
+>>> actions, _ = meuterer.random_game(seed=5, players=3)
+>>> game = meuterer.Game.replay(actions, players=3)
+>>> text = meuterer.write_record(game, names=("Ann", "Bob", "Cy"))
+>>> record = meuterer.read_record(text)
+>>> record.players, len(record.actions) == len(actions)
+(('Ann', 'Bob', 'Cy'), True)
+>>> report = meuterer.verify(record)
+>>> report.ok, report.steps == len(actions)
+(True, True)
+>>> bad = text.replace('"first_captain": 0', '"first_captain": 1')
+>>> print(meuterer.verify(bad).findings[0])
+step 0 (draw p0 grain): illegal: the game expects the deal: a card drawn for p1
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from typing import IO, Any
+
+import attrs
+
+from meuterer._version import __version__ as _version
+from meuterer.actions import Action, parse_action
+from meuterer.engine import apply, is_terminal, new_game, winners
+from meuterer.errors import FormatError, MeutererError
+from meuterer.game import Game
+from meuterer.rules import Rules
+from meuterer.serialize import converter, state_digest, structure
+from meuterer.state import State
+
+FORMAT_NAME = "meuterer-record"
+FORMAT_VERSION = 1
+MAX_RECORD_CHARS = 16 * 1024 * 1024
+"""The longest record text :func:`read_record` reads (16 MiB)."""
+MAX_ACTIONS = 100_000
+"""The most actions a record may hold (a game has a few hundred)."""
+MAX_NAME_CHARS = 100
+"""The longest seat name."""
+
+
+@attrs.frozen
+class Result:
+    """A game's final scores and winners, as a record states them."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+@attrs.frozen
+class Record:
+    """A game record, as read from or written to JSON."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    """Seat names, seat 0 first."""
+    first_captain: int
+    actions: tuple[Action, ...]
+    digests: tuple[str, ...] | None = None
+    """SHA-256 of the canonical state after each action (``meuterer.state_digest``)."""
+    result: Result | None = None
+    library: str = f"meuterer {_version}"
+    """The program that wrote the record."""
+
+
+@attrs.frozen
+class Finding:
+    """One problem found in a record.
+
+    ``step`` is the 0-based index of the action concerned (``None`` for the whole
+    record); ``path`` locates it in the JSON document.
+    """
+
+    path: str
+    message: str
+    step: int | None = None
+    action: str | None = None
+    expected: str | None = None
+    actual: str | None = None
+
+    def __str__(self) -> str:
+        where = f"step {self.step} ({self.action})" if self.step is not None else self.path
+        text = f"{where}: {self.message}"
+        if self.expected is not None:
+            text += f" (expected {self.expected}, got {self.actual})"
+        return text
+
+
+@attrs.frozen
+class Report:
+    """What :func:`verify` found. ``ok`` is True when there are no findings."""
+
+    findings: tuple[Finding, ...]
+    steps: int
+    """How many actions replayed legally."""
+    final: State | None
+    """The state after the last legal action (``None`` if the game could not start)."""
+
+    @property
+    def ok(self) -> bool:
+        """Whether the record is valid."""
+        return not self.findings
+
+    def __str__(self) -> str:
+        if self.ok:
+            over = " (game over)" if self.final is not None and is_terminal(self.final) else ""
+            return f"valid: {self.steps} actions{over}"
+        return "invalid:\n" + "\n".join(f"  {finding}" for finding in self.findings)
+
+
+# Writing -------------------------------------------------------------------------------
+
+
+def record_data(record: Record) -> dict[str, Any]:
+    """The JSON document of ``record`` as plain data."""
+    data: dict[str, Any] = {
+        "format": {"name": FORMAT_NAME, "version": FORMAT_VERSION},
+        "library": record.library,
+        "rules": converter.unstructure(record.rules),
+        "players": list(record.players),
+        "first_captain": record.first_captain,
+        "actions": [str(a) for a in record.actions],
+    }
+    if record.digests is not None:
+        data["digests"] = list(record.digests)
+    if record.result is not None:
+        data["result"] = {"scores": list(record.result.scores), "winners": list(record.result.winners)}
+    return data
+
+
+def make_record(game: Game, names: Sequence[str] | None = None, digests: bool = True) -> Record:
+    """The record of ``game``: its actions, per-step digests (unless ``digests`` is false)
+    and, once the game is over, its result."""
+    players = tuple(names) if names is not None else tuple(f"p{p}" for p in range(game.players))
+    result = None
+    if is_terminal(game.state):
+        result = Result(game.state.scores, winners(game.state))
+    return Record(
+        rules=game.rules,
+        players=players,
+        first_captain=game.first_captain,
+        actions=game.actions,
+        digests=tuple(state_digest(s) for s in game.states[1:]) if digests else None,
+        result=result,
+    )
+
+
+def dumps_record(record: Record) -> str:
+    """The record as JSON text (keys in a fixed order, one action per line)."""
+    data = record_data(record)
+    lines = ["{"]
+    items = list(data.items())
+    for index, (key, value) in enumerate(items):
+        comma = "," if index < len(items) - 1 else ""
+        if key in ("actions", "digests") and value:
+            inner = ",\n".join(f"    {json.dumps(v, ensure_ascii=False)}" for v in value)
+            lines.append(f'  "{key}": [\n{inner}\n  ]{comma}')
+        else:
+            lines.append(f'  "{key}": {json.dumps(value, ensure_ascii=False, separators=(",", ":"))}{comma}')
+    return "\n".join(lines) + "\n}\n"
+
+
+def write_record(
+    game: Game, file: str | os.PathLike[str] | IO[str] | None = None, names: Sequence[str] | None = None
+) -> str:
+    """The record of ``game`` as JSON text; also written to ``file`` (a path or text stream) if given."""
+    text = dumps_record(make_record(game, names))
+    if file is not None:
+        if isinstance(file, str | os.PathLike):
+            with open(file, "w", encoding="utf-8") as stream:
+                stream.write(text)
+        else:
+            file.write(text)
+    return text
+
+
+# Reading -------------------------------------------------------------------------------
+
+
+_KEYS = {"format", "library", "rules", "players", "first_captain", "actions", "digests", "result"}
+_REQUIRED = _KEYS - {"digests", "result", "library"}
+
+
+def _text_of(source: str | bytes | os.PathLike[str] | IO[str]) -> str:
+    if isinstance(source, os.PathLike):
+        try:
+            with open(source, encoding="utf-8") as stream:
+                text = stream.read(MAX_RECORD_CHARS + 1)
+        except OSError as error:
+            raise FormatError("$", f"cannot read {os.fspath(source)!r}: {error.strerror}") from None
+        except UnicodeDecodeError as error:
+            raise FormatError("$", f"not UTF-8 text: {error}") from None
+    elif isinstance(source, bytes):
+        try:
+            text = source.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise FormatError("$", f"not UTF-8 text: {error}") from None
+    elif isinstance(source, str):
+        text = source
+    else:
+        text = source.read(MAX_RECORD_CHARS + 1)
+    if len(text) > MAX_RECORD_CHARS:
+        raise FormatError("$", f"a record is at most {MAX_RECORD_CHARS} characters")
+    return text
+
+
+def _expect(data: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
+    value = data[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise FormatError(f"$.{key}", f"expected {what}, got {json.dumps(value)[:60]}")
+    return value
+
+
+def _list_of(data: dict[str, Any], key: str, kind: type, what: str, limit: int) -> list[Any]:
+    values: list[Any] = list(_expect(data, key, list, f"a list of {what}"))
+    if len(values) > limit:
+        raise FormatError(f"$.{key}", f"at most {limit} entries, got {len(values)}")
+    for index, value in enumerate(values):
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+            raise FormatError(f"$.{key}[{index}]", f"expected {what}, got {json.dumps(value)[:60]}")
+    return values
+
+
+def record_from_data(data: object) -> Record:
+    """The :class:`Record` of a parsed JSON document; raises :class:`FormatError` naming the path."""
+    if not isinstance(data, dict):
+        raise FormatError("$", f"a record is a JSON object, got {type(data).__name__}")
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise FormatError("$", f"unknown key(s) {', '.join(map(repr, unknown))}")
+    missing = sorted(_REQUIRED - set(data))
+    if missing:
+        raise FormatError("$", f"missing key(s) {', '.join(map(repr, missing))}")
+    fmt = _expect(data, "format", dict, "an object")
+    if fmt.get("name") != FORMAT_NAME or set(fmt) != {"name", "version"}:
+        raise FormatError("$.format", f'expected {{"name": "{FORMAT_NAME}", "version": {FORMAT_VERSION}}}')
+    if fmt["version"] != FORMAT_VERSION or type(fmt["version"]) is not int:
+        raise FormatError("$.format.version", f"this library reads version {FORMAT_VERSION}, got {fmt['version']!r}")
+    library = _expect(data, "library", str, "text") if "library" in data else "unknown"
+    rules = structure(data["rules"], Rules, "$.rules")
+    players = _list_of(data, "players", str, "a seat name", 4)
+    if len(players) not in (3, 4):
+        raise FormatError("$.players", f"3 or 4 seats, got {len(players)}")
+    for index, name in enumerate(players):
+        if not 0 < len(name) <= MAX_NAME_CHARS:
+            raise FormatError(f"$.players[{index}]", f"a name has 1 to {MAX_NAME_CHARS} characters")
+    first_captain = _expect(data, "first_captain", int, "a seat number")
+    if not 0 <= first_captain < len(players):
+        raise FormatError("$.first_captain", f"a seat from 0 to {len(players) - 1}, got {first_captain}")
+    texts = _list_of(data, "actions", str, "an action in canonical notation", MAX_ACTIONS)
+    actions = []
+    for index, text in enumerate(texts):
+        try:
+            actions.append(parse_action(text))
+        except MeutererError as error:
+            raise FormatError(f"$.actions[{index}]", str(error)) from None
+    digests = None
+    if "digests" in data:
+        digests = tuple(_list_of(data, "digests", str, "a SHA-256 in hexadecimal", MAX_ACTIONS))
+        for index, digest in enumerate(digests):
+            if len(digest) != 64 or digest.strip("0123456789abcdef"):
+                raise FormatError(f"$.digests[{index}]", "expected 64 lower-case hexadecimal digits")
+    result = structure(data["result"], Result, "$.result") if "result" in data else None
+    return Record(rules, tuple(players), first_captain, tuple(actions), digests, result, library)
+
+
+def read_record(source: str | bytes | os.PathLike[str] | IO[str]) -> Record:
+    """Read a record from JSON text, a path (``pathlib.Path``) or a text stream.
+
+    Raises :class:`~meuterer.errors.FormatError` naming the path of the first problem.
+    Nothing is evaluated or unpickled: the input is parsed as JSON only.
+    """
+    text = _text_of(source)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise FormatError("$", f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    except RecursionError:
+        raise FormatError("$", "not JSON: nested too deeply") from None
+    return record_from_data(data)
+
+
+# Verifying -----------------------------------------------------------------------------
+
+
+def verify(source: Record | str | bytes | os.PathLike[str] | IO[str]) -> Report:
+    """Replay a record and report every problem found; never raises on bad input.
+
+    Checks that every action is legal in turn, that each stated digest matches the state
+    reached, and that the stated result is the game's. The first illegal action ends the
+    replay (what follows cannot be checked).
+    """
+    if not isinstance(source, Record):
+        try:
+            source = read_record(source)
+        except FormatError as error:
+            return Report((Finding(error.path, error.message),), 0, None)
+    record = source
+    findings: list[Finding] = []
+    try:
+        state = new_game(len(record.players), record.first_captain, record.rules)
+    except MeutererError as error:
+        return Report((Finding("$", str(error)),), 0, None)
+    digests = record.digests
+    if digests is not None and len(digests) != len(record.actions):
+        findings.append(
+            Finding("$.digests", "one digest per action", expected=str(len(record.actions)), actual=str(len(digests)))
+        )
+    steps = 0
+    digest_failed = False
+    for index, action in enumerate(record.actions):
+        try:
+            state = apply(state, action)
+        except MeutererError as error:
+            reason = getattr(error, "reason", str(error))
+            findings.append(Finding(f"$.actions[{index}]", f"illegal: {reason}", index, str(action)))
+            break
+        steps += 1
+        if digests is not None and index < len(digests) and not digest_failed:
+            actual = state_digest(state)
+            if actual != digests[index]:
+                digest_failed = True  # later digests would all differ too
+                findings.append(
+                    Finding(
+                        f"$.digests[{index}]",
+                        "the state reached differs from the recorded one",
+                        index,
+                        str(action),
+                        expected=digests[index],
+                        actual=actual,
+                    )
+                )
+    complete = steps == len(record.actions)
+    if record.result is not None and complete:
+        findings.extend(_check_result(record.result, state))
+    return Report(tuple(findings), steps, state)
+
+
+def _check_result(result: Result, state: State) -> list[Finding]:
+    if not is_terminal(state):
+        return [Finding("$.result", "a result is stated but the game is not over", actual=f"round {state.round}")]
+    found = []
+    for name, stated, actual in (("scores", result.scores, state.scores), ("winners", result.winners, winners(state))):
+        if stated != actual:
+            expected, got = str(list(actual)), str(list(stated))
+            found.append(Finding(f"$.result.{name}", f"wrong {name}", expected=expected, actual=got))
+    return found
+
