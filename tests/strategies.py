@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from hypothesis import strategies as st
 
 import meuterer
-from meuterer import Action, DiscardPool, Rules, SaleOrder, State
+from meuterer import Action, DiscardPool, Reshuffle, Rules, SaleOrder, State
 
 
 def rule_sets() -> st.SearchStrategy[Rules]:
@@ -18,6 +18,7 @@ def rule_sets() -> st.SearchStrategy[Rules]:
         sale_order=st.sampled_from(SaleOrder),
         withholding=st.booleans(),
         discard_pool=st.sampled_from(DiscardPool),
+        reshuffle=st.sampled_from(Reshuffle),
     )
 
 

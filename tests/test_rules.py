@@ -623,6 +623,23 @@ def test_reshuffle_when_the_deck_is_empty() -> None:
     assert state.phase is Phase.OFFER and sum(state.deck) == 16
 
 
+def test_reshuffle_as_soon_as_the_deck_runs_out_with_option() -> None:
+    # The same round as above under Rules(reshuffle="when_empty"): the draw that empties
+    # the deck turns the discard pile into the new deck at once.
+    hands = ("ruby ruby ruby ruby salt", "salt salt salt salt wine", "wine wine wine wine wine",
+             "support support support support support")
+    rules = Rules(reshuffle="when_empty")
+    state = sell_first(to_scoring(hands, {1: "mate", 2: "merchant", 3: "cabin_boy"}, hands=hands, rules=rules))
+    state = draw(state, "cloth cloth cloth cloth cloth cloth cloth grain grain grain grain grain grain grain grain")
+    pile = counts("ruby ruby ruby ruby salt salt salt salt salt wine wine wine wine wine wine "
+                  "support support support support support")
+    assert state.deck == counts("support") and state.discard == pile
+    state = draw(state, "support")  # p3's first card empties the deck: reshuffled at once
+    assert state.deck == pile and state.discard == counts("")
+    state = draw(state, "wine ruby salt support")
+    assert state.phase is Phase.OFFER and sum(state.deck) == 16 and state.discard == counts("")
+
+
 # Section 4: end of the game ---------------------------------------------------------------------
 
 

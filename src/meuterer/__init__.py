@@ -47,7 +47,7 @@ from meuterer.errors import (
 from meuterer.game import Game
 from meuterer.islands import ISLANDS, Island
 from meuterer.record import Finding, Record, Report, Result, read_record, verify, write_record
-from meuterer.rules import DiscardPool, Rules, SaleOrder
+from meuterer.rules import DiscardPool, Reshuffle, Rules, SaleOrder
 from meuterer.serialize import dumps_state, loads_state, state_digest
 from meuterer.state import Phase, State, Step
 
@@ -74,6 +74,7 @@ __all__ = [
     "Play",
     "Record",
     "Report",
+    "Reshuffle",
     "Result",
     "Role",
     "Rules",

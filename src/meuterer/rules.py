@@ -38,6 +38,17 @@ class DiscardPool(StrEnum):
     """Any 3 cards of his hand."""
 
 
+class Reshuffle(StrEnum):
+    """When the discard pile becomes the new deck."""
+
+    ON_DRAW = "on_draw"
+    """When a card must be drawn and the deck is empty (SPEC and issue default)."""
+    WHEN_EMPTY = "when_empty"
+    """As soon as a draw empties the deck ([HU]: "Ha kifogy a pakli", when the deck runs
+    out), so cards discarded later wait for the next reshuffle. If the discard pile is
+    empty at that moment, the next draw from the empty deck reshuffles instead."""
+
+
 def _validate_rounds(instance: Rules, attribute: attrs.Attribute[int | None], value: int | None) -> None:
     if value is not None and value < 1:
         raise RulesError(f"rounds must be a positive number, got {value}")
@@ -79,6 +90,8 @@ class Rules:
     of his unsold goods. ``True``: players may withhold cards freely."""
     discard_pool: DiscardPool = attrs.field(default=DiscardPool.DRAWN, converter=DiscardPool)
     """Which cards the loadmaster discards from (see :class:`DiscardPool`)."""
+    reshuffle: Reshuffle = attrs.field(default=Reshuffle.ON_DRAW, converter=Reshuffle)
+    """When the discard pile is shuffled into a new deck (see :class:`Reshuffle`)."""
 
     hand_size: int = 5
     """Cards in a full hand (setup and phase 8)."""

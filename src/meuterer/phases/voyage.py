@@ -8,7 +8,7 @@ from itertools import combinations_with_replacement
 from meuterer.actions import Action, Discard, Draw
 from meuterer.cards import CARDS, EMPTY, Counts, Role, add, counts_of, minus, plus
 from meuterer.phases.common import Changes, clockwise_from, set_at
-from meuterer.rules import DiscardPool
+from meuterer.rules import DiscardPool, Reshuffle
 from meuterer.state import State
 
 _DRAW = tuple(tuple(Draw(p, c) for c in CARDS) for p in range(4))
@@ -43,8 +43,11 @@ def _draw(state: State, action: Draw) -> Changes:
         deck, discard = state.deck, state.discard
     else:  # the discard pile is shuffled into a new deck
         deck, discard = state.discard, EMPTY
+    deck = add(deck, card, -1)
+    if state.rules.reshuffle is Reshuffle.WHEN_EMPTY and not any(deck):
+        deck, discard = discard, EMPTY
     return {
-        "deck": add(deck, card, -1),
+        "deck": deck,
         "discard": discard,
         "hands": set_at(state.hands, p, add(state.hands[p], card, 1)),
         "drawn": add(state.drawn, card, 1),
