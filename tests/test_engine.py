@@ -29,7 +29,9 @@ def test_bad_setup_raises_a_setup_error(kwargs: dict[str, object], message: str)
     [
         ({"rounds": 0}, "positive"),
         ({"deck": (4, 5, 6, 7, 8, 6, 1)}, "pirate variant"),
-        ({"deck": (1, 1, 1, 1, 1, 1, 0)}, "at least 24 cards"),
+        ({"deck": (1, 1, 1, 1, 1, 1, 0)}, "more than 23 cards"),
+        ({"hand_size": 0}, "hand_size must be a whole number of at least 1"),
+        ({"max_offer": -1}, "max_offer must be"),
         ({"sale_order": "first_player"}, "first_player"),
     ],
 )

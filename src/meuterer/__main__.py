@@ -1,7 +1,9 @@
 """The ``meuterer`` command line.
 
-``meuterer random-game [--seed S] [--players 3|4] [--first-captain K]`` plays a seeded
-game between random players and prints it round by round with the final scores.
+- ``meuterer random-game [--seed S] [--players 3|4] [--first-captain K]`` plays a seeded
+  game between random players and prints it round by round with the final scores.
+- ``meuterer verify FILE...`` verifies game records (exit 0 when all are valid, 1 otherwise).
+- ``meuterer replay FILE [--step K]`` prints a recorded game with the table after each phase.
 """
 
 from __future__ import annotations
@@ -10,9 +12,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from meuterer import __version__
+from pathlib import Path
+
+from meuterer._version import __version__
 from meuterer.engine import random_game
-from meuterer.narrate import narrate
+from meuterer.errors import MeutererError
+from meuterer.narrate import narrate, replay_lines
+from meuterer.record import read_record, verify
 
 
 def _random_game(args: argparse.Namespace) -> int:
@@ -27,6 +33,28 @@ def _random_game(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    status = 0
+    for name in args.files:
+        report = verify(Path(name))
+        print(f"{name}: {report}")
+        status = status or (0 if report.ok else 1)
+    return status
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        record = read_record(Path(args.file))
+        lines = replay_lines(
+            record.actions, len(record.players), record.first_captain, record.rules, record.players, args.step
+        )
+    except MeutererError as error:
+        print(f"{args.file}: {error}", file=sys.stderr)
+        return 1
+    print("\n".join(lines))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``meuterer`` command."""
     parser = argparse.ArgumentParser(prog="meuterer", description="The Meuterer rules library.")
@@ -38,6 +66,13 @@ def build_parser() -> argparse.ArgumentParser:
     game.add_argument("--first-captain", type=int, default=0, help="seat of the first captain (default 0)")
     game.add_argument("--actions", action="store_true", help="also print every action in canonical notation")
     game.set_defaults(run=_random_game)
+    check = commands.add_parser("verify", help="verify game records; exit 1 if any is invalid")
+    check.add_argument("files", nargs="+", metavar="FILE", help="record files (JSON)")
+    check.set_defaults(run=_verify)
+    replay = commands.add_parser("replay", help="print a recorded game with the table after each phase")
+    replay.add_argument("file", metavar="FILE", help="a record file (JSON)")
+    replay.add_argument("--step", type=int, default=None, metavar="K", help="stop after the first K actions")
+    replay.set_defaults(run=_replay)
     return parser
 
 

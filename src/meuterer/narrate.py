@@ -12,7 +12,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from meuterer.actions import Action, Offer, Pass, Sell, Support
 from meuterer.cards import counts_str
@@ -89,4 +89,62 @@ def _round_end(round_start: State, before: State, last: Sell, after: State) -> l
         best = winners(after)
         label = "Winner" if len(best) == 1 else "Winners (tied)"
         lines.append(f"{label}: " + ", ".join(f"p{p}" for p in best) + f" with {after.scores[best[0]]} points")
+    return lines
+
+
+def table(state: State, names: Sequence[str] | None = None) -> list[str]:
+    """The whole table of ``state`` in a few lines (every hand shown: for replays and referees)."""
+    seats = [f"p{p}" for p in range(state.players)]
+    if names is not None:
+        seats = [seat if name == seat else f"{seat} {name}" for seat, name in zip(seats, names, strict=True)]
+    offer = "no offer yet" if state.offer is None else f"offer {state.offer}"
+    lines = [f"round {state.round}, phase {int(state.phase)} ({state.phase}) — captain p{state.captain}, {offer}"]
+    islands = ", ".join(_island(state, p) for p in state.active)
+    lines.append(f"  ship at {state.island_name(state.start)}; active: {islands}")
+    destinations = [
+        f"{who}'s destination {state.island_name(pos)}"
+        for who, pos in (("captain", state.captain_destination), ("mutineer", state.mutineer_destination))
+        if pos is not None
+    ]
+    if destinations:
+        lines.append("  " + ", ".join(destinations))
+    for p in range(state.players):
+        role = state.roles[p]
+        label = "captain" if p == state.captain else (str(role) if role is not None else "-")
+        status = " (passed)" if state.passed[p] else ""
+        lines.append(
+            f"  {seats[p]}: score {state.scores[p]}, {label}{status}; hand {counts_str(state.hands[p])}; "
+            f"face up {counts_str(state.face_up[p])}; face down {counts_str(state.face_down[p])}"
+        )
+    lines.append(f"  deck {sum(state.deck)} cards, discard pile {sum(state.discard)} cards")
+    return lines
+
+
+def _island(state: State, position: int) -> str:
+    island = state.island(position)
+    buys = "any good" if island.buys is None else str(island.buys)
+    return f"{island.name} (buys {buys}, {'/'.join(map(str, island.values))}, ship {island.ship})"
+
+
+def replay_lines(
+    actions: Sequence[Action],
+    players: int = 4,
+    first_captain: int = 0,
+    rules: Rules | None = None,
+    names: Sequence[str] | None = None,
+    stop: int | None = None,
+) -> list[str]:
+    """Every action of a game with the table after each phase (up to ``stop`` actions), then
+    the scores: what ``meuterer replay`` prints."""
+    state = new_game(players, first_captain, rules)
+    lines = table(state, names)
+    shown = actions if stop is None else actions[:stop]
+    for index, action in enumerate(shown):
+        before, state = state, apply(state, action)
+        lines.append(f"[{index}] {action}")
+        if state.phase is not before.phase or index == len(shown) - 1:
+            lines.extend(table(state, names))
+    lines.append("scores: " + _scores(state))
+    if state.phase is Phase.GAME_OVER:
+        lines.append("winners: " + ", ".join(f"p{p}" for p in winners(state)))
     return lines

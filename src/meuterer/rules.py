@@ -10,6 +10,7 @@ False
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 import attrs
 
@@ -63,10 +64,14 @@ def _validate_deck(instance: Rules, attribute: attrs.Attribute[Counts], value: C
         raise RulesError(f"deck must hold 7 non-negative counts (ruby..pirate), got {value}")
     if value[6]:
         raise RulesError("the pirate card belongs to the pirate variant, which is not implemented yet")
-    # Five hands, the loadmaster's three extra cards: at most 23 cards are ever
-    # outside the deck and discard pile, so they can never both run out.
-    if sum(value) < 24:
-        raise RulesError(f"the deck needs at least 24 cards, got {sum(value)}")
+
+
+def _at_least(least: int) -> Any:
+    def validate(instance: Rules, attribute: attrs.Attribute[int], value: int) -> None:
+        if type(value) is not int or value < least:
+            raise RulesError(f"{attribute.name} must be a whole number of at least {least}, got {value!r}")
+
+    return validate
 
 
 @attrs.frozen
@@ -93,14 +98,21 @@ class Rules:
     reshuffle: Reshuffle = attrs.field(default=Reshuffle.ON_DRAW, converter=Reshuffle)
     """When the discard pile is shuffled into a new deck (see :class:`Reshuffle`)."""
 
-    hand_size: int = 5
+    hand_size: int = attrs.field(default=5, validator=_at_least(1))
     """Cards in a full hand (setup and phase 8)."""
-    loadmaster_extra: int = 3
+    loadmaster_extra: int = attrs.field(default=3, validator=_at_least(0))
     """Extra cards the loadmaster draws, and then discards, in phase 8."""
-    max_offer: int = 3
+    max_offer: int = attrs.field(default=3, validator=_at_least(0))
     """The captain's highest offer to the mate (captain cards show 0 to 3)."""
-    cabin_boy_points: int = 2
+    cabin_boy_points: int = attrs.field(default=2, validator=_at_least(0))
     """Victory points of the cabin boy after a successful mutiny."""
+
+    def __attrs_post_init__(self) -> None:
+        # Four full hands and the loadmaster's extra cards are the most ever outside the
+        # deck and discard pile (23 by default), so both can never run out together.
+        most_out = 4 * self.hand_size + self.loadmaster_extra
+        if sum(self.deck) <= most_out:
+            raise RulesError(f"the deck needs more than {most_out} cards, got {sum(self.deck)}")
 
     def rounds_for(self, players: int) -> int:
         """The number of rounds of a game with ``players`` players."""
