@@ -16,8 +16,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # for tests.test_worked_example (the worked example's script)
 
-import meuterer  # noqa: E402
 from tests.test_worked_example import SCRIPT  # noqa: E402
+
+import meuterer  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "records"
 NAMES = {3: ("Ann", "Bob", "Cy"), 4: ("Jenő", "Anita", "Péter", "Krisztina")}

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-
 from pathlib import Path
 
 from meuterer._version import __version__
