@@ -8,17 +8,21 @@ from collections.abc import Iterator
 from hypothesis import strategies as st
 
 import meuterer
-from meuterer import Action, DiscardPool, Reshuffle, Rules, SaleOrder, State
+from meuterer import Action, DiscardPool, Reshuffle, Ring, Rules, SaleOrder, State
 
 
 def rule_sets() -> st.SearchStrategy[Rules]:
-    """Every combination of the open-point options (default round counts)."""
+    """Every combination of the rule options (default round counts and island table)."""
     return st.builds(
         Rules,
         sale_order=st.sampled_from(SaleOrder),
         withholding=st.booleans(),
         discard_pool=st.sampled_from(DiscardPool),
         reshuffle=st.sampled_from(Reshuffle),
+        pirates=st.booleans(),
+        ring=st.sampled_from(Ring),
+        pirates_rob_at_start=st.booleans(),
+        pirates_return=st.booleans(),
     )
 
 

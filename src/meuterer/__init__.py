@@ -9,6 +9,7 @@
 from meuterer._version import __version__
 from meuterer.actions import (
     Action,
+    ArrangeRing,
     ChooseRole,
     Discard,
     Draw,
@@ -47,7 +48,7 @@ from meuterer.errors import (
 from meuterer.game import Game
 from meuterer.islands import ISLANDS, Island
 from meuterer.record import Finding, Record, Report, Result, read_record, verify, write_record
-from meuterer.rules import DiscardPool, Reshuffle, Rules, SaleOrder
+from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
 from meuterer.serialize import dumps_state, loads_state, state_digest
 from meuterer.state import Phase, State, Step
 
@@ -56,6 +57,7 @@ __all__ = [
     "ISLANDS",
     "Action",
     "ActionParseError",
+    "ArrangeRing",
     "Card",
     "ChooseRole",
     "Discard",
@@ -75,6 +77,7 @@ __all__ = [
     "Record",
     "Report",
     "Reshuffle",
+    "Ring",
     "Result",
     "Role",
     "Rules",

@@ -141,10 +141,24 @@ class Discard:
         return f"{_seat(self.player)} discard " + " ".join(map(str, self.cards))
 
 
-Action = Draw | Offer | Play | Pass | ChooseRole | Support | Sell | Discard
+@attrs.frozen
+class ArrangeRing:
+    """Chance, shuffled ring only: the islands clockwise from position 0, Hochland first
+    (``ring hochland,sandkap,...``)."""
+
+    kind: ClassVar[str] = "ring"
+    player: ClassVar[int] = -1
+    """Chance actions belong to no seat."""
+    islands: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "ring " + ",".join(self.islands)
+
+
+Action = Draw | Offer | Play | Pass | ChooseRole | Support | Sell | Discard | ArrangeRing
 """Any action."""
 
-ACTION_TYPES: tuple[type[Action], ...] = (Draw, Offer, Play, Pass, ChooseRole, Support, Sell, Discard)
+ACTION_TYPES: tuple[type[Action], ...] = (Draw, Offer, Play, Pass, ChooseRole, Support, Sell, Discard, ArrangeRing)
 KINDS: tuple[str, ...] = tuple(t.kind for t in ACTION_TYPES)
 
 _SEAT = re.compile(r"p([0-9])")
@@ -197,6 +211,12 @@ def parse_action(text: str) -> Action:
     if tokens[0] == "draw":
         _arity(text, tokens[1:], 2)
         return Draw(_parse_seat(text, tokens[1]), _parse_card(text, tokens[2]))
+    if tokens[0] == "ring":
+        _arity(text, tokens[1:], 1)
+        names = tokens[1].split(",")
+        if not all(names):
+            raise ActionParseError(f"{text!r}: a ring names islands separated by commas")
+        return ArrangeRing(tuple(names))
     player = _parse_seat(text, tokens[0])
     kind, args = tokens[1], tokens[2:]
     action: Action

@@ -17,6 +17,7 @@ Fraction(1, 1)
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Final
 
@@ -24,6 +25,7 @@ from meuterer.actions import Action, Draw
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.explain import why_illegal
 from meuterer.machine import ADVANCE, INITIAL_STATE, STEPS, TABLE, Actor
+from meuterer.phases.setup import ArrangementOutcomes, Arrangements
 from meuterer.phases.voyage import draw_pool
 from meuterer.rules import Rules
 from meuterer.state import State, Step, evolve
@@ -74,13 +76,15 @@ def is_chance_node(state: State) -> bool:
 
 # A one-entry cache: callers nearly always ask for the legal actions of a state and
 # then apply one of them to the same state object.
-_last: tuple[State | None, tuple[Action, ...]] = (None, ())
+_last: tuple[State | None, Sequence[Action]] = (None, ())
 
 
-def legal_actions(state: State) -> tuple[Action, ...]:
+def legal_actions(state: State) -> Sequence[Action]:
     """Every action :func:`apply` accepts in ``state``, in a fixed order; ``()`` when over.
 
-    At a chance node these are the possible draws (see :func:`chance_outcomes`).
+    A tuple, except at the shuffled ring's arrangement, where it is a lazy sequence of
+    the 11! arrangements. At a chance node these are the possible outcomes (see
+    :func:`chance_outcomes`).
     This is the only legality oracle: :func:`apply` accepts exactly these actions.
     """
     global _last
@@ -93,14 +97,21 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     return actions
 
 
-def chance_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
+def chance_outcomes(state: State) -> Sequence[tuple[Action, Fraction]]:
     """At a chance node, each possible draw with its probability (summing to 1); else ``()``.
 
     A draw comes from the unseen cards: the deck's composition, or the discard pile's
-    when the deck is empty (it is shuffled into a new deck).
+    when the deck is empty (it is shuffled into a new deck). Before the deal of a game
+    with ``Rules(ring="shuffled")`` the outcomes are the 11! island arrangements, each
+    with probability 1/11!, as a lazy sequence (indexable, with ``len``; nothing is
+    enumerated until asked for).
     """
     if state.step not in _CHANCE_STEPS:
         return ()
+    if state.step is Step.RING:
+        legal = legal_actions(state)
+        assert isinstance(legal, Arrangements)
+        return ArrangementOutcomes(legal)
     pool = draw_pool(state)
     total = sum(pool)
     return tuple((a, Fraction(pool[a.card], total)) for a in legal_actions(state) if isinstance(a, Draw))
@@ -149,8 +160,10 @@ def winners(state: State) -> tuple[int, ...]:
 
 def sample_chance(state: State, rng: random.Random) -> Action:
     """Draw a chance outcome of ``state`` with its probability, using ``rng``."""
-    pool = draw_pool(state)
     draws = legal_actions(state)
+    if state.step is Step.RING:
+        return draws[rng.randrange(len(draws))]
+    pool = draw_pool(state)
     weights = [pool[a.card] for a in draws if isinstance(a, Draw)]
     return rng.choices(draws, weights)[0]
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from meuterer.actions import ACTION_TYPES, ChooseRole, Discard, Draw, Offer, Pass, Play, Sell, Support
+from meuterer.actions import ACTION_TYPES, ArrangeRing, ChooseRole, Discard, Draw, Offer, Pass, Play, Sell, Support
 from meuterer.cards import CARDS, GOODS, Card, counts_of
 from meuterer.phases.voyage import discard_pool, draw_pool
 from meuterer.state import State, Step
 
 _STEP_EXPECTS: dict[Step, str] = {
+    Step.RING: "the shuffled ring: a chance action 'ring hochland,...' naming every island once",
     Step.DEAL: "the deal: a card drawn for p{p}",
     Step.OFFER: "phase 1: p{p} makes the captain's offer",
     Step.PLAY: "phase 2: p{p} plays a card or passes",
@@ -36,6 +37,8 @@ def why_illegal(state: State, action: object) -> str:
     if action.player >= state.players:
         return f"there is no seat p{action.player} in a {state.players}-player game"
     wanted = _STEP_TAKES.get(state.step, ())
+    if isinstance(action, ArrangeRing) and isinstance(action, wanted):
+        return "not an arrangement of the ring: Hochland first, then each other island once"
     if not isinstance(action, wanted) or action.player != state.to_act:
         return f"the game expects {expected}"
     detail = _DETAILS.get(type(action))
@@ -110,6 +113,7 @@ def _discard(state: State, action: Discard) -> str | None:
 
 
 _STEP_TAKES: dict[Step, type | tuple[type, ...]] = {
+    Step.RING: ArrangeRing,
     Step.DEAL: Draw,
     Step.DRAW: Draw,
     Step.OFFER: Offer,

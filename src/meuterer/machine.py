@@ -19,7 +19,7 @@ transitions in declaration order, the first whose guards all hold being taken.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import Any, cast
 
@@ -27,7 +27,7 @@ import attrs
 from transitions import Machine
 
 from meuterer.actions import KINDS, Action
-from meuterer.phases import mutiny, offer_cargo, scoring, setup, voyage
+from meuterer.phases import mutiny, offer_cargo, pirates, scoring, setup, voyage
 from meuterer.phases.common import Changes
 from meuterer.state import State, Step
 
@@ -36,7 +36,7 @@ ADVANCE = "advance"
 
 Guard = Callable[[State, Any], bool]
 Effect = Callable[[State, Any], Changes]
-LegalActions = Callable[[State], tuple[Action, ...]]
+LegalActions = Callable[[State], Sequence[Action]]
 
 
 class Actor(Enum):
@@ -67,6 +67,7 @@ def _player(legal: LegalActions) -> StepSpec:
 _AUTOMATIC = StepSpec(Actor.AUTOMATIC)
 
 STEPS: dict[Step, StepSpec] = {
+    Step.RING: StepSpec(Actor.CHANCE, setup.legal_ring),
     Step.DEAL: StepSpec(Actor.CHANCE, voyage.legal_draw),
     Step.OFFER: _player(offer_cargo.legal_offer),
     Step.PLAY: _player(offer_cargo.legal_play),
@@ -99,6 +100,8 @@ def _t(trigger: str, source: Step, dest: Step, effect: Effect, *guards: Guard) -
 
 S = Step
 TRANSITIONS: list[dict[str, Any]] = [
+    # Shuffled ring only: the islands are arranged by chance before the deal.
+    _t("ring", S.RING, S.DEAL, setup.arrange_ring),
     # The deal: each player in turn, from the captain, draws his five cards.
     _t("draw", S.DEAL, S.OFFER, voyage.finish_deal, voyage.last_draw_of_deal),
     _t("draw", S.DEAL, S.DEAL, voyage.draw_last_card, voyage.last_draw_of_turn),
@@ -106,6 +109,7 @@ TRANSITIONS: list[dict[str, Any]] = [
     # Phase 1: the captain's offer.
     _t("offer", S.OFFER, S.PLAY, offer_cargo.make_offer),
     # Phase 2: play or pass; a non-captain chooses a role right after passing.
+    _t("play", S.PLAY, S.PLAY, pirates.play_pirate, pirates.plays_pirate),
     _t("play", S.PLAY, S.PLAY, offer_cargo.play_card),
     _t("pass", S.PLAY, S.CHOOSE_ROLE, offer_cargo.pass_turn, offer_cargo.passer_is_not_captain),
     _t("pass", S.PLAY, S.REVEAL, offer_cargo.pass_turn, offer_cargo.passer_is_last),

@@ -59,11 +59,29 @@ def _validate_table(instance: Rules, attribute: attrs.Attribute[tuple[Island, ..
     validate_islands(value)
 
 
+class Ring(StrEnum):
+    """How the islands are arranged."""
+
+    FIXED = "fixed"
+    """The clockwise order of the island table ([HU] lists it; the worked example needs it)."""
+    SHUFFLED = "shuffled"
+    """Hochland at position 0, the other eleven shuffled by one chance action before the deal."""
+
+
+BASE_DECK: Counts = (4, 5, 6, 7, 8, 6, 0)
+"""30 goods and 6 support cards ([HU] contents list, without the pirate)."""
+
+
+def _default_deck(rules: Rules) -> Counts:
+    return BASE_DECK[:6] + (1 if rules.pirates else 0,)
+
+
 def _validate_deck(instance: Rules, attribute: attrs.Attribute[Counts], value: Counts) -> None:
-    if len(value) != 7 or any(n < 0 for n in value):
+    if len(value) != 7 or any(type(n) is not int or n < 0 for n in value):
         raise RulesError(f"deck must hold 7 non-negative counts (ruby..pirate), got {value}")
-    if value[6]:
-        raise RulesError("the pirate card belongs to the pirate variant, which is not implemented yet")
+    if value[6] != (1 if instance.pirates else 0):
+        wanted = "1 pirate card with pirates=True" if instance.pirates else "no pirate card without pirates=True"
+        raise RulesError(f"the deck must hold {wanted}, got {value[6]}")
 
 
 def _at_least(least: int) -> Any:
@@ -83,8 +101,14 @@ class Rules:
 
     islands: tuple[Island, ...] = attrs.field(default=ISLANDS, validator=_validate_table)
     """The island table in clockwise ring order (SPEC section 1); replaceable data."""
-    deck: Counts = attrs.field(default=(4, 5, 6, 7, 8, 6, 0), validator=_validate_deck)
-    """Deck composition as counts of ruby, salt, wine, cloth, grain, support, pirate."""
+    pirates: bool = False
+    """The pirate variant (SPEC section 5, [HU] back of the pirate ship card): the pirate
+    card is shuffled into the deck and the pirate ship starts at Piratennest."""
+    deck: Counts = attrs.field(default=attrs.Factory(_default_deck, takes_self=True), validator=_validate_deck)
+    """Deck composition as counts of ruby, salt, wine, cloth, grain, support, pirate
+    (36 cards; 37 with the pirate)."""
+    ring: Ring = attrs.field(default=Ring.FIXED, converter=Ring)
+    """The island arrangement (see :class:`Ring`)."""
     rounds: int | None = attrs.field(default=None, validator=_validate_rounds)
     """Rounds in a game; ``None`` means the rulebook's 8 with 4 players, 9 with 3."""
     sale_order: SaleOrder = attrs.field(default=SaleOrder.NEW_CAPTAIN, converter=SaleOrder)
@@ -97,6 +121,12 @@ class Rules:
     """Which cards the loadmaster discards from (see :class:`DiscardPool`)."""
     reshuffle: Reshuffle = attrs.field(default=Reshuffle.ON_DRAW, converter=Reshuffle)
     """When the discard pile is shuffled into a new deck (see :class:`Reshuffle`)."""
+    pirates_rob_at_start: bool = False
+    """Pirate variant, no source says: ``False`` (SPEC default) — a pirate ship that starts
+    its move on the merchant ship's island and sails away does not rob; ``True`` — it robs."""
+    pirates_return: bool = False
+    """Pirate variant, no source says: ``False`` (SPEC default) — the pirate ship stays where
+    it stopped; ``True`` — it returns to Piratennest at the clean-up (phase 7)."""
 
     hand_size: int = attrs.field(default=5, validator=_at_least(1))
     """Cards in a full hand (setup and phase 8)."""

@@ -31,7 +31,7 @@ from cattrs.v import format_exception
 
 from meuterer.cards import CARD_BY_NAME, CARDS, ROLE_BY_NAME, Card, Role
 from meuterer.errors import FormatError, MeutererError
-from meuterer.rules import DiscardPool, Reshuffle, Rules, SaleOrder
+from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
 from meuterer.state import State, Step
 
 T = TypeVar("T")
@@ -42,7 +42,7 @@ MAX_STATE_TEXT = 1 << 20
 converter = cattrs.Converter(unstruct_collection_overrides={tuple: list}, forbid_extra_keys=True)
 """The converter for states and rules: names for cards, roles and options, lists for tuples,
 and strict types when reading (no ``"3"`` for 3, no unknown keys)."""
-for _text_enum in (Step, SaleOrder, DiscardPool, Reshuffle):
+for _text_enum in (Step, SaleOrder, DiscardPool, Reshuffle, Ring):
     converter.register_unstructure_hook(_text_enum, lambda member: member.value)
 converter.register_unstructure_hook(Card, str)
 converter.register_unstructure_hook(Role, str)
@@ -71,6 +71,7 @@ converter.register_structure_hook(Role, _by_name(ROLE_BY_NAME, "role"))
 converter.register_structure_hook(Step, _by_name({s.value: s for s in Step}, "step"))
 converter.register_structure_hook(SaleOrder, _by_name({s.value: s for s in SaleOrder}, "sale order"))
 converter.register_structure_hook(DiscardPool, _by_name({s.value: s for s in DiscardPool}, "discard pool"))
+converter.register_structure_hook(Ring, _by_name({s.value: s for s in Ring}, "ring"))
 converter.register_structure_hook(Reshuffle, _by_name({s.value: s for s in Reshuffle}, "reshuffle"))
 for _kind in (int, bool, str):
     converter.register_structure_hook(_kind, _exactly(_kind))

@@ -55,6 +55,7 @@ class Phase(IntEnum):
 class Step(StrEnum):
     """A state of the round's finite-state machine: a phase or one of its sub-steps."""
 
+    RING = "ring"
     DEAL = "deal"
     OFFER = "offer"
     PLAY = "play"
@@ -74,6 +75,7 @@ class Step(StrEnum):
 
 
 STEP_PHASE: dict[Step, Phase] = {
+    Step.RING: Phase.DEAL,
     Step.DEAL: Phase.DEAL,
     Step.OFFER: Phase.OFFER,
     Step.PLAY: Phase.PLAY,
@@ -118,6 +120,8 @@ class State:
     """Ring position of the merchant ship (the start island)."""
     active: tuple[int, ...]
     """Ring positions of the active islands, ascending."""
+    pirate: int | None
+    """Ring position of the pirate ship (pirate variant), or ``None``."""
     hands: tuple[Counts, ...]
     face_up: tuple[Counts, ...]
     face_down: tuple[Counts, ...]

@@ -1,9 +1,16 @@
-"""Setup (SPEC section 2): the state before the deal."""
+"""Setup (SPEC section 2) and the shuffled ring's arrangement."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from fractions import Fraction
+from math import factorial
+from typing import overload
+
+from meuterer.actions import Action, ArrangeRing
 from meuterer.cards import EMPTY
-from meuterer.rules import Rules
+from meuterer.phases.common import Changes
+from meuterer.rules import Ring, Rules
 from meuterer.state import State, Step
 
 _HOCHLAND = 0
@@ -11,21 +18,24 @@ _HOCHLAND = 0
 
 def initial_state(players: int, first_captain: int, rules: Rules) -> State:
     """All islands passive but Hochland, where the ship lies; the full deck; the deal
-    about to start with the captain, who draws his five cards first."""
+    about to start with the captain, who draws his five cards first. With a shuffled ring,
+    the arrangement (a chance action) comes first."""
     empty = (EMPTY,) * players
     others = tuple((first_captain + i) % players for i in range(1, players))
+    ring = tuple(range(len(rules.islands)))
     return State(
         players=players,
         rules=rules,
-        step=Step.DEAL,
+        step=Step.RING if rules.ring is Ring.SHUFFLED else Step.DEAL,
         round=1,
         captain=first_captain,
         to_act=first_captain,
         queue=others,
         offer=None,
-        ring=tuple(range(len(rules.islands))),
+        ring=ring,
         start=_HOCHLAND,
         active=(_HOCHLAND,),
+        pirate=piratennest(rules, ring),
         hands=empty,
         face_up=empty,
         face_down=empty,
@@ -42,3 +52,115 @@ def initial_state(players: int, first_captain: int, rules: Rules) -> State:
         draws_left=rules.hand_size,
         drawn=EMPTY,
     )
+
+
+def piratennest(rules: Rules, ring: tuple[int, ...]) -> int | None:
+    """Where the pirate ship starts (Piratennest's ring position), or ``None`` without pirates."""
+    if not rules.pirates:
+        return None
+    return next(pos for pos, index in enumerate(ring) if rules.islands[index].name == "piratennest")
+
+
+class Arrangements(Sequence[ArrangeRing]):
+    """Every arrangement of a shuffled ring, listed lazily: Hochland first, then the other
+    islands in each of their (n-1)! orders, in lexicographic order of their table indices.
+
+    Indexing unranks a permutation and :meth:`index` ranks one, so nothing is enumerated.
+
+    >>> from meuterer import Rules
+    >>> ring = Arrangements(Rules(ring="shuffled"))
+    >>> len(ring)
+    39916800
+    >>> str(ring[0]).split(",")[:3], str(ring[-1]).split(",")[:3]
+    (['ring hochland', 'frosthoehle', 'gruenland'], ['ring hochland', 'sandkap', 'fingerhut'])
+    >>> ring.index(ring[12345])
+    12345
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self._names = tuple(island.name for island in rules.islands)
+        self._rest = self._names[1:]
+        self._len = factorial(len(self._rest))
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> ArrangeRing: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[ArrangeRing]: ...
+    def __getitem__(self, index: int | slice) -> ArrangeRing | Sequence[ArrangeRing]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("arrangement index out of range")
+        pool, order = list(self._rest), []
+        for size in range(len(pool), 0, -1):
+            block = factorial(size - 1)
+            order.append(pool.pop(index // block))
+            index %= block
+        return ArrangeRing((self._names[0], *order))
+
+    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
+        """The rank of an arrangement; ``ValueError`` if it is not one."""
+        if not isinstance(value, ArrangeRing) or value.islands[:1] != self._names[:1]:
+            raise ValueError("not an arrangement of this ring")
+        rest = value.islands[1:]
+        if sorted(rest) != sorted(self._rest) or len(set(rest)) != len(rest):
+            raise ValueError("not an arrangement of this ring")
+        pool, rank = list(self._rest), 0
+        for name in rest:
+            position = pool.index(name)
+            rank += position * factorial(len(pool) - 1)
+            pool.pop(position)
+        return rank
+
+    def __contains__(self, value: object) -> bool:
+        try:
+            self.index(value)
+        except ValueError:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[ArrangeRing]:
+        return (self[i] for i in range(self._len))
+
+
+class ArrangementOutcomes(Sequence[tuple[Action, Fraction]]):
+    """The shuffled ring's chance outcomes, lazily: each arrangement with probability 1/11!."""
+
+    def __init__(self, arrangements: Arrangements) -> None:
+        self.arrangements = arrangements
+        self._p = Fraction(1, len(arrangements))
+
+    def __len__(self) -> int:
+        return len(self.arrangements)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[Action, Fraction]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[Action, Fraction]]: ...
+    def __getitem__(self, index: int | slice) -> tuple[Action, Fraction] | Sequence[tuple[Action, Fraction]]:
+        if isinstance(index, slice):
+            return [(a, self._p) for a in self.arrangements[index]]
+        return (self.arrangements[index], self._p)
+
+
+_ARRANGEMENTS: dict[Rules, Arrangements] = {}
+
+
+def legal_ring(state: State) -> Sequence[Action]:
+    """Chance, shuffled ring: every arrangement (a lazy sequence of 11! actions)."""
+    found = _ARRANGEMENTS.get(state.rules)
+    if found is None:
+        found = _ARRANGEMENTS[state.rules] = Arrangements(state.rules)
+    return found
+
+
+def arrange_ring(state: State, action: ArrangeRing) -> Changes:
+    """Lay the islands out as drawn; the pirate ship goes to Piratennest."""
+    names = [island.name for island in state.rules.islands]
+    ring = tuple(names.index(name) for name in action.islands)
+    return {"ring": ring, "pirate": piratennest(state.rules, ring)}

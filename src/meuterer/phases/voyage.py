@@ -8,6 +8,7 @@ from itertools import combinations_with_replacement
 from meuterer.actions import Action, Discard, Draw
 from meuterer.cards import CARDS, EMPTY, Counts, Role, add, counts_of, minus, plus
 from meuterer.phases.common import Changes, clockwise_from, set_at
+from meuterer.phases.setup import piratennest
 from meuterer.rules import DiscardPool, Reshuffle
 from meuterer.state import State
 
@@ -181,6 +182,8 @@ def clean_up(state: State, action: Action | None) -> Changes:
         "mutineer_destination": None,
         "drawn": EMPTY,
     }
+    if state.rules.pirates_return:  # pirate variant option: back to Piratennest
+        changes["pirate"] = piratennest(state.rules, state.ring)
     if drawers:
         changes.update(to_act=drawers[0][0], draws_left=drawers[0][1], queue=tuple(p for p, _ in drawers[1:]))
     return changes

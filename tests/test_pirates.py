@@ -1,0 +1,150 @@
+"""The pirate variant (SPEC section 5) and its options.
+
+Round 1 starts with the merchant ship at Hochland (0) and the pirate ship at Piratennest
+(9); a pirate ship moving at most 4 islands cannot reach Hochland from there, so the
+tests that need the two ships close together move them with ``attrs.evolve`` on a real
+phase-2 state (positions only; every card stays where the real game put it).
+"""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+import meuterer
+from meuterer import Card, Phase, Rules, State, Step
+from tests.helpers import counts, deal, draw, legal, play, sell_first
+
+PIRATES = Rules(pirates=True)
+HANDS = (
+    "pirate ruby ruby salt support",  # p0, captain
+    "support support wine wine cloth",  # p1
+    "grain grain grain cloth cloth",  # p2
+    "salt salt wine support grain",  # p3
+)
+
+
+def phase_two(rules: Rules = PIRATES, hands: tuple[str, ...] = HANDS) -> State:
+    return play(deal(hands, 0, rules), "p0 offer 0")
+
+
+def placed(state: State, pirate: int, ship: int) -> State:
+    return attrs.evolve(state, pirate=pirate, start=ship, active=(ship,))
+
+
+def test_the_variant_adds_the_pirate_card_and_ship() -> None:
+    state = meuterer.new_game(players=4, rules=PIRATES)
+    assert sum(state.deck) == 37 and state.deck[Card.PIRATE] == 1
+    assert state.pirate == 9 and state.island_name(9) == "piratennest"
+    assert meuterer.new_game(players=4).pirate is None
+    assert sum(meuterer.new_game(players=4).deck) == 36
+
+
+def test_playing_the_pirate_is_a_normal_play_and_moves_the_ship_counter_clockwise() -> None:
+    state = play(phase_two(), "p0 play pirate")
+    assert state.pirate == 9 - 4  # four cards left in p0's hand
+    assert state.face_up[0] == counts("pirate") and state.to_act == 1 and not state.passed[0]
+    assert state.step is Step.PLAY
+
+
+@pytest.mark.parametrize(
+    ("pirate", "ship", "robbed"),
+    [
+        (6, 3, True),  # reaches the merchant ship exactly (6 - 3 = 3)
+        (6, 4, True),  # passes it
+        (6, 2, False),  # stops short
+        (1, 10, True),  # reaches it across position 0 (1 -> 0 -> 11 -> 10)
+        (1, 0, True),  # passes it at position 0
+        (2, 2, False),  # starts on the merchant's island and sails away
+    ],
+)
+def test_robbery_when_the_pirate_ship_reaches_or_passes_the_merchant_ship(pirate: int, ship: int, robbed: bool) -> None:
+    state = play(phase_two(), "p0 play ruby", "p1 play support", "p2 play grain", "p3 pass", "p3 role mutineer")
+    state = placed(state, pirate, ship)
+    after = play(state, "p0 play pirate")
+    assert after.pirate == (pirate - 3) % 12  # three cards left after ruby and pirate
+    if robbed:
+        # Every face-up card of every player goes with the pirate to the discard pile.
+        assert all(not any(cards) for cards in after.face_up)
+        assert after.discard == counts("pirate ruby support grain")
+    else:
+        assert after.face_up[0] == counts("ruby pirate") and after.face_up[1] == counts("support")
+        assert after.discard == counts("")
+
+
+def test_start_robbery_option() -> None:
+    state = play(phase_two(Rules(pirates=True, pirates_rob_at_start=True)), "p0 play ruby")
+    after = play(placed(state, 2, 2), "p1 play support", "p2 play grain", "p3 pass", "p3 role mate", "p0 play pirate")
+    assert after.discard == counts("pirate ruby support grain")
+
+
+def test_with_no_cards_left_the_pirate_ship_does_not_move_or_rob() -> None:
+    hands = ("ruby ruby salt support pirate", *HANDS[1:])
+    state = play(phase_two(hands=hands), "p0 play ruby", "p1 play wine", "p2 play grain", "p3 play salt")
+    state = play(state, "p0 play ruby", "p1 play wine", "p2 play grain", "p3 play salt")
+    state = play(state, "p0 play salt", "p1 pass", "p1 role mate", "p2 pass", "p2 role merchant", "p3 pass")
+    state = play(state, "p3 role loadmaster", "p0 play support")
+    state = placed(state, 5, 5)
+    after = play(state, "p0 play pirate")
+    assert after.pirate == 5 and after.face_up[0] == counts("ruby ruby salt support pirate")
+
+
+def test_robbery_takes_the_cards_of_players_who_passed_and_changes_the_mutiny() -> None:
+    # p1 plays two supports and passes as mutineer; the captain's pirate robs them.
+    state = play(phase_two(), "p0 play ruby", "p1 play support", "p2 play grain", "p3 play salt")
+    state = play(state, "p0 play salt", "p1 play support", "p2 pass", "p2 role merchant", "p3 play wine")
+    state = play(state, "p0 play support", "p1 pass", "p1 role mutineer")
+    assert state.face_up[1][Card.SUPPORT] == 2 and state.passed[1]
+    before = placed(state, 3, 2)
+    robbed = play(before, "p3 pass", "p3 role cabin_boy", "p0 play pirate")
+    assert robbed.pirate == 2 and robbed.face_up == ((0,) * 7,) * 4  # one card left: 3 -> 2
+    # The mutiny: captain (no supports left face up) vs mutineer (his two were stolen).
+    after = play(robbed, "p0 pass")
+    assert after.step is Step.MUTINY
+    assert meuterer.legal_actions(after)[-1] == meuterer.Support(0, 0)  # no support cards face down
+    after = play(after, "p0 support 0", "p1 support 0", "p3 support 1")
+    assert after.mutiny is True  # 0 vs 1: the stolen supports no longer count
+
+
+def test_a_pirate_in_a_face_down_pile_counts_toward_the_destination() -> None:
+    state = play(phase_two(), "p0 play ruby", "p1 play wine", "p2 play grain", "p3 play salt", "p0 pass")
+    assert state.face_down[0] == counts("pirate ruby salt support")
+    assert state.captain_destination == 4  # four cards face down, the pirate among them
+
+
+def test_without_a_robbery_the_pirate_card_is_discarded_at_the_clean_up_and_the_ship_stays() -> None:
+    state = play(phase_two(), "p0 play pirate", "p1 pass", "p1 role merchant", "p2 pass", "p2 role mate")
+    state = play(state, "p3 pass", "p3 role loadmaster", "p0 pass")
+    assert state.step is Step.SELL
+    state = play(state, *[f"p{p} sell none" for p in range(4)])
+    assert state.phase is Phase.DRAW and state.discard[Card.PIRATE] == 1 and state.pirate == 5
+
+
+def test_the_pirate_ship_returns_to_piratennest_with_the_option() -> None:
+    state = phase_two(Rules(pirates=True, pirates_return=True))
+    state = play(state, "p0 play pirate", "p1 pass", "p1 role merchant", "p2 pass", "p2 role mate")
+    state = play(state, "p3 pass", "p3 role loadmaster", "p0 pass", *[f"p{p} sell none" for p in range(4)])
+    assert state.phase is Phase.DRAW and state.pirate == 9
+
+
+def test_the_loadmaster_may_keep_or_discard_a_drawn_pirate() -> None:
+    hands = ("ruby ruby salt support wine", *HANDS[1:])
+    state = play(phase_two(hands=hands), "p0 pass", "p1 play wine", "p2 play grain", "p3 play salt")
+    state = play(state, "p1 pass", "p1 role loadmaster", "p2 pass", "p2 role mate", "p3 pass", "p3 role merchant")
+    state = sell_first(state)
+    # p0 (captain) has a full hand; p1, the loadmaster, draws 1 + 3 cards, the pirate among them.
+    assert state.step is Step.DRAW and state.to_act == 1 and state.draws_left == 4
+    state = draw(state, "pirate grain grain cloth")
+    assert state.step is Step.LOADMASTER_DISCARD
+    discards = {"p1 discard cloth grain grain", "p1 discard cloth grain pirate", "p1 discard grain grain pirate"}
+    assert legal(state) == discards
+    kept = play(state, "p1 discard cloth grain grain")
+    assert kept.hands[1][Card.PIRATE] == 1
+    dropped = play(state, "p1 discard cloth grain pirate")
+    assert dropped.hands[1][Card.PIRATE] == 0 and dropped.discard[Card.PIRATE] == 1
+
+
+def test_the_pirate_is_never_sold() -> None:
+    state = play(phase_two(), "p0 play pirate", "p1 pass", "p1 role merchant", "p2 pass", "p2 role mate")
+    state = play(state, "p3 pass", "p3 role loadmaster", "p0 pass")
+    assert legal(state) == {"p0 sell none"}
