@@ -4,6 +4,7 @@
   game between random players and prints it round by round with the final scores.
 - ``meuterer verify FILE...`` verifies game records (exit 0 when all are valid, 1 otherwise).
 - ``meuterer replay FILE [--step K]`` prints a recorded game with the table after each phase.
+- ``meuterer diagram`` prints the round's state machine as a Mermaid diagram.
 """
 
 from __future__ import annotations
@@ -54,6 +55,13 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _diagram(args: argparse.Namespace) -> int:
+    from meuterer.diagram import mermaid  # imports transitions' diagram extension
+
+    print(mermaid(), end="")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``meuterer`` command."""
     parser = argparse.ArgumentParser(prog="meuterer", description="The Meuterer rules library.")
@@ -72,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", metavar="FILE", help="a record file (JSON)")
     replay.add_argument("--step", type=int, default=None, metavar="K", help="stop after the first K actions")
     replay.set_defaults(run=_replay)
+    diagram = commands.add_parser("diagram", help="print the round's state machine as a Mermaid diagram")
+    diagram.set_defaults(run=_diagram)
     return parser
 
 

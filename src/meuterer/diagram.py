@@ -1,0 +1,44 @@
+"""The state machine as a Mermaid diagram, drawn by ``transitions`` from the declaration.
+
+>>> from meuterer.diagram import mermaid
+>>> text = mermaid()
+>>> text.splitlines()[0]
+'stateDiagram-v2'
+>>> "play --> choose_role: pass [passer_is_not_captain]" in text
+True
+"""
+
+from __future__ import annotations
+
+from transitions.extensions import GraphMachine
+
+from meuterer.machine import TRANSITIONS
+from meuterer.state import Step
+
+
+class _Model:
+    pass
+
+
+def mermaid() -> str:
+    """The Mermaid source of the round's state machine (states, triggers, guards).
+
+    It is drawn by ``transitions``' own diagram extension from the same declaration the
+    engine is compiled from, then stripped of styling so that it is stable.
+    """
+    model = _Model()
+    machine = GraphMachine(
+        model=model,
+        states=[step.value for step in Step],
+        transitions=TRANSITIONS,
+        initial=Step.RING.value,
+        auto_transitions=False,
+        graph_engine="mermaid",
+        show_conditions=True,
+    )
+    source = machine.models[0].get_graph().draw(None)
+    assert isinstance(source, str)
+    body = source.split("stateDiagram-v2", 1)[1]
+    styling = ("classDef", "Class ", "direction")
+    kept = [line.rstrip() for line in body.splitlines() if line.strip() and not line.lstrip().startswith(styling)]
+    return "\n".join(["stateDiagram-v2", *kept, "  [*] --> ring", "  [*] --> deal", "  game_over --> [*]"]) + "\n"
