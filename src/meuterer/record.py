@@ -77,7 +77,8 @@ class Finding:
     """One problem found in a record.
 
     ``step`` is the 0-based index of the action concerned (``None`` for the whole
-    record); ``path`` locates it in the JSON document.
+    record); ``path`` locates it in the JSON document. Where a value is wrong,
+    ``expected`` is what replaying the actions gives and ``actual`` what the record says.
     """
 
     path: str
@@ -207,7 +208,14 @@ def _text_of(source: str | bytes | os.PathLike[str] | IO[str]) -> str:
     elif isinstance(source, str):
         text = source
     else:
-        text = source.read(MAX_RECORD_CHARS + 1)
+        try:
+            text = source.read(MAX_RECORD_CHARS + 1)
+        except UnicodeDecodeError as error:
+            raise FormatError("$", f"not UTF-8 text: {error}") from None
+        except OSError as error:
+            raise FormatError("$", f"cannot read the stream: {error}") from None
+        if not isinstance(text, str):
+            raise FormatError("$", f"expected a text stream, got {type(text).__name__} from it")
     if len(text) > MAX_RECORD_CHARS:
         raise FormatError("$", f"a record is at most {MAX_RECORD_CHARS} characters")
     return text
@@ -286,6 +294,8 @@ def read_record(source: str | bytes | os.PathLike[str] | IO[str]) -> Record:
         raise FormatError("$", f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
     except RecursionError:
         raise FormatError("$", "not JSON: nested too deeply") from None
+    except ValueError as error:  # e.g. an integer beyond Python's digit limit
+        raise FormatError("$", f"not usable JSON: {error}") from None
     return record_from_data(data)
 
 
@@ -335,8 +345,8 @@ def verify(source: Record | str | bytes | os.PathLike[str] | IO[str]) -> Report:
                         "the state reached differs from the recorded one",
                         index,
                         str(action),
-                        expected=digests[index],
-                        actual=actual,
+                        expected=actual,
+                        actual=digests[index],
                     )
                 )
     complete = steps == len(record.actions)

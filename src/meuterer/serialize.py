@@ -104,6 +104,8 @@ def structure(data: object, cls: type[T], path: str = "$") -> T:
         raise FormatError(location, where or first) from None
     except MeutererError as error:  # a validator of Rules refused the value
         raise FormatError(path, str(error)) from None
+    except RecursionError:
+        raise FormatError(path, "nested too deeply") from None
     except (TypeError, ValueError, KeyError, AttributeError) as error:
         raise FormatError(path, f"{type(error).__name__}: {error}") from None
 
@@ -123,20 +125,26 @@ def _rules_json(rules: Rules) -> str:
     return _canonical_json(converter.unstructure(rules))
 
 
-_recent_rules: list[tuple[object, Rules]] = []
+_recent_rules: list[tuple[str, Rules]] = []
 _rules_converter = converter.copy()
 
 
 def _rules_from(data: object, _: object = None) -> Rules:
+    # Keyed by the canonical JSON text, so 5.0 is not taken for 5 nor 0 for false.
+    try:
+        key = _canonical_json(data)
+    except (TypeError, ValueError):
+        key = None
     for known, rules in _recent_rules:
-        if known == data:
+        if known == key:
             return rules
     try:
         rules = _rules_converter.structure(data, Rules)
     except MeutererError as error:
         raise ValueError(str(error)) from None
-    _recent_rules.insert(0, (data, rules))
-    del _recent_rules[8:]
+    if key is not None:
+        _recent_rules.insert(0, (key, rules))
+        del _recent_rules[8:]
     return rules
 
 
@@ -187,6 +195,10 @@ def loads_state(text: str | bytes) -> State:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise FormatError("$", f"not JSON: {error}") from None
+    except RecursionError:
+        raise FormatError("$", "not JSON: nested too deeply") from None
+    except ValueError as error:  # e.g. an integer beyond Python's digit limit
+        raise FormatError("$", f"not usable JSON: {error}") from None
     return structure_state(data)
 
 
