@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import attrs
 import pytest
 
 import meuterer
 from meuterer import Card, Island, Rules, RulesError
-from meuterer.islands import ISLANDS
+from meuterer.islands import ISLANDS, load_islands
 
 # SPEC section 1, transcribed row by row: name, buys, I, II, III, ship.
 SPEC_TABLE = """
@@ -70,3 +74,53 @@ def test_a_table_where_a_good_sells_nowhere_is_refused() -> None:
     )
     with pytest.raises(RulesError, match="no island buys ruby"):
         Rules(islands=table)
+
+
+def _rows() -> list[dict[str, object]]:
+    return [
+        {"name": i.name, "buys": "any" if i.buys is None else str(i.buys), "values": list(i.values), "ship": i.ship}
+        for i in ISLANDS
+    ]
+
+
+def test_a_corrected_table_loads_from_json_and_toml(tmp_path: Path) -> None:
+    rows = _rows()
+    rows[1]["ship"] = 4  # a correction read off the physical card
+    (tmp_path / "islands.json").write_text(json.dumps(rows), encoding="utf-8")
+    toml = "".join(
+        f'[[islands]]\nname = "{r["name"]}"\nbuys = "{r["buys"]}"\nvalues = {r["values"]}\nship = {r["ship"]}\n\n'
+        for r in rows
+    )
+    (tmp_path / "islands.toml").write_text(toml, encoding="utf-8")
+    for name in ("islands.json", "islands.toml"):
+        table = load_islands(tmp_path / name)
+        assert table[1].ship == 4 and table[2:] == ISLANDS[2:]
+        assert Rules(islands=table).islands[1].ship == 4
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda rows: rows.pop(), "needs 12 islands"),
+        (lambda rows: rows[3].update(buys="gold"), "island 3 \\(karge_zunge\\): buys must be a good"),
+        (lambda rows: rows[4].update(values=[6, 4]), "island 4 \\(eisfelsen\\): values must be three"),
+        (lambda rows: rows[5].update(ship="2"), "ship must be a whole number"),
+        (lambda rows: rows[6].pop("ship"), "island 6: expected the keys"),
+        (lambda rows: rows[7].update(values=[3, -1, 1]), "non-negative"),
+    ],
+)
+def test_a_bad_table_file_is_refused_naming_the_entry(tmp_path: Path, edit: Any, message: str) -> None:
+    rows = _rows()
+    edit(rows)
+    path = tmp_path / "islands.json"
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    with pytest.raises(RulesError, match=message):
+        load_islands(path)
+
+
+def test_unreadable_table_files_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(RulesError, match="cannot read"):
+        load_islands(tmp_path / "missing.json")
+    (tmp_path / "bad.toml").write_text("[[islands]\n", encoding="utf-8")
+    with pytest.raises(RulesError, match="not valid TOML"):
+        load_islands(tmp_path / "bad.toml")

@@ -46,7 +46,7 @@ from meuterer.errors import (
     SetupError,
 )
 from meuterer.game import Game
-from meuterer.islands import ISLANDS, Island
+from meuterer.islands import ISLANDS, Island, load_islands
 from meuterer.record import Finding, Record, Report, Result, read_record, verify, write_record
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
 from meuterer.serialize import dumps_state, loads_state, state_digest
@@ -97,6 +97,7 @@ __all__ = [
     "is_chance_node",
     "is_terminal",
     "legal_actions",
+    "load_islands",
     "loads_state",
     "new_game",
     "parse_action",

@@ -13,6 +13,11 @@ Island(name='karge_zunge', buys=<Card.GRAIN: 4>, values=(6, 3, 2), ship=4)
 
 from __future__ import annotations
 
+import json
+import os
+import tomllib
+from pathlib import Path
+
 import attrs
 
 from meuterer.cards import GOODS, Card
@@ -81,3 +86,59 @@ def validate_islands(islands: tuple[Island, ...]) -> None:
     for good in GOODS:
         if not any(island.buys_card(good) for island in islands):
             raise RulesError(f"no island buys {good!s}")
+
+
+def islands_from_data(data: object) -> tuple[Island, ...]:
+    """An island table from plain data: a list of 12 objects with ``name``, ``buys`` (a
+    good, or ``"any"``/``null``), ``values`` (I, II, III) and ``ship``, in clockwise order
+    from Hochland. Raises :class:`RulesError` naming the entry at fault.
+
+    >>> table = islands_from_data([{"name": i.name, "buys": "any" if i.buys is None else str(i.buys),
+    ...                             "values": list(i.values), "ship": i.ship} for i in ISLANDS])
+    >>> table == ISLANDS
+    True
+    """
+    rows = data.get("islands") if isinstance(data, dict) else data
+    if not isinstance(rows, list):
+        raise RulesError("an island table is a list of islands (or an object with an 'islands' list)")
+    table = []
+    goods = {str(good): good for good in GOODS}
+    for index, row in enumerate(rows):
+        where = f"island {index}"
+        if not isinstance(row, dict) or set(row) != {"name", "buys", "values", "ship"}:
+            raise RulesError(f"{where}: expected the keys name, buys, values and ship, got {row!r}")
+        name, buys, values, ship = row["name"], row["buys"], row["values"], row["ship"]
+        if not isinstance(name, str):
+            raise RulesError(f"{where}: name must be text, got {name!r}")
+        if buys not in (None, "any") and buys not in goods:
+            raise RulesError(f"{where} ({name}): buys must be a good or 'any', got {buys!r}")
+        if not isinstance(values, list) or len(values) != 3 or not all(type(v) is int for v in values):
+            raise RulesError(f"{where} ({name}): values must be three whole numbers, got {values!r}")
+        if type(ship) is not int:
+            raise RulesError(f"{where} ({name}): ship must be a whole number, got {ship!r}")
+        card = None if buys in (None, "any") else goods[buys]
+        table.append(Island(name, card, (values[0], values[1], values[2]), ship))
+    result = tuple(table)
+    validate_islands(result)
+    return result
+
+
+def load_islands(path: str | os.PathLike[str]) -> tuple[Island, ...]:
+    """Read and validate an island table from a JSON or TOML file (by its suffix).
+
+    In TOML, write one ``[[islands]]`` table per island. Use the result as
+    ``Rules(islands=load_islands("my-islands.toml"))``.
+    """
+    file = Path(path)
+    try:
+        raw = file.read_bytes()
+    except OSError as error:
+        raise RulesError(f"cannot read {str(file)!r}: {error.strerror}") from None
+    try:
+        if file.suffix.lower() == ".toml":
+            data: object = tomllib.loads(raw.decode("utf-8"))
+        else:
+            data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise RulesError(f"{str(file)!r} is not valid {file.suffix.lstrip('.').upper() or 'JSON'}: {error}") from None
+    return islands_from_data(data)
