@@ -32,7 +32,7 @@ import attrs
 from meuterer._version import __version__ as _version
 from meuterer.actions import Action, parse_action
 from meuterer.engine import apply, is_terminal, new_game, winners
-from meuterer.errors import FormatError, MeutererError
+from meuterer.errors import FormatError, MeutererError, SetupError
 from meuterer.game import Game
 from meuterer.rules import Rules
 from meuterer.serialize import converter, state_digest, structure
@@ -140,8 +140,13 @@ def record_data(record: Record) -> dict[str, Any]:
 
 def make_record(game: Game, names: Sequence[str] | None = None, digests: bool = True) -> Record:
     """The record of ``game``: its actions, per-step digests (unless ``digests`` is false)
-    and, once the game is over, its result."""
+    and, once the game is over, its result. Raises :class:`~meuterer.errors.SetupError`
+    unless ``names`` has one name of 1 to 100 characters per seat."""
     players = tuple(names) if names is not None else tuple(f"p{p}" for p in range(game.players))
+    if len(players) != game.players or not all(isinstance(n, str) and 0 < len(n) <= MAX_NAME_CHARS for n in players):
+        raise SetupError(
+            f"names: one name of 1 to {MAX_NAME_CHARS} characters per seat ({game.players}), got {list(players)!r}"
+        )
     result = None
     if is_terminal(game.state):
         result = Result(game.state.scores, winners(game.state))

@@ -25,10 +25,11 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, TypeVar
 
+import attrs
 import cattrs
-from cattrs.gen import make_dict_unstructure_fn, override
 from cattrs.v import format_exception
 
+from meuterer.actions import Sale
 from meuterer.cards import CARD_BY_NAME, CARDS, ROLE_BY_NAME, Card, Role
 from meuterer.errors import FormatError, MeutererError
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
@@ -130,11 +131,8 @@ _rules_converter = converter.copy()
 
 
 def _rules_from(data: object, _: object = None) -> Rules:
-    # Keyed by the canonical JSON text, so 5.0 is not taken for 5 nor 0 for false.
-    try:
-        key = _canonical_json(data)
-    except (TypeError, ValueError):
-        key = None
+    # Keyed by repr (exact for JSON data: 5.0 is not taken for 5, nor 0 for false).
+    key = repr(data)
     for known, rules in _recent_rules:
         if known == key:
             return rules
@@ -142,24 +140,41 @@ def _rules_from(data: object, _: object = None) -> Rules:
         rules = _rules_converter.structure(data, Rules)
     except MeutererError as error:
         raise ValueError(str(error)) from None
-    if key is not None:
-        _recent_rules.insert(0, (key, rules))
-        del _recent_rules[8:]
+    _recent_rules.insert(0, (key, rules))
+    del _recent_rules[8:]
     return rules
 
 
 converter.register_structure_hook(Rules, _rules_from)
-_state_fields_converter = converter.copy()
-_state_fields_converter.register_unstructure_hook(
-    State, make_dict_unstructure_fn(State, _state_fields_converter, rules=override(omit=True))
-)
+def _role_names(roles: tuple[Role | None, ...]) -> list[str | None]:
+    return [None if role is None else str(role) for role in roles]
+
+
+def _sale_data(sales: tuple[tuple[Sale, ...] | None, ...]) -> list[list[dict[str, object]] | None]:
+    return [
+        None if declared is None else [{"card": str(s.card), "count": s.count, "island": s.island} for s in declared]
+        for declared in sales
+    ]
+
+
+# dumps_state runs once per step when records carry digests, so it skips cattrs: json.dumps
+# writes tuples as lists and StrEnums as their values already; only these fields need
+# converting. A test checks the text equals the canonical JSON of unstructure_state.
+_DUMP_FIELD: dict[str, Any] = {"roles": _role_names, "sales": _sale_data}
+_LOW_FIELDS = tuple((name, _DUMP_FIELD.get(name)) for name in sorted(f.name for f in attrs.fields(State)) if name < "rules")
+_HIGH_FIELDS = tuple((name, _DUMP_FIELD.get(name)) for name in sorted(f.name for f in attrs.fields(State)) if name > "rules")
+
+
+def _fields(state: State, fields: tuple[tuple[str, Any], ...]) -> dict[str, object]:
+    return {name: getattr(state, name) if f is None else f(getattr(state, name)) for name, f in fields}
 
 
 def _canonical_json(data: object) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-_BEFORE_RULES = [f for f in sorted(s.name for s in State.__attrs_attrs__) if f < "rules"]
+# Every dict dumps_state builds has its keys in sorted order already.
+_SORTED_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 
 
 def unstructure_state(state: State) -> dict[str, Any]:
@@ -179,12 +194,11 @@ def structure_state(data: object) -> State:
 
 def dumps_state(state: State) -> str:
     """The canonical JSON text of ``state``."""
-    data = _state_fields_converter.unstructure(state)
     rules_text = _rules_json(state.rules)
-    low = {k: data.pop(k) for k in _BEFORE_RULES}
+    low, data = _fields(state, _LOW_FIELDS), _fields(state, _HIGH_FIELDS)
     # Splice the cached rule-set text in at its sorted place; the result is exactly
     # the canonical JSON of the whole state.
-    return _canonical_json(low)[:-1] + ',"rules":' + rules_text + "," + _canonical_json(data)[1:]
+    return _SORTED_JSON(low)[:-1] + ',"rules":' + rules_text + "," + _SORTED_JSON(data)[1:]
 
 
 def loads_state(text: str | bytes) -> State:
