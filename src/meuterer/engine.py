@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Final
+from typing import Final, Protocol
 
 from meuterer.actions import Action, Draw
 from meuterer.errors import IllegalActionError, SetupError
@@ -79,18 +79,30 @@ def is_chance_node(state: State) -> bool:
 _last: tuple[State | None, Sequence[Action]] = (None, ())
 
 
-def legal_actions(state: State) -> Sequence[Action]:
+class SupportsLegalActions(Protocol):
+    """Anything that lists its own legal actions, such as a player's view
+    (:class:`meuterer.views.PlayerView`)."""
+
+    def legal_actions(self) -> Sequence[Action]: ...
+
+
+def legal_actions(state: State | SupportsLegalActions) -> Sequence[Action]:
     """Every action :func:`apply` accepts in ``state``, in a fixed order; ``()`` when over.
 
     A tuple, except at the shuffled ring's arrangement, where it is a lazy sequence of
     the 11! arrangements. At a chance node these are the possible outcomes (see
     :func:`chance_outcomes`).
     This is the only legality oracle: :func:`apply` accepts exactly these actions.
+
+    Given a player's view instead of a state, the actions open to that player: the
+    same as for the state when he is the one to decide, ``()`` otherwise.
     """
     global _last
     cached = _last
     if cached[0] is state:
         return cached[1]
+    if not isinstance(state, State):
+        return state.legal_actions()
     legal = STEPS[state.step].legal
     actions = legal(state) if legal is not None else ()
     _last = (state, actions)

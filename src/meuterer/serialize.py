@@ -161,8 +161,9 @@ def _sale_data(sales: tuple[tuple[Sale, ...] | None, ...]) -> list[list[dict[str
 # writes tuples as lists and StrEnums as their values already; only these fields need
 # converting. A test checks the text equals the canonical JSON of unstructure_state.
 _DUMP_FIELD: dict[str, Any] = {"roles": _role_names, "sales": _sale_data}
-_LOW_FIELDS = tuple((name, _DUMP_FIELD.get(name)) for name in sorted(f.name for f in attrs.fields(State)) if name < "rules")
-_HIGH_FIELDS = tuple((name, _DUMP_FIELD.get(name)) for name in sorted(f.name for f in attrs.fields(State)) if name > "rules")
+_SORTED_FIELDS = sorted(f.name for f in attrs.fields(State))
+_LOW_FIELDS = tuple((name, _DUMP_FIELD.get(name)) for name in _SORTED_FIELDS if name < "rules")
+_HIGH_FIELDS = tuple((name, _DUMP_FIELD.get(name)) for name in _SORTED_FIELDS if name > "rules")
 
 
 def _fields(state: State, fields: tuple[tuple[str, Any], ...]) -> dict[str, object]:
