@@ -48,9 +48,20 @@ from meuterer.errors import (
 from meuterer.game import Game
 from meuterer.islands import ISLANDS, Island, load_islands
 from meuterer.record import Finding, Record, Report, Result, read_record, verify, write_record
+from meuterer.redact import (
+    HiddenDraw,
+    HiddenRole,
+    RedactedRecord,
+    Seen,
+    dumps_redacted,
+    loads_redacted,
+    redact,
+    replay_views,
+)
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
 from meuterer.serialize import dumps_state, loads_state, state_digest
 from meuterer.state import Phase, State, Step
+from meuterer.views import PlayerView, ViewError, dumps_view, loads_view, observation_names, sample_state, view
 
 __all__ = [
     "CHANCE",
@@ -66,6 +77,8 @@ __all__ = [
     "Finding",
     "FormatError",
     "Game",
+    "HiddenDraw",
+    "HiddenRole",
     "HistoryError",
     "IllegalActionError",
     "Island",
@@ -74,7 +87,9 @@ __all__ = [
     "Pass",
     "Phase",
     "Play",
+    "PlayerView",
     "Record",
+    "RedactedRecord",
     "Report",
     "Reshuffle",
     "Result",
@@ -84,29 +99,40 @@ __all__ = [
     "RulesError",
     "Sale",
     "SaleOrder",
+    "Seen",
     "Sell",
     "SetupError",
     "State",
     "Step",
     "Support",
+    "ViewError",
     "__version__",
     "apply",
     "chance_outcomes",
     "current_player",
+    "dumps_redacted",
     "dumps_state",
+    "dumps_view",
     "is_chance_node",
     "is_terminal",
     "legal_actions",
     "load_islands",
+    "loads_redacted",
     "loads_state",
+    "loads_view",
     "new_game",
+    "observation_names",
     "parse_action",
     "random_game",
     "read_record",
+    "redact",
+    "replay_views",
     "sample_chance",
+    "sample_state",
     "scores",
     "state_digest",
     "verify",
+    "view",
     "winners",
     "write_record",
 ]

@@ -1,0 +1,422 @@
+"""Redacted records: a game record as one player saw it, and its replay into his views.
+
+:func:`redact` keeps, for each action of a :class:`~meuterer.record.Record`, what the
+viewer saw of it: another player's draw becomes ``draw p1 ?`` and another player's role
+choice ``p1 role ?``. Two notes add what the viewer learnt beyond the action itself: on his
+own pass, the roles left in the centre (``; centre ...``), and on the action after which
+the roles are revealed (phase 3), every role (``; reveal p1:mutineer,...``). The JSON form
+is ``meuterer-redacted-record`` (see ``docs/views.md``). :func:`replay_views` turns a
+redacted record back into the sequence of the viewer's views, without any hidden card.
+
+>>> import meuterer
+>>> from meuterer.record import make_record
+>>> from meuterer.redact import redact, replay_views, dumps_redacted, loads_redacted
+>>> from meuterer.views import view
+>>> actions, _ = meuterer.random_game(seed=7, players=4)
+>>> game = meuterer.Game.replay(actions[:60], players=4)
+>>> mine = redact(make_record(game), 2)
+>>> print(*mine.actions[:2], sep="; ")
+draw p0 ?; draw p0 ?
+>>> loads_redacted(dumps_redacted(mine)) == mine
+True
+>>> replay_views(mine) == tuple(view(state, 2) for state in game.states)
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import IO, Any, ClassVar, Final
+
+import attrs
+
+from meuterer import engine
+from meuterer._version import __version__ as _version
+from meuterer.actions import Action, ChooseRole, Discard, Draw, Pass, Play, Support, parse_action
+from meuterer.cards import EMPTY, ROLE_BY_NAME, ROLES, Card, Role, add, counts_of
+from meuterer.errors import FormatError, IllegalActionError, MeutererError
+from meuterer.record import MAX_ACTIONS, MAX_NAME_CHARS, MAX_RECORD_CHARS, Record, Result
+from meuterer.rules import Rules
+from meuterer.serialize import converter, structure
+from meuterer.state import State, Step, evolve
+from meuterer.views import ROLES_SECRET, PlayerView, Slot, _complete, view
+
+FORMAT_NAME: Final = "meuterer-redacted-record"
+FORMAT_VERSION: Final = 1
+
+
+@attrs.frozen
+class HiddenDraw:
+    """Chance, as seen by everyone but the drawer: ``player`` drew a card (``draw p1 ?``)."""
+
+    kind: ClassVar[str] = "draw"
+    player: int
+
+    def __str__(self) -> str:
+        return f"draw p{self.player} ?"
+
+
+@attrs.frozen
+class HiddenRole:
+    """Phase 2, as seen by the others: ``player`` took a role, which one is secret (``p1 role ?``)."""
+
+    kind: ClassVar[str] = "role"
+    player: int
+
+    def __str__(self) -> str:
+        return f"p{self.player} role ?"
+
+
+SeenAction = Action | HiddenDraw | HiddenRole
+"""An action as one player saw it."""
+
+
+@attrs.frozen
+class Seen:
+    """One action of a game as one player saw it, and what he learnt with it.
+
+    ``centre``: on the viewer's own pass (when he goes on to choose a role), the roles
+    still in the centre. ``reveal``: on the action after which phase 3 reveals the
+    roles, each seat's role (``None`` for the captain).
+    """
+
+    action: SeenAction
+    centre: tuple[Role, ...] | None = None
+    reveal: tuple[Role | None, ...] | None = None
+
+    def __str__(self) -> str:
+        text = str(self.action)
+        if self.centre is not None:
+            text += "; centre " + ",".join(map(str, self.centre))
+        if self.reveal is not None:
+            text += "; reveal " + ",".join(
+                f"p{seat}:{role}" for seat, role in enumerate(self.reveal) if role is not None
+            )
+        return text
+
+
+@attrs.frozen
+class RedactedRecord:
+    """A game record as one seat (``viewer``), or a spectator (``viewer is None``), saw it."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    first_captain: int
+    viewer: int | None
+    actions: tuple[Seen, ...]
+    """One entry per action of the game, in order."""
+    result: Result | None = None
+    library: str = f"meuterer {_version}"
+
+
+# Redacting -----------------------------------------------------------------------------------
+
+
+def redact(record: Record, player: int | None) -> RedactedRecord:
+    """What ``player`` (a seat, or ``None`` for a spectator) saw of the game ``record`` holds.
+
+    The digests are left out (a digest of a whole state would give away the hidden cards to
+    anyone who tries the few possible hands); the result is public and kept. Raises
+    :class:`~meuterer.errors.IllegalActionError` if the record is not a legal game.
+    """
+    n = len(record.players)
+    if player is not None and (type(player) is not int or not 0 <= player < n):
+        raise MeutererError(f"a redacted record is for a seat from 0 to {n - 1} or None, got {player!r}")
+    state = engine.new_game(n, record.first_captain, record.rules)
+    seen: list[Seen] = []
+    for index, action in enumerate(record.actions):
+        try:
+            after = engine.apply(state, action)
+        except MeutererError as error:
+            error.add_note(f"at step {index} (0-based) of the record")
+            raise
+        seen.append(_seen(state, action, after, player))
+        state = after
+    return RedactedRecord(record.rules, record.players, record.first_captain, player, tuple(seen), record.result)
+
+
+def _seen(state: State, action: Action, after: State, player: int | None) -> Seen:
+    shown: SeenAction = action
+    if isinstance(action, Draw) and action.player != player:
+        shown = HiddenDraw(action.player)
+    elif isinstance(action, ChooseRole) and action.player != player:
+        shown = HiddenRole(action.player)
+    centre = None
+    if after.step is Step.CHOOSE_ROLE and after.to_act == player and isinstance(action, Pass):
+        centre = tuple(role for role in ROLES if role not in after.roles)
+    reveal = after.roles if state.step in ROLES_SECRET and after.step not in ROLES_SECRET else None
+    return Seen(shown, centre, reveal)
+
+
+# Replaying -----------------------------------------------------------------------------------
+
+
+def replay_views(record: RedactedRecord) -> tuple[PlayerView, ...]:
+    """The viewer's view before the first action and after each action of ``record``.
+
+    Equal to ``[view(s, viewer) for s in game.states]`` for the game the record was redacted
+    from. The replay never needs a hidden card: it plays a stand-in game in which every
+    hidden draw and role is made up, and whenever a later action needs a card or a role the
+    stand-in lacks, it deals the unseen cards again (a state with the same view). Raises
+    :class:`~meuterer.errors.IllegalActionError` if no game fits the record.
+    """
+    p = record.viewer
+    state = engine.new_game(len(record.players), record.first_captain, record.rules)
+    views = [view(state, p)]
+    for index, seen in enumerate(record.actions):
+        try:
+            state = _step(state, seen, p, views[-1])
+        except MeutererError as error:
+            error.add_note(f"at step {index} (0-based) of the redacted record")
+            raise
+        views.append(view(state, p))
+    return tuple(views)
+
+
+def _step(state: State, seen: Seen, p: int | None, before: PlayerView) -> State:
+    shown = seen.action
+    if seen.reveal is not None:
+        state = _with_revealed(state, seen, p)
+    action: Action
+    if isinstance(shown, HiddenDraw):
+        if shown.player == p or not engine.is_chance_node(state) or state.to_act != shown.player:
+            raise IllegalActionError(shown, "no hidden draw for this seat here")
+        action = Draw(shown.player, next(a.card for a in engine.legal_actions(state) if isinstance(a, Draw)))
+    elif isinstance(shown, HiddenRole):
+        if shown.player == p or state.step is not Step.CHOOSE_ROLE or state.to_act != shown.player:
+            raise IllegalActionError(shown, "no hidden role choice for this seat here")
+        if seen.reveal is not None and seen.reveal[shown.player] is not None:
+            role = seen.reveal[shown.player]
+        else:
+            role = next(r for r in ROLES if r not in state.roles)
+        assert role is not None
+        action = ChooseRole(shown.player, role)
+    else:
+        action = shown
+    if action not in engine.legal_actions(state):
+        need = _need(state, action, p)
+        if need is not None:
+            try:
+                state = _with_roles(_complete(before, None, need), state.roles)
+            except MeutererError:
+                raise IllegalActionError(action, "no cards the player could hold allow it") from None
+    after = engine.apply(state, action)
+    if (after.step is Step.CHOOSE_ROLE and after.to_act == p and isinstance(action, Pass)) != (seen.centre is not None):
+        raise IllegalActionError(action, "the roles in the centre are seen exactly on one's own pass before choosing")
+    if seen.centre is not None:
+        after = _with_centre(after, seen.centre, p)
+    if (state.step in ROLES_SECRET and after.step not in ROLES_SECRET) != (seen.reveal is not None):
+        raise IllegalActionError(action, "the roles are revealed exactly after the last role is chosen")
+    return after
+
+
+def _need(state: State, action: Action, p: int | None) -> dict[Slot, tuple[int, ...]] | None:
+    """The hidden cards ``action`` needs (a place and the cards it must hold), if any."""
+    if isinstance(action, Draw) and action.player == p and any(state.deck):
+        return {("deck", -1): add(EMPTY, action.card)}
+    if action.player == p or action.player != state.to_act:
+        return None
+    if isinstance(action, Play) and state.step is Step.PLAY:
+        return {("hand", action.player): add(EMPTY, action.card)}
+    if isinstance(action, Support) and state.step is Step.MUTINY:
+        return {("face_down", action.player): add(EMPTY, Card.SUPPORT, action.count)}
+    if isinstance(action, Discard) and state.step is Step.LOADMASTER_DISCARD:
+        # Whether he discards from his draws or from his whole hand, the cards he drew
+        # this turn (at least as many as he discards) can be the ones.
+        return {("drawn", action.player): counts_of(action.cards)}
+    return None
+
+
+def _with_roles(state: State, roles: tuple[Role | None, ...]) -> State:
+    return evolve(state, {"roles": roles}) if state.roles != roles else state
+
+
+def _with_revealed(state: State, seen: Seen, p: int | None) -> State:
+    reveal = seen.reveal
+    assert reveal is not None
+    chosen = set(state.role_order)
+    if isinstance(seen.action, HiddenRole | ChooseRole):
+        chosen.add(seen.action.player)
+    given = {seat for seat, role in enumerate(reveal) if role is not None}
+    roles = [role for role in reveal if role is not None]
+    if len(reveal) != state.players or given != chosen or len(set(roles)) != len(roles):
+        raise IllegalActionError(seen.action, "the revealed roles are not one role for each player who chose")
+    own = seen.action.role if isinstance(seen.action, ChooseRole) and seen.action.player == p else None
+    if p is not None and reveal[p] != (state.roles[p] if p in state.role_order else own):
+        raise IllegalActionError(seen.action, f"p{p} revealed with a role he did not choose")
+    mine = view(state, p).roles_seen
+    if mine is not None and p is not None and p in state.role_order:
+        before = state.role_order[: state.role_order.index(p)]
+        if {reveal[seat] for seat in before} != {role for role in ROLES if role not in mine}:
+            raise IllegalActionError(seen.action, "the revealed roles contradict the centre the viewer saw")
+    return _with_roles(
+        state, tuple(reveal[seat] if seat in state.role_order else None for seat in range(state.players))
+    )
+
+
+def _with_centre(state: State, centre: tuple[Role, ...], p: int | None) -> State:
+    gone = [role for role in ROLES if role not in centre]
+    if len(gone) != len(state.role_order):
+        raise IllegalActionError(f"p{p} pass", "the centre does not fit the roles already chosen")
+    roles = list(state.roles)
+    for seat, role in zip(state.role_order, gone, strict=True):
+        roles[seat] = role
+    return _with_roles(state, tuple(roles))
+
+
+# The JSON form -------------------------------------------------------------------------------
+
+_SEAT = re.compile(r"p([0-3])")
+
+
+def _seat_of(text: str, token: str, players: int) -> int:
+    match = _SEAT.fullmatch(token)
+    if match is None or int(match.group(1)) >= players:
+        raise FormatError("$", f"{text!r}: {token!r} is not a seat of this game")
+    return int(match.group(1))
+
+
+def parse_seen(text: str, players: int) -> Seen:
+    """Read one entry of a redacted record (canonical text only); raises :class:`FormatError`.
+
+    >>> str(parse_seen("p3 role ?; reveal p1:mutineer,p2:mate,p3:merchant", 4).reveal[1])
+    'mutineer'
+    """
+    head, *notes = text.split("; ")
+    action: SeenAction
+    tokens = head.split(" ")
+    if tokens[-1] == "?":
+        if len(tokens) == 3 and tokens[0] == "draw":
+            action = HiddenDraw(_seat_of(text, tokens[1], players))
+        elif len(tokens) == 3 and tokens[1] == "role":
+            action = HiddenRole(_seat_of(text, tokens[0], players))
+        else:
+            raise FormatError("$", f"{text!r}: only a draw ('draw p1 ?') or a role ('p1 role ?') can be hidden")
+    else:
+        try:
+            action = parse_action(head)
+        except MeutererError as error:
+            raise FormatError("$", str(error)) from None
+    centre = reveal = None
+    for note in notes:
+        key, _, value = note.partition(" ")
+        if key == "centre" and centre is None and reveal is None:
+            names = value.split(",")
+            if not all(name in ROLE_BY_NAME for name in names):
+                raise FormatError("$", f"{text!r}: the centre names roles")
+            centre = tuple(ROLE_BY_NAME[name] for name in names)
+        elif key == "reveal" and reveal is None:
+            found: list[Role | None] = [None] * players
+            for item in value.split(","):
+                seat, _, name = item.partition(":")
+                if name not in ROLE_BY_NAME:
+                    raise FormatError("$", f"{text!r}: {item!r} is not seat:role")
+                found[_seat_of(text, seat, players)] = ROLE_BY_NAME[name]
+            reveal = tuple(found)
+        else:
+            raise FormatError("$", f"{text!r}: unknown or repeated note {key!r} (centre, then reveal)")
+    seen = Seen(action, centre, reveal)
+    if str(seen) != text:
+        raise FormatError("$", f"{text!r}: not in canonical form (expected {str(seen)!r})")
+    return seen
+
+
+def redacted_data(record: RedactedRecord) -> dict[str, Any]:
+    """The JSON document of a redacted record as plain data."""
+    data: dict[str, Any] = {
+        "format": {"name": FORMAT_NAME, "version": FORMAT_VERSION},
+        "library": record.library,
+        "rules": converter.unstructure(record.rules),
+        "players": list(record.players),
+        "first_captain": record.first_captain,
+        "viewer": record.viewer,
+        "actions": [str(seen) for seen in record.actions],
+    }
+    if record.result is not None:
+        data["result"] = {"scores": list(record.result.scores), "winners": list(record.result.winners)}
+    return data
+
+
+def dumps_redacted(record: RedactedRecord) -> str:
+    """A redacted record as JSON text, laid out like a record (one action per line)."""
+    data = redacted_data(record)
+    lines = []
+    for key, value in data.items():
+        if key == "actions" and value:
+            inner = ",\n".join(f"    {json.dumps(v, ensure_ascii=False)}" for v in value)
+            lines.append(f'  "{key}": [\n{inner}\n  ]')
+        else:
+            lines.append(f'  "{key}": {json.dumps(value, ensure_ascii=False, separators=(",", ":"))}')
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+_KEYS = {"format", "library", "rules", "players", "first_captain", "viewer", "actions", "result"}
+_REQUIRED = _KEYS - {"library", "result"}
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def redacted_from_data(data: object) -> RedactedRecord:
+    """The redacted record of a parsed JSON document; raises :class:`FormatError` naming the path."""
+    if not isinstance(data, dict):
+        raise FormatError("$", f"a redacted record is a JSON object, got {type(data).__name__}")
+    if set(data) - _KEYS or _REQUIRED - set(data):
+        wrong = sorted(set(data) - _KEYS) or sorted(_REQUIRED - set(data))
+        raise FormatError("$", f"unknown or missing key(s) {', '.join(map(repr, wrong))}")
+    if data["format"] != {"name": FORMAT_NAME, "version": FORMAT_VERSION}:
+        raise FormatError("$.format", f'expected {{"name": "{FORMAT_NAME}", "version": {FORMAT_VERSION}}}')
+    library = data.get("library", "unknown")
+    if not isinstance(library, str):
+        raise FormatError("$.library", "expected text")
+    rules = structure(data["rules"], Rules, "$.rules")
+    players = data["players"]
+    if not isinstance(players, list) or len(players) not in (3, 4):
+        raise FormatError("$.players", "expected 3 or 4 seat names")
+    for index, name in enumerate(players):
+        if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME_CHARS:
+            raise FormatError(f"$.players[{index}]", f"a name has 1 to {MAX_NAME_CHARS} characters")
+    n = len(players)
+    first = data["first_captain"]
+    if not _is_int(first) or not 0 <= first < n:
+        raise FormatError("$.first_captain", f"a seat from 0 to {n - 1}")
+    viewer = data["viewer"]
+    if viewer is not None and (not _is_int(viewer) or not 0 <= viewer < n):
+        raise FormatError("$.viewer", f"a seat from 0 to {n - 1}, or null for a spectator")
+    texts = data["actions"]
+    if not isinstance(texts, list) or len(texts) > MAX_ACTIONS:
+        raise FormatError("$.actions", f"a list of at most {MAX_ACTIONS} actions")
+    actions = []
+    for index, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise FormatError(f"$.actions[{index}]", "expected an action in (redacted) notation")
+        try:
+            actions.append(parse_seen(text, n))
+        except FormatError as error:
+            raise FormatError(f"$.actions[{index}]", error.message) from None
+    result = structure(data["result"], Result, "$.result") if "result" in data else None
+    return RedactedRecord(rules, tuple(players), first, viewer, tuple(actions), result, library)
+
+
+def loads_redacted(source: str | bytes | os.PathLike[str] | IO[str]) -> RedactedRecord:
+    """Read a redacted record from JSON text, bytes, a path or a text stream.
+
+    Raises :class:`~meuterer.errors.FormatError` naming the path of the first problem.
+    """
+    if isinstance(source, os.PathLike):
+        with open(source, encoding="utf-8") as stream:
+            text: str | bytes = stream.read(MAX_RECORD_CHARS + 1)
+    elif isinstance(source, str | bytes):
+        text = source
+    else:
+        text = source.read(MAX_RECORD_CHARS + 1)
+    if len(text) > MAX_RECORD_CHARS:
+        raise FormatError("$", f"a redacted record is at most {MAX_RECORD_CHARS} characters")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
+        raise FormatError("$", f"not JSON: {error}") from None
+    return redacted_from_data(data)
