@@ -24,7 +24,7 @@ from typing import Final, Protocol
 from meuterer.actions import Action, Draw
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.explain import why_illegal
-from meuterer.machine import ADVANCE, INITIAL_STATE, STEPS, TABLE, Actor
+from meuterer.machine import ADVANCE, INITIAL_STATE, STEPS, TABLE, Actor, Table
 from meuterer.phases.setup import ArrangementOutcomes, Arrangements
 from meuterer.phases.voyage import draw_pool
 from meuterer.rules import Rules
@@ -142,14 +142,22 @@ def apply(state: State, action: Action) -> State:
         action = legal[legal.index(action)]
     except ValueError:
         raise IllegalActionError(action, why_illegal(state, action)) from None
-    state = _fire(state, action.kind, action)
+    return run_table(TABLE, state, action)
+
+
+def run_table(table: Table, state: State, action: Action) -> State:
+    """Fire ``action`` through a compiled machine ``table``, then its automatic steps.
+
+    :func:`apply` is this with the declared machine's table, after the legality check.
+    Tests use it to run a variant of the declaration (one rule changed)."""
+    state = _fire(table, state, action.kind, action)
     while state.step in _AUTOMATIC:
-        state = _fire(state, ADVANCE, None)
+        state = _fire(table, state, ADVANCE, None)
     return state
 
 
-def _fire(state: State, trigger: str, action: Action | None) -> State:
-    for guards, effect, dest in TABLE[state.step, trigger]:
+def _fire(table: Table, state: State, trigger: str, action: Action | None) -> State:
+    for guards, effect, dest in table[state.step, trigger]:
         if all(guard(state, action) for guard in guards):
             changes = effect(state, action)
             changes["step"] = dest

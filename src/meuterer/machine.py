@@ -165,9 +165,13 @@ Transition = tuple[tuple[Guard, ...], Effect, Step]
 """A compiled transition: its guards, its effect and its destination."""
 
 
-def compile_machine(machine: Machine) -> dict[tuple[Step, str], tuple[Transition, ...]]:
+Table = dict[tuple[Step, str], tuple[Transition, ...]]
+"""A compiled machine: (step, trigger) to its candidate transitions, in priority order."""
+
+
+def compile_machine(machine: Machine) -> Table:
     """The lookup table of a ``transitions`` machine: (step, trigger) to candidate transitions."""
-    table: dict[tuple[Step, str], tuple[Transition, ...]] = {}
+    table: Table = {}
     for trigger, event in machine.events.items():
         for source, candidates in event.transitions.items():
             compiled: list[Transition] = []
@@ -181,7 +185,7 @@ def compile_machine(machine: Machine) -> dict[tuple[Step, str], tuple[Transition
     return table
 
 
-def _check(table: dict[tuple[Step, str], tuple[Transition, ...]]) -> None:
+def _check(table: Table) -> None:
     for step, trigger in table:
         if trigger not in TRIGGERS:
             raise TypeError(f"unknown trigger {trigger!r}")
@@ -198,5 +202,5 @@ def _check(table: dict[tuple[Step, str], tuple[Transition, ...]]) -> None:
 
 
 MACHINE: Machine = build_machine()
-TABLE: dict[tuple[Step, str], tuple[Transition, ...]] = compile_machine(MACHINE)
+TABLE: Table = compile_machine(MACHINE)
 _check(TABLE)

@@ -1,0 +1,101 @@
+"""The conformance kit: its strategies give legal games, and its harness catches a faulty
+engine with a minimal counterexample."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+
+import meuterer
+from meuterer import Rules, State
+from meuterer.engine import run_table
+from meuterer.machine import TRANSITIONS, build_machine, compile_machine
+from meuterer.phases import mutiny
+from meuterer.testing import (
+    ConformanceError,
+    ReferenceAdapter,
+    Setup,
+    action_sequences,
+    check_engine,
+    records,
+    states,
+)
+
+
+def _ties_go_to_the_captain(state: State, action: object) -> dict[str, Any]:
+    captain_side, mutineer_side = mutiny.strengths(state)
+    return {"mutiny": mutineer_side > captain_side}
+
+
+# The reference with one rule changed, compiled from the same declaration.
+FAULTY_TABLE = compile_machine(
+    build_machine(
+        transitions=[
+            {**t, "after": _ties_go_to_the_captain} if t["after"] is mutiny.resolve_mutiny else t for t in TRANSITIONS
+        ]
+    )
+)
+
+
+class FaultyAdapter(ReferenceAdapter):
+    """An engine in which mutiny ties go to the captain."""
+
+    def apply(self, game: State, action: str) -> State:
+        parsed = meuterer.parse_action(action)
+        assert parsed in meuterer.legal_actions(game)
+        return run_table(FAULTY_TABLE, game, parsed)
+
+
+class CrashingAdapter(ReferenceAdapter):
+    """An engine that cannot list the legal actions of the first phase 2."""
+
+    def legal_actions(self, game: State) -> list[str]:
+        if game.phase is meuterer.Phase.PLAY:
+            raise RuntimeError("not implemented")
+        return list(super().legal_actions(game))
+
+
+def test_the_harness_catches_a_changed_rule_with_a_minimal_counterexample() -> None:
+    with pytest.raises(ConformanceError) as caught:
+        check_engine(FaultyAdapter(), max_examples=300, seed=4, setup=Setup(4, 0, Rules()), complete=False)
+    error = caught.value
+    shown = error.actions[: error.step]
+    assert error.what in {"public view", "scores", "legal actions"}
+    # The shortest games that show it: the deal, the offer, phase 2 with a mutineer, the supports.
+    assert any(a.endswith("role mutineer") for a in shown)
+    assert shown[-1].split()[1] == "support"
+    assert len(shown) <= 45, shown
+    assert "differs after" in str(error) and shown[-1] in str(error)
+
+
+def test_a_crash_in_the_other_engine_is_a_finding() -> None:
+    with pytest.raises(ConformanceError, match="RuntimeError: not implemented") as caught:
+        check_engine(CrashingAdapter(), max_examples=5, seed=1, setup=Setup(3, 0, Rules()))
+    assert caught.value.step == 16  # 15 draws and the offer: the first phase-2 state
+
+
+def test_the_reference_passes_its_own_harness() -> None:
+    check_engine(ReferenceAdapter(), max_examples=15, seed=2)
+
+
+@settings(max_examples=30, deadline=None)
+@given(action_sequences(complete=False))
+def test_action_sequences_are_legal(example: tuple[Setup, tuple[meuterer.Action, ...]]) -> None:
+    setup, actions = example
+    game = meuterer.Game.replay(actions, setup.players, setup.first_captain, setup.rules)
+    assert len(game.actions) == len(actions)
+
+
+@settings(max_examples=10, deadline=None)
+@given(records())
+def test_records_verify(record: meuterer.Record) -> None:
+    report = meuterer.verify(record)
+    assert report.ok and report.final is not None and meuterer.is_terminal(report.final)
+
+
+@settings(max_examples=20, deadline=None)
+@given(states())
+def test_states_are_consistent(state: State) -> None:
+    assert meuterer.loads_state(meuterer.dumps_state(state)) == state
