@@ -1,0 +1,13 @@
+"""Bots: an agent sees only its :class:`~meuterer.views.PlayerView` and the legal actions.
+
+>>> import random
+>>> import meuterer
+>>> from meuterer.agents import RandomAgent, play_game
+>>> final, actions = play_game([RandomAgent()] * 3, seed=5)
+>>> meuterer.is_terminal(final), len(final.scores)
+(True, 3)
+"""
+
+from meuterer.agents.base import Agent, RandomAgent, play_game
+
+__all__ = ["Agent", "RandomAgent", "play_game"]
