@@ -1,8 +1,9 @@
 """Write your own bot: an agent sees only its view and the legal actions.
 
 This one plays cards it can sell on an active island and passes otherwise, prefers the
-mate's role (paid whenever the captain keeps the ship) and never takes the mutineer, sells as much as it can, spends every support in a mutiny, and takes the
-first legal option for everything else. It then plays three random bots.
+mate's role (paid whenever the captain keeps the ship) and never takes the mutineer,
+sells as much as it can, spends every support in a mutiny, and takes the first legal
+option for everything else. It then plays three random bots.
 
     python examples/write_a_bot.py
 """
