@@ -35,7 +35,7 @@ from meuterer.engine import apply, is_terminal, new_game, winners
 from meuterer.errors import FormatError, MeutererError, SetupError
 from meuterer.game import Game
 from meuterer.rules import Rules
-from meuterer.serialize import converter, state_digest, structure
+from meuterer.serialize import converter, parse_json, state_digest, structure
 from meuterer.state import State
 
 FORMAT_NAME = "meuterer-record"
@@ -196,7 +196,9 @@ _KEYS = {"format", "library", "rules", "players", "first_captain", "actions", "d
 _REQUIRED = _KEYS - {"digests", "result", "library"}
 
 
-def _text_of(source: str | bytes | os.PathLike[str] | IO[str]) -> str:
+def read_source(source: str | bytes | os.PathLike[str] | IO[str], what: str = "a record") -> str:
+    """The text of ``source`` (text, UTF-8 bytes, a path or a text stream), at most
+    :data:`MAX_RECORD_CHARS` characters; raises :class:`FormatError`."""
     if isinstance(source, os.PathLike):
         try:
             with open(source, encoding="utf-8") as stream:
@@ -222,7 +224,7 @@ def _text_of(source: str | bytes | os.PathLike[str] | IO[str]) -> str:
         if not isinstance(text, str):
             raise FormatError("$", f"expected a text stream, got {type(text).__name__} from it")
     if len(text) > MAX_RECORD_CHARS:
-        raise FormatError("$", f"a record is at most {MAX_RECORD_CHARS} characters")
+        raise FormatError("$", f"{what} is at most {MAX_RECORD_CHARS} characters")
     return text
 
 
@@ -292,16 +294,7 @@ def read_record(source: str | bytes | os.PathLike[str] | IO[str]) -> Record:
     Raises :class:`~meuterer.errors.FormatError` naming the path of the first problem.
     Nothing is evaluated or unpickled: the input is parsed as JSON only.
     """
-    text = _text_of(source)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise FormatError("$", f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
-    except RecursionError:
-        raise FormatError("$", "not JSON: nested too deeply") from None
-    except ValueError as error:  # e.g. an integer beyond Python's digit limit
-        raise FormatError("$", f"not usable JSON: {error}") from None
-    return record_from_data(data)
+    return record_from_data(parse_json(read_source(source)))
 
 
 # Verifying -----------------------------------------------------------------------------

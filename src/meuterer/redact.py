@@ -37,9 +37,9 @@ from meuterer._version import __version__ as _version
 from meuterer.actions import Action, ChooseRole, Discard, Draw, Pass, Play, Support, parse_action
 from meuterer.cards import EMPTY, ROLE_BY_NAME, ROLES, Card, Role, add, counts_of
 from meuterer.errors import FormatError, IllegalActionError, MeutererError
-from meuterer.record import MAX_ACTIONS, MAX_NAME_CHARS, MAX_RECORD_CHARS, Record, Result
+from meuterer.record import MAX_ACTIONS, MAX_NAME_CHARS, Record, Result, read_source
 from meuterer.rules import Rules
-from meuterer.serialize import converter, structure
+from meuterer.serialize import converter, parse_json, structure
 from meuterer.state import State, Step, evolve
 from meuterer.views import ROLES_SECRET, PlayerView, Slot, _complete, view
 
@@ -406,17 +406,4 @@ def loads_redacted(source: str | bytes | os.PathLike[str] | IO[str]) -> Redacted
 
     Raises :class:`~meuterer.errors.FormatError` naming the path of the first problem.
     """
-    if isinstance(source, os.PathLike):
-        with open(source, encoding="utf-8") as stream:
-            text: str | bytes = stream.read(MAX_RECORD_CHARS + 1)
-    elif isinstance(source, str | bytes):
-        text = source
-    else:
-        text = source.read(MAX_RECORD_CHARS + 1)
-    if len(text) > MAX_RECORD_CHARS:
-        raise FormatError("$", f"a redacted record is at most {MAX_RECORD_CHARS} characters")
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
-        raise FormatError("$", f"not JSON: {error}") from None
-    return redacted_from_data(data)
+    return redacted_from_data(parse_json(read_source(source, "a redacted record")))

@@ -206,15 +206,22 @@ def loads_state(text: str | bytes) -> State:
     """The state of a canonical (or any equivalent) JSON text; raises :class:`FormatError`."""
     if len(text) > MAX_STATE_TEXT:
         raise FormatError("$", f"a state text is at most {MAX_STATE_TEXT} characters, got {len(text)}")
+    return structure_state(parse_json(text))
+
+
+def parse_json(text: str | bytes) -> object:
+    """Parse JSON text; every failure is a :class:`FormatError` at ``$`` (never a bare
+    ``ValueError`` or ``RecursionError``). Nothing but JSON is ever evaluated."""
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise FormatError("$", f"not JSON: {error}") from None
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise FormatError("$", f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    except UnicodeDecodeError as error:
+        raise FormatError("$", f"not UTF-8 text: {error}") from None
     except RecursionError:
         raise FormatError("$", "not JSON: nested too deeply") from None
     except ValueError as error:  # e.g. an integer beyond Python's digit limit
         raise FormatError("$", f"not usable JSON: {error}") from None
-    return structure_state(data)
 
 
 def state_digest(state: State) -> str:

@@ -42,7 +42,7 @@ from meuterer.cards import CARDS, EMPTY, ROLES, Counts, Role, counts_str, plus
 from meuterer.errors import FormatError, MeutererError
 from meuterer.islands import Island
 from meuterer.rules import Rules
-from meuterer.serialize import converter, structure
+from meuterer.serialize import converter, parse_json, structure
 from meuterer.state import STEP_PHASE, Phase, State, Step
 
 PUBLIC_FIELDS: Final = (
@@ -476,10 +476,7 @@ def dumps_view(v: PlayerView) -> str:
 
 def loads_view(text: str | bytes) -> PlayerView:
     """The view of a JSON text written by :func:`dumps_view`; raises :class:`FormatError`."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
-        raise FormatError("$", f"not JSON: {error}") from None
+    data = parse_json(text)
     if not isinstance(data, dict):
         raise FormatError("$", f"a view is a JSON object, got {type(data).__name__}")
     return structure(data, PlayerView)
