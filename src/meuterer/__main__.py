@@ -5,6 +5,7 @@
 - ``meuterer verify FILE...`` verifies game records (exit 0 when all are valid, 1 otherwise).
 - ``meuterer replay FILE [--step K]`` prints a recorded game with the table after each phase.
 - ``meuterer diagram`` prints the round's state machine as a Mermaid diagram.
+- ``meuterer play`` plays a game in the terminal against bots.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from meuterer._version import __version__
+from meuterer.cli_play import register as register_play
 from meuterer.engine import random_game
 from meuterer.errors import MeutererError
 from meuterer.narrate import narrate, replay_lines
@@ -82,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(run=_replay)
     diagram = commands.add_parser("diagram", help="print the round's state machine as a Mermaid diagram")
     diagram.set_defaults(run=_diagram)
+    register_play(commands)
     return parser
 
 

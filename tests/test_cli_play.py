@@ -1,0 +1,285 @@
+"""``meuterer play``, driven end to end with scripted answers on its standard input."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import random
+import re
+import sys
+import types
+from pathlib import Path
+from typing import Any, TextIO, cast
+
+import pytest
+from rich.console import Console
+
+import meuterer
+from meuterer.cli_play import BotError, make_bot, make_bots, play, register
+
+CARD = r"(ruby|salt|wine|cloth|grain|support|pirate)"
+ROLE = r"(mutineer|cabin.boy|mate|merchant|loadmaster)"
+
+
+def _console(out: io.StringIO) -> Console:
+    return Console(file=out, width=110, no_color=True, emoji=False, highlight=False)
+
+
+def _play(answers: str, tmp_path: Path, **options: Any) -> tuple[int, str, Path]:
+    """Play with ``answers`` on the input; returns the status, everything shown, the record path."""
+    out = io.StringIO()
+    record = tmp_path / "game.json"
+    options.setdefault("bots", "random")
+    options.setdefault("seed", 3)
+    status = play(stdin=io.StringIO(answers), console=_console(out), record=record, **options)
+    return status, out.getvalue(), record
+
+
+def _finished(record: Path) -> meuterer.Game:
+    report = meuterer.verify(record)
+    assert report.ok, str(report)
+    game = meuterer.Game.from_record(meuterer.read_record(record))
+    assert meuterer.is_terminal(game.state)
+    return game
+
+
+def _rounds(out: str) -> list[str]:
+    return re.split(r"─+ Round \d+ of \d+", out)[1:]
+
+
+def _assert_nothing_hidden_shown(out: str, me: int, players: int) -> None:
+    """No other player's draws, hand or role before the reveal appears in ``out``."""
+    others = "".join(str(p) for p in range(players) if p != me)
+    # another player's draw never names the card
+    assert re.search(rf"^p[{others}] draws? .*{CARD}", out, re.MULTILINE) is None
+    assert re.search(rf"^p[{others}] draws (a card|\d+ cards)$", out, re.MULTILINE)
+    # the players' table shows the others' hands as a number of cards
+    rows = re.findall(rf"^ p([{others}])\s+random\s+-?\d+\s+(\S+)", out, re.MULTILINE)
+    assert rows
+    assert all(hand.isdigit() for _, hand in rows)
+    # before the reveal, no line tells another player's role (the offer to "a mate" aside)
+    for part in _rounds(out):
+        secret = part.split("Everyone has passed")[0]
+        for line in secret.splitlines():
+            if re.match(rf"^ ?p[{others}]\b", line) and "offers" not in line:
+                assert re.search(rf"\b{ROLE}\b", line) is None, line
+    # the others' roles, once taken, show as '?' until the reveal
+    assert re.search(rf"^ p[{others}] .* \?\s+passed", out, re.MULTILINE)
+
+
+def test_a_whole_game_answering_1(tmp_path: Path) -> None:
+    status, out, record = _play("1\n" * 500, tmp_path, players=4, seat=0, seed=3)
+    assert status == 0
+    # the table, the legal moves numbered, the prompt
+    assert "Islands, clockwise from the merchant ship" in out
+    assert "merchant ship, active" in out
+    assert "1   p0 offer 0   offer 0 VP: a mate would score 1 if you keep the ship" in out
+    assert re.search(r"^\d+\s+p0 pass\s+lay your \d cards? face down: your destination is \+\d", out, re.MULTILINE)
+    assert "Your move (1-4, a move, help, undo, board, quit): 1" in out
+    assert re.search(r"^Your hand: \S.*face down: .* role: captain", out, re.MULTILINE)
+    # every bot action in words
+    assert re.search(rf"^p[123] plays (a|the) {CARD}", out, re.MULTILINE)
+    assert re.search(r"^p[123] passes with \d cards? face down and takes a role$", out, re.MULTILINE)
+    assert re.search(r"^p[123] declares: (nothing|\d \w+ on \w+)", out, re.MULTILINE)
+    assert re.search(r"^p[123] (adds no support|turns \d support card)", out, re.MULTILINE)
+    assert re.search(rf"^Everyone has passed\. Roles: p\d {ROLE}", out, re.MULTILINE)
+    assert "You draw " in out
+    assert len(_rounds(out)) == 8
+    # the end: final scores, winners, the record
+    game = _finished(record)
+    final = game.state
+    assert "Final scores" in out
+    for seat, score in enumerate(final.scores):
+        assert re.search(rf"^\s+p{seat}\s+(you|random)\s+{score}\b", out, re.MULTILINE)
+    best = meuterer.winners(final)
+    verdict = out.split("Final scores")[1]
+    assert ("You win!" in verdict) == (best == (0,))
+    assert f"saved to {record} (verified)" in " ".join(out.split())
+    assert meuterer.read_record(record).players == ("human", "random", "random", "random")
+    _assert_nothing_hidden_shown(out, 0, 4)
+
+
+class _Chooser:
+    """A player who reads the moves on the screen and answers with a random one, by its
+    number, its full text or its text without the seat."""
+
+    def __init__(self, screen: io.StringIO, seed: int) -> None:
+        self.screen = screen
+        self.rng = random.Random(seed)
+        self.answers: list[str] = []
+
+    def readline(self) -> str:
+        shown = self.screen.getvalue().split("Your moves")[-1]
+        moves: list[tuple[str, str]] = re.findall(r"^(\d+)\s+(p\d(?: \S+)+?)\s{2,}", shown, re.MULTILINE)
+        number, text = self.rng.choice(moves)
+        answer = self.rng.choice([number, text, text.split(" ", 1)[1], f"  {text.upper()} "])
+        self.answers.append(answer)
+        return answer + "\n"
+
+
+@pytest.mark.parametrize(("players", "seat", "pirates"), [(3, 1, True), (4, 2, False)])
+def test_a_whole_game_answered_by_numbers_and_texts(tmp_path: Path, players: int, seat: int, pirates: bool) -> None:
+    out = io.StringIO()
+    chooser = _Chooser(out, seed=players)
+    record = tmp_path / "game.json"
+    stdin = cast(TextIO, chooser)
+    status = play(players, seat, "random", seed=8, pirates=pirates, record=record, stdin=stdin, console=_console(out))
+    text = out.getvalue()
+    assert status == 0, text[-2000:]
+    assert "is not a legal move" not in text
+    assert "neither a move nor a command" not in text
+    assert any(not answer.isdigit() for answer in chooser.answers)
+    assert any(answer.isdigit() for answer in chooser.answers)
+    game = _finished(record)
+    assert game.rules.pirates is pirates
+    assert len(_rounds(text)) == (9 if players == 3 else 8)
+    _assert_nothing_hidden_shown(text, seat, players)
+    if pirates:
+        assert "pirate ship" in text
+
+
+def test_help_invalid_input_and_undo(tmp_path: Path) -> None:
+    script = [
+        "undo",  # nothing to undo yet
+        "help",
+        "banana",
+        "0",
+        "9",
+        "p0 offer 9",
+        "p1 pass",
+        "offer 2",
+        "undo",  # back to the offer
+        "p0 offer 1",
+        "board",
+        "pass",  # the captain passes with his five cards
+    ]
+    status, out, record = _play("\n".join(script) + "\n" + "1\n" * 400, tmp_path, players=4, seat=0, seed=5)
+    assert status == 0
+    assert "Nothing to undo: you have not decided anything yet." in out
+    assert "Commands:" in out
+    assert "Phase 1, the captain's offer" in out
+    assert "Sorry, 'banana' is neither a move nor a command." in out
+    assert "There is no move 0: choose a number from 1 to 4." in out
+    assert "There is no move 9: choose a number from 1 to 4." in out
+    assert "'p0 offer 9' is not a legal move now: the offer is a number from 0 to 3, not 9." in out
+    assert "'p1 pass' is not a legal move now: the game expects phase 1: p0 makes the captain's offer." in out
+    assert "You offer 2 VP to a mate" in out
+    assert "Undone: your move 'p0 offer 2'" in out
+    assert "You offer 1 VP to a mate" in out
+    assert "You pass with 5 cards face down: the captain's destination is +5 affeninsel (ship value 2)" in out
+    game = _finished(record)
+    moves = [str(action) for action in game.actions]
+    assert "p0 offer 1" in moves
+    assert "p0 offer 2" not in moves
+    assert moves[moves.index("p0 offer 1") + 1] == "p0 pass"
+
+
+def test_undo_takes_back_the_bots_moves_and_eof_quits(tmp_path: Path) -> None:
+    # p2 decides after p0's offer and play and p1's play; "undo" at his third decision
+    # takes back his second move and the bots' moves after it; the same answer then
+    # replays the same game, and the end of input leaves it cleanly.
+    status, out, record = _play("1\n1\nundo\n1\n", tmp_path, players=4, seat=2, seed=6)
+    assert status == 0
+    undone = re.search(r"Undone: your move '(p2 play \w+)' and the (\d+) actions? after it", out)
+    assert undone is not None
+    before, after = out.split("Undone:")
+    mine = f"You play a {undone.group(1).split()[-1]}"
+    bots = [line for line in before.split(mine)[-1].splitlines() if re.match(r"p[013] ", line)]
+    assert len(bots) >= int(undone.group(2)) >= 1
+    again = [line for line in after.split(mine)[1].splitlines() if re.match(r"p[013] ", line)]
+    assert again == bots
+    assert "End of input: leaving the game." in out
+    assert out.rstrip().endswith("shows it.")
+    report = meuterer.verify(record)
+    assert report.ok
+    assert report.final is not None
+    assert not meuterer.is_terminal(report.final)
+    (tmp_path / "straight").mkdir()
+    _, _, straight = _play("1\n1\n", tmp_path / "straight", players=4, seat=2, seed=6)
+    assert meuterer.read_record(straight).actions == meuterer.read_record(record).actions
+
+
+def test_quit(tmp_path: Path) -> None:
+    status, out, record = _play("quit\n", tmp_path, players=3, seat=0, seed=2)
+    assert status == 0
+    assert "You leave the game." in out
+    assert "The unfinished game" in out
+    assert meuterer.verify(record).ok
+
+
+def test_after_an_undo_the_same_answers_give_the_same_game(tmp_path: Path) -> None:
+    # The cards and the bots' moves depend on the seed and the step only, so undoing
+    # cannot fish for better cards.
+    records = []
+    for name, answers in (("a", "1\n1\n1\nquit\n"), ("b", "2\nundo\n1\n1\n1\nquit\n")):
+        record = tmp_path / f"{name}.json"
+        out = io.StringIO()
+        assert play(4, 0, "random", seed=9, record=record, stdin=io.StringIO(answers), console=_console(out)) == 0
+        records.append(meuterer.read_record(record).actions)
+    assert records[0] == records[1]
+    assert "p0 offer 0" in map(str, records[0])
+
+
+def test_bots() -> None:
+    assert make_bot("random", 1).name == "random"
+    with pytest.raises(BotError, match=r"unknown bot 'clever': choose from random, greedy, ismcts"):
+        make_bot("clever", 1)
+    with pytest.raises(BotError, match="only ismcts takes an option"):
+        make_bot("random:5", 1)
+    with pytest.raises(BotError, match=r"names 2 bot\(s\), but 4 players need 3 \(one for each of p0, p1, p3\)"):
+        make_bots("random,random", 4, 2, 1)
+    bots = make_bots("random", 3, 1, 1)
+    assert sorted(bots) == [0, 2]
+    assert [name for name, _ in bots.values()] == ["random", "random"]
+
+
+def test_bots_are_imported_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[dict[str, int]] = []
+
+    class Search:
+        name = "ismcts"
+
+        def __init__(self, iterations: int = 100, seed: int | None = None) -> None:
+            made.append({"iterations": iterations, "seed": seed or 0})
+
+        def act(self, view: object, legal: Any, rng: random.Random) -> Any:
+            return legal[0]
+
+    fake = types.ModuleType("meuterer.agents.ismcts")
+    fake.ISMCTSAgent = Search  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "meuterer.agents.ismcts", fake)
+    make_bot("ismcts:50", 7)
+    make_bot("ismcts", 8)
+    assert made == [{"iterations": 50, "seed": 7}, {"iterations": 100, "seed": 8}]
+
+    monkeypatch.setitem(sys.modules, "meuterer.agents.greedy", None)  # an import of it fails
+    with pytest.raises(BotError, match=r"bot 'greedy' is not available .*use 'random' instead"):
+        make_bot("greedy", 1)
+
+
+def test_bad_options(tmp_path: Path) -> None:
+    status, out, record = _play("", tmp_path, bots="random,nonsense,random")
+    assert status == 2
+    assert "unknown bot 'nonsense'" in out
+    assert not record.exists()
+    status, out, _ = _play("", tmp_path, players=3, seat=3)
+    assert status == 2
+    assert "--seat is a seat from 0 to 2, not 3" in out
+    status, out, _ = _play("quit\n", tmp_path / "no such folder", players=3)
+    assert status == 1
+    assert "Cannot save the record to" in out
+
+
+def test_register_and_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser(prog="meuterer")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["play", "--players", "3", "--seat", "2", "--bots", "random", "--seed", "4", "--pirates"])
+    assert (args.players, args.seat, args.bots, args.seed, args.pirates, args.record) == (3, 2, "random", 4, True, None)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert args.run(args) == 0
+    out = capsys.readouterr().out
+    assert "You are p2; the bots are p0 random, p1 random. Seed 4." in out
+    assert meuterer.verify(tmp_path / "meuterer-game-4.json").ok
+    defaults = parser.parse_args(["play"])
+    assert (defaults.players, defaults.seat, defaults.bots, defaults.seed) == (4, 0, None, None)
