@@ -1,0 +1,183 @@
+"""PettingZoo adapter: Meuterer as an AEC environment (extra ``meuterer[pettingzoo]``).
+
+>>> from meuterer.pettingzoo import env
+>>> e = env(players=3)
+>>> e.reset(seed=7)
+>>> e.agent_selection
+'player_0'
+>>> observation, reward, terminated, truncated, info = e.last()
+>>> legal = observation["action_mask"].nonzero()[0]
+>>> observation["observation"].shape, [e.unwrapped.action_to_string(a) for a in legal]
+((143,), ['p0 offer 0', 'p0 offer 1', 'p0 offer 2', 'p0 offer 3'])
+
+The agents ``player_0`` to ``player_{n-1}`` are the seats. Chance (every card drawn, the
+shuffled ring) is played inside the environment with its own random generator, seeded by
+``reset(seed=...)``; an agent only ever sees his own decisions.
+
+- **Actions**: ``Discrete(n)`` with the fixed numbering of :mod:`meuterer.encoding` (784
+  ids under the default rules), the same as the OpenSpiel adapter's;
+  ``env.unwrapped.action_to_string(a)`` gives the canonical notation.
+- **Observations**: ``{"observation": view.observation_vector() (int64),
+  "action_mask": int8 mask of the legal ids}`` from the agent's view; the mask is all
+  zeros except for the agent to act.
+- **Rewards**: the victory points each seat scored during the step (the decision and the
+  chance and automatic steps after it), so an agent's rewards add up to his score.
+- **Termination** after the last round; there is no truncation.
+
+:func:`env` wraps :class:`raw_env` like PettingZoo's classic games (an illegal action ends
+the game with reward -1 for the player at fault); :class:`raw_env` itself raises
+:class:`~meuterer.errors.IllegalActionError` and leaves the game as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as error:  # pragma: no cover - without the extra
+    raise ImportError(f"meuterer.pettingzoo needs PettingZoo: pip install 'meuterer[pettingzoo]' ({error})") from error
+
+from meuterer import engine
+from meuterer.encoding import action_ids, observation_bounds
+from meuterer.rules import Rules
+from meuterer.state import State
+from meuterer.views import observation_names, view
+
+__all__ = ["env", "raw_env"]
+
+
+def env(**kwargs: Any) -> Any:
+    """The environment with PettingZoo's usual wrappers (illegal actions end the game)."""
+    environment: Any = raw_env(**kwargs)
+    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
+    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    return wrappers.OrderEnforcingWrapper(environment)
+
+
+class raw_env(AECEnv):  # type: ignore[misc]
+    """Meuterer for ``players`` seats under ``rules``, ``first_captain`` captain in round 1."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "meuterer_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self, players: int = 4, first_captain: int = 0, rules: Rules | None = None, render_mode: str | None = None
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self.render_mode = render_mode
+        self._initial = engine.new_game(players, first_captain, rules)
+        self.rules = self._initial.rules
+        """The rule set."""
+        self.ids = action_ids(self.rules)
+        """The action numbering (:class:`meuterer.encoding.ActionIds`)."""
+        self.possible_agents: list[str] = [f"player_{seat}" for seat in range(players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.agents: list[str] = []
+        low, high = observation_bounds(players, self.rules)
+        size = len(observation_names(players))
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(low, high, (size,), np.int64),
+                    "action_mask": spaces.Box(0, 1, (self.ids.num_actions,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(self.ids.num_actions) for agent in self.possible_agents}
+        self.game_state: State = self._initial
+        """The engine's state (after any chance steps)."""
+        self._rng = random.Random()
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        self.agent_selection = self.possible_agents[self._initial.to_act]
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent``."""
+        return self.action_spaces[agent]
+
+    def _chance(self, state: State) -> State:
+        while engine.is_chance_node(state):
+            state = engine.apply(state, engine.sample_chance(state, self._rng))
+        return state
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; ``seed`` reseeds the generator that plays chance."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.game_state = self._chance(self._initial)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.game_state.to_act]
+
+    def step(self, action: int | None) -> None:
+        """Apply the selected agent's action (``None`` once he is done), then the chance steps after it."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must act: None is only for agents who are done")
+        before = self.game_state
+        after = self._chance(engine.apply(before, self.ids.action(before, int(action))))
+        self.game_state = after
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {
+            name: float(after.scores[self._seat[name]] - before.scores[self._seat[name]]) for name in self.agents
+        }
+        if engine.is_terminal(after):
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[after.to_act]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """``agent``'s view as a vector, and the mask of his legal action ids."""
+        seat = self._seat[agent]
+        state = self.game_state
+        mask = np.zeros(self.ids.num_actions, np.int8)
+        if seat == state.to_act and agent == self.agent_selection:
+            mask[list(self.ids.legal_ids(state))] = 1
+        return {"observation": np.asarray(view(state, seat).observation_vector(), np.int64), "action_mask": mask}
+
+    def action_to_string(self, action: int) -> str:
+        """The canonical notation of action id ``action`` for the agent to act."""
+        return str(self.ids.action(self.game_state, int(action)))
+
+    def render(self) -> str | None:
+        """The game as a spectator sees it: returned (``"ansi"``) or printed (``"human"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode (use 'human' or 'ansi')")
+            return None
+        text = view(self.game_state, None).observation_text()
+        if self.render_mode == "ansi":
+            return text
+        print(text, end="")
+        return None
+
+    def close(self) -> None:
+        """Nothing to release."""

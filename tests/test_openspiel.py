@@ -1,0 +1,294 @@
+"""The OpenSpiel adapter: OpenSpiel's own checks, and agreement with the engine."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+import meuterer
+from meuterer import Game, Rules, Step
+from meuterer.encoding import action_ids
+from meuterer.islands import ISLANDS, Island
+from meuterer.record import make_record
+from meuterer.redact import redact
+from meuterer.serialize import check_state
+from meuterer.views import view
+
+pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy")
+ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
+mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
+observation = pytest.importorskip("open_spiel.python.observation")
+adapter = pytest.importorskip("meuterer.openspiel")  # registers python_meuterer
+
+CONFIGS: list[dict[str, Any]] = [
+    {},
+    {"players": 3, "pirates": True, "ring": "shuffled"},
+    {
+        "first_captain": 2,
+        "pirates": True,
+        "pirates_return": True,
+        "pirates_rob_at_start": True,
+        "withholding": True,
+        "discard_pool": "hand",
+        "reshuffle": "when_empty",
+        "sale_order": "round_captain",
+    },
+    {"players": 3, "hand_size": 3, "loadmaster_extra": 2, "max_offer": 1, "cabin_boy_points": 4, "rounds": 3},
+]
+IDS = ["default", "3p-pirates-shuffled", "4p-variants", "3p-small"]
+
+
+def load(params: Mapping[str, Any]) -> Any:
+    game = pyspiel.load_game("python_meuterer", dict(params))
+    return game
+
+
+def playthrough(game: Any, seed: int) -> Iterator[tuple[Any, int]]:
+    """Each state of one random game with the action taken in it (the final state with -1)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            action = rng.choices(outcomes, probabilities)[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        yield state, action
+        state.apply_action(action)
+    yield state, -1
+
+
+# OpenSpiel's own checks ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("params", CONFIGS, ids=IDS)
+def test_random_sim_test(params: dict[str, Any]) -> None:
+    pyspiel.random_sim_test(load(params), num_sims=3, serialize=True, verbose=False)
+
+
+def test_games_sim_test_checks() -> None:
+    """The checks of OpenSpiel's ``python/tests/games_sim_test.py`` (``sim_game``)."""
+    game = load({"players": 3, "pirates": True, "ring": "shuffled"})
+    assert game.min_utility() < game.max_utility()
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    assert pickle.loads(pickle.dumps(game.get_type())) == game.get_type()
+    state = game.new_initial_state()
+    moves, rng = 0, np.random.RandomState(3)
+    while not state.is_terminal():
+        moves += 1
+        if moves & (moves - 1) == 0:  # powers of two, as OpenSpiel does
+            new_game, new_state = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+            assert str(new_game) == str(game)
+            assert str(new_state) == str(state)
+            assert new_state.history() == state.history()
+            assert str(pickle.loads(pickle.dumps(state))) == str(state)
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choice(outcomes, p=probabilities))
+            continue
+        action = rng.choice(state.legal_actions(state.current_player()))
+        clone = state.clone()
+        assert str(clone) == str(state)
+        assert clone.history() == state.history()
+        state.apply_action(action)
+        clone.apply_action(action)
+        assert str(clone) == str(state)
+        assert clone.history() == state.history()
+    assert state.legal_actions() == []
+    for player in range(game.num_players()):
+        assert state.legal_actions(player) == []
+        assert state.player_return(player) == state.returns()[player]
+        assert game.min_utility() <= state.returns()[player] <= game.max_utility()
+
+
+# Agreement with the engine -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("params", "seed"), [(CONFIGS[0], 1), (CONFIGS[1], 2), (CONFIGS[2], 3)], ids=IDS[:3])
+def test_playthrough_agrees_with_the_engine(params: dict[str, Any], seed: int) -> None:
+    game = load(params)
+    ids = action_ids(game.rules)
+    played: list[str] = []
+    for state, action in playthrough(game, seed):
+        s = state.meuterer_state
+        player = state.current_player()
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert [a for a, _ in outcomes] == state.legal_actions() == sorted(state.legal_actions())
+            assert all(a < game.max_chance_outcomes() for a, _ in outcomes)
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            if s.step is not Step.RING:
+                expected = {str(a): float(p) for a, p in meuterer.chance_outcomes(s)}
+                assert {state.action_to_string(player, a): p for a, p in outcomes} == pytest.approx(expected)
+        else:
+            legal = state.legal_actions()
+            assert legal == sorted(legal) and legal == list(ids.legal_ids(s))
+            texts = [state.action_to_string(player, a) for a in legal]
+            assert sorted(texts) == sorted(map(str, meuterer.legal_actions(s)))
+            assert all(str(meuterer.parse_action(text)) == text for text in texts)
+            mask = state.legal_actions_mask(player)
+            assert len(mask) == game.num_distinct_actions() and sum(mask) == len(legal)
+            for p in range(game.num_players()):
+                assert state.observation_string(p) == view(s, p).observation_text()
+                assert state.observation_tensor(p) == pytest.approx(view(s, p).observation_vector())
+                assert state.information_state_tensor(p) == state.observation_tensor(p)
+        text = state.action_to_string(player, action)
+        if s.step is not Step.RING or len(text.split(",")) == len(game.rules.islands):  # the ring once laid
+            played.append(text)
+    first = params.get("first_captain", 0)
+    final = Game.replay([meuterer.parse_action(t) for t in played], game.num_players(), first, game.rules)
+    assert final.state == state.meuterer_state
+    assert state.returns() == [float(score) for score in final.state.scores]
+    record = make_record(final)
+    for p in (*range(game.num_players()), None):
+        assert state.record(p) == tuple(str(entry) for entry in redact(record, p).actions)
+    for p in range(game.num_players()):
+        lines = state.record(p)
+        history = f"history ({len(lines)} actions):\n" + "".join(f"{line}\n" for line in lines)
+        assert state.information_state_string(p) == state.observation_string(p) + history
+
+
+def test_a_shuffled_ring_is_laid_out_island_by_island() -> None:
+    game = load({"players": 3, "ring": "shuffled"})
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    for left in range(11, 1, -1):
+        outcomes = state.chance_outcomes()
+        assert len(outcomes) == left
+        assert all(p == pytest.approx(1 / left) for _, p in outcomes)
+        texts = [state.action_to_string(pyspiel.PlayerId.CHANCE, a) for a, _ in outcomes]
+        assert len(set(texts)) == left and all(t.startswith("ring hochland,") for t in texts)
+        last = rng.choice([a for a, _ in outcomes])
+        text = state.action_to_string(pyspiel.PlayerId.CHANCE, last)
+        state.apply_action(last)
+    ring = meuterer.parse_action(text)
+    assert ring in meuterer.legal_actions(meuterer.new_game(3, 0, game.rules))
+    s = state.meuterer_state
+    assert s.step is Step.DEAL
+    assert tuple(s.island_name(position) for position in range(12)) == ring.islands  # type: ignore[union-attr]
+    assert state.record(0) == (text,)
+
+
+def test_rewards_add_up_to_the_returns() -> None:
+    game = load({"players": 4, "rounds": 3})
+    total = [0.0] * 4
+    for state, _ in playthrough(game, 9):
+        if not state.is_chance_node():
+            total = [t + r for t, r in zip(total, state.rewards(), strict=True)]
+            assert total == state.returns()
+    assert max(total) > 0
+
+
+def test_illegal_actions_are_refused() -> None:
+    game = load({"players": 3})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    before = str(state)
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    with pytest.raises(ValueError, match="illegal action"):
+        state.apply_action(illegal)
+    with pytest.raises(ValueError, match="not one of"):
+        state.apply_action(game.num_distinct_actions())
+    assert str(state) == before
+
+
+# Information states and resampling ------------------------------------------------------------
+
+
+def test_resample_from_infostate_keeps_the_information_state() -> None:
+    """OpenSpiel's ``ResampleInfostateTest``, in Python (the C++ one cannot call Python)."""
+    game = load({"players": 3, "pirates": True, "rounds": 2})
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    differ = 0
+    for index, (state, _) in enumerate(playthrough(game, 4)):
+        if state.is_chance_node() or state.is_terminal() or index % 3:
+            continue
+        for p in range(game.num_players()):
+            other = state.resample_from_infostate(p, sampler)
+            check_state(other.meuterer_state)
+            assert other.information_state_string(p) == state.information_state_string(p)
+            assert other.information_state_tensor(p) == state.information_state_tensor(p)
+            assert other.current_player() == state.current_player()
+            if p == state.current_player():
+                assert other.legal_actions() == state.legal_actions()
+            differ += other.meuterer_state.hands != state.meuterer_state.hands
+    assert differ > 0
+    first = adapter.resampler(random.Random(1))(state, 0)
+    assert str(first) == str(adapter.resampler(random.Random(1))(state, 0))
+
+
+def test_observers() -> None:
+    game = load({"players": 4})
+    state = next(s for s, _ in playthrough(game, 2) if not s.is_chance_node())
+    spectator = observation.make_observation(
+        game, pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
+    )
+    spectator.set_from(state, 1)
+    assert spectator.string_from(state, 1) == view(state.meuterer_state, None).observation_text()
+    assert list(spectator.tensor) == list(view(state.meuterer_state, None).observation_vector())
+    public_record = observation.make_observation(
+        game, pyspiel.IIGObservationType(perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE)
+    )
+    assert public_record.string_from(state, 1).endswith(
+        "draw p0 ?\n" * 5 + "draw p1 ?\n" * 5 + "draw p2 ?\n" * 5 + "draw p3 ?\n" * 5
+    )
+    with pytest.raises(ValueError, match="at most one player"):
+        observation.make_observation(
+            game, pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
+        )
+    with pytest.raises(ValueError, match="not supported"):
+        observation.make_observation(game, None, {"colour": True})
+
+
+# Parameters -----------------------------------------------------------------------------------
+
+
+def test_parameters() -> None:
+    rules = Rules(pirates=True, ring="shuffled", rounds=2, withholding=True, max_offer=2)
+    game = load(adapter.parameters(rules, players=3, first_captain=1))
+    assert game.rules == rules
+    assert game.num_players() == 3
+    assert game.num_distinct_actions() == action_ids(rules).num_actions == 783
+    assert game.max_chance_outcomes() == 19
+    assert game.new_initial_state().meuterer_state == meuterer.new_game(3, 1, rules)
+    assert load({}).max_chance_outcomes() == 7
+    assert load({}).num_distinct_actions() == 784
+    for bad, message in [
+        ({"colour": 1}, "unknown"),
+        ({"players": 5}, "3 or 4"),
+        ({"players": "4"}, "must be int"),
+        ({"hand_size": 0}, "at least 1"),
+        ({"ring": "round"}, "ring"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            adapter.MeutererGame(bad)
+    islands = (Island("hochland", None, (5, 3, 2), 5), *ISLANDS[1:])
+    with pytest.raises(ValueError, match="island table"):
+        adapter.parameters(Rules(islands=islands))
+
+
+# An OpenSpiel algorithm -------------------------------------------------------------------------
+
+
+def test_ismcts_plays_a_game() -> None:
+    game = load({"players": 3, "rounds": 1})
+    rng = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, max_simulations=10, random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choice(outcomes, p=probabilities))
+        elif state.current_player() == 0:
+            state.apply_action(bot.step(state))  # resamples with state.resample_from_infostate
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert len(state.returns()) == 3
