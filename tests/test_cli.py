@@ -33,3 +33,10 @@ def test_bad_arguments_exit_with_usage(capsys: pytest.CaptureFixture[str]) -> No
         main(["random-game", "--players", "5"])
     assert exit_info.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_bench_prints_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--games", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("3 players, 2 games: games/s") and out[2].startswith("4 players")
+    assert "view µs" in out[3] and "verify ms/record" in out[3]

@@ -6,6 +6,7 @@
 - ``meuterer replay FILE [--step K]`` prints a recorded game with the table after each phase.
 - ``meuterer diagram`` prints the round's state machine as a Mermaid diagram.
 - ``meuterer play`` plays a game in the terminal against bots.
+- ``meuterer bench [--games N]`` prints speed figures.
 """
 
 from __future__ import annotations
@@ -64,6 +65,14 @@ def _diagram(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench(args: argparse.Namespace) -> int:
+    from meuterer.bench import report
+
+    for line in report(args.games):
+        print(line, flush=True)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``meuterer`` command."""
     parser = argparse.ArgumentParser(prog="meuterer", description="The Meuterer rules library.")
@@ -85,6 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     diagram = commands.add_parser("diagram", help="print the round's state machine as a Mermaid diagram")
     diagram.set_defaults(run=_diagram)
     register_play(commands)
+    bench = commands.add_parser("bench", help="measure the engine's and the services' speed on one core")
+    bench.add_argument("--games", type=int, default=200, help="random games per player count (default 200)")
+    bench.set_defaults(run=_bench)
     return parser
 
 
