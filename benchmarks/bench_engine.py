@@ -14,6 +14,7 @@ import platform
 import meuterer
 from meuterer.bench import engine_figures
 
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500, help="games per player count (default 500)")
