@@ -6,6 +6,7 @@
 - ``meuterer replay FILE [--step K]`` prints a recorded game with the table after each phase.
 - ``meuterer diagram`` prints the round's state machine as a Mermaid diagram.
 - ``meuterer play`` plays a game in the terminal against bots.
+- ``meuterer simulate -n N`` runs a tournament between bots and summarises it.
 - ``meuterer bench [--games N]`` prints speed figures.
 """
 
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from meuterer._version import __version__
 from meuterer.cli_play import register as register_play
+from meuterer.cli_simulate import register as register_simulate
 from meuterer.engine import random_game
 from meuterer.errors import MeutererError
 from meuterer.narrate import narrate, replay_lines
@@ -94,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     diagram = commands.add_parser("diagram", help="print the round's state machine as a Mermaid diagram")
     diagram.set_defaults(run=_diagram)
     register_play(commands)
+    register_simulate(commands)
     bench = commands.add_parser("bench", help="measure the engine's and the services' speed on one core")
     bench.add_argument("--games", type=int, default=200, help="random games per player count (default 200)")
     bench.set_defaults(run=_bench)

@@ -9,5 +9,7 @@
 """
 
 from meuterer.agents.base import Agent, RandomAgent, play_game
+from meuterer.agents.greedy import GreedyAgent
+from meuterer.agents.ismcts import ISMCTSAgent
 
-__all__ = ["Agent", "RandomAgent", "play_game"]
+__all__ = ["Agent", "GreedyAgent", "ISMCTSAgent", "RandomAgent", "play_game"]

@@ -1,0 +1,175 @@
+"""Information-set Monte Carlo tree search over determinisations of the agent's view.
+
+:class:`ISMCTSAgent` runs single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012):
+every iteration draws a complete state consistent with the agent's view
+(:func:`meuterer.views.sample_state`), walks one tree shared by all determinisations,
+choosing among the actions legal in this determinisation by UCB (each child counts how
+often it was available), adds one node, and finishes the round with a rollout policy.
+
+To stay affordable the search looks no further than the end of the current round: a
+rollout stops once phase 5 (scoring) is over. Each seat is then scored by its points,
+plus a little for holding the captain cards and for the cards it keeps, minus the best
+other seat's; every seat maximises its own such margin. The loadmaster's discard, after
+scoring, is left to the greedy rules; so is every choice with one legal action.
+
+>>> from meuterer.agents import GreedyAgent, ISMCTSAgent, play_game
+>>> final, _ = play_game([ISMCTSAgent(iterations=20), GreedyAgent(), GreedyAgent()], seed=2)
+>>> len(final.scores)
+3
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Literal
+
+from meuterer.actions import Action, Discard
+from meuterer.engine import apply, is_chance_node, legal_actions, sample_chance
+from meuterer.state import STEP_PHASE, Phase, State, Step
+from meuterer.views import PlayerView, sample_state, view
+
+from .base import RandomAgent
+from .greedy import CAPTAINCY, GreedyAgent, keep_value
+
+Rollout = Literal["greedy", "random"]
+
+_SCALE = 10.0
+"""Margins are divided by this before they enter the UCB formula."""
+
+
+class _Node:
+    """A tree node: the statistics of the action leading to it, from its actor's side."""
+
+    __slots__ = ("available", "children", "seat", "total", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+        self.children: dict[Action, _Node] = {}
+
+
+def _beyond(state: State, round_: int) -> bool:
+    """Whether ``state`` is past the search horizon: phase 5 of round ``round_`` is over."""
+    return state.round != round_ or STEP_PHASE[state.step] > Phase.SCORING
+
+
+def margins(state: State) -> list[float]:
+    """Each seat's margin over the best other seat, in VP, counting the captain cards
+    (unless the game is over) and the worth of the cards each seat holds."""
+    over = state.step is Step.GAME_OVER
+    worth = [
+        score + (0.0 if over else keep_value(hand) + (CAPTAINCY if seat == state.captain else 0.0))
+        for seat, (score, hand) in enumerate(zip(state.scores, state.hands, strict=True))
+    ]
+    result = []
+    for seat, mine in enumerate(worth):
+        rest = worth[:seat] + worth[seat + 1 :]
+        result.append(mine - max(rest))
+    return result
+
+
+class ISMCTSAgent:
+    """Single-observer ISMCTS with round-long rollouts.
+
+    ``iterations`` determinisations per decision; ``seed`` is mixed into the generator
+    the game hands to :meth:`act`, so a game is reproducible from its own seed whatever
+    else the agent has played; ``exploration`` is the UCB constant (on margins divided by
+    10 VP); ``rollout`` is ``"greedy"`` (every seat follows :class:`GreedyAgent` on its
+    own view of the determinisation) or ``"random"``.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        iterations: int = 50,
+        seed: int | None = None,
+        exploration: float = 0.7,
+        rollout: Rollout = "greedy",
+    ) -> None:
+        if iterations < 1:
+            raise ValueError(f"iterations must be positive, got {iterations}")
+        if rollout not in ("greedy", "random"):
+            raise ValueError(f"rollout is 'greedy' or 'random', got {rollout!r}")
+        self.iterations = iterations
+        self.seed = seed
+        self.exploration = exploration
+        self.rollout = rollout
+        self._greedy = GreedyAgent()
+        self._policy = self._greedy if rollout == "greedy" else RandomAgent()
+
+    def __repr__(self) -> str:
+        return f"ISMCTSAgent(iterations={self.iterations}, seed={self.seed}, rollout={self.rollout!r})"
+
+    def act(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The root action visited most by the search."""
+        if len(legal) == 1 or isinstance(legal[0], Discard):
+            return self._greedy.act(view, legal, rng)
+        me = view.player
+        assert me is not None
+        if self.seed is not None:
+            rng = random.Random(rng.getrandbits(64) ^ self.seed)
+        root = self.search(view, rng)
+        best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].total))
+        return best[0]
+
+    def search(self, v: PlayerView, rng: random.Random) -> _Node:
+        """Run the iterations from ``v``; returns the root, whose children are ``v``'s actions."""
+        me = v.player
+        assert me is not None
+        root = _Node(me)
+        round_ = v.round
+        c = self.exploration
+        for _ in range(self.iterations):
+            state = sample_state(v, rng)
+            node = root
+            path: list[_Node] = []
+            while not _beyond(state, round_):
+                if is_chance_node(state):
+                    state = apply(state, sample_chance(state, rng))
+                    continue
+                actions = legal_actions(state)
+                children = node.children
+                untried = [a for a in actions if a not in children]
+                if untried:
+                    action = untried[rng.randrange(len(untried))]
+                    node = children[action] = _Node(state.to_act)
+                    path.append(node)
+                    state = apply(state, action)
+                    break
+                best_score = -math.inf
+                chosen = actions[0]
+                for action in actions:
+                    child = children[action]
+                    child.available += 1
+                    score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+                    if score > best_score:
+                        best_score, chosen = score, action
+                node = children[chosen]
+                path.append(node)
+                state = apply(state, chosen)
+            result = self.simulate(state, round_, rng)
+            for node in path:
+                node.visits += 1
+                node.total += result[node.seat]
+        return root
+
+    def simulate(self, state: State, round_: int, rng: random.Random) -> list[float]:
+        """Play on with the rollout policy to the horizon; each seat's margin / 10 VP."""
+        policy = self._policy
+        while not _beyond(state, round_):
+            if is_chance_node(state):
+                state = apply(state, sample_chance(state, rng))
+                continue
+            actions = legal_actions(state)
+            if len(actions) == 1:
+                action = actions[0]
+            else:
+                seat = state.to_act
+                action = policy.act(view(state, seat), actions, rng)
+            state = apply(state, action)
+        return [m / _SCALE for m in margins(state)]
