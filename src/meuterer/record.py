@@ -160,19 +160,22 @@ def make_record(game: Game, names: Sequence[str] | None = None, digests: bool = 
     )
 
 
-def dumps_record(record: Record) -> str:
-    """The record as JSON text (keys in a fixed order, one action per line)."""
-    data = record_data(record)
-    lines = ["{"]
-    items = list(data.items())
-    for index, (key, value) in enumerate(items):
-        comma = "," if index < len(items) - 1 else ""
+def layout(data: dict[str, Any]) -> str:
+    """A record-like document as JSON text: keys in the given order, one entry per line
+    for ``actions`` and ``digests``, everything else on the key's line."""
+    lines = []
+    for key, value in data.items():
         if key in ("actions", "digests") and value:
             inner = ",\n".join(f"    {json.dumps(v, ensure_ascii=False)}" for v in value)
-            lines.append(f'  "{key}": [\n{inner}\n  ]{comma}')
+            lines.append(f'  "{key}": [\n{inner}\n  ]')
         else:
-            lines.append(f'  "{key}": {json.dumps(value, ensure_ascii=False, separators=(",", ":"))}{comma}')
-    return "\n".join(lines) + "\n}\n"
+            lines.append(f'  "{key}": {json.dumps(value, ensure_ascii=False, separators=(",", ":"))}')
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def dumps_record(record: Record) -> str:
+    """The record as JSON text (keys in a fixed order, one action per line)."""
+    return layout(record_data(record))
 
 
 def write_record(

@@ -25,7 +25,6 @@ True
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from typing import IO, Any, ClassVar, Final
@@ -37,7 +36,7 @@ from meuterer._version import __version__ as _version
 from meuterer.actions import Action, ChooseRole, Discard, Draw, Pass, Play, Support, parse_action
 from meuterer.cards import EMPTY, ROLE_BY_NAME, ROLES, Card, Role, add, counts_of
 from meuterer.errors import FormatError, IllegalActionError, MeutererError
-from meuterer.record import MAX_ACTIONS, MAX_NAME_CHARS, Record, Result, read_source
+from meuterer.record import MAX_ACTIONS, MAX_NAME_CHARS, Record, Result, layout, read_source
 from meuterer.rules import Rules
 from meuterer.serialize import converter, parse_json, structure
 from meuterer.state import State, Step, evolve
@@ -341,15 +340,7 @@ def redacted_data(record: RedactedRecord) -> dict[str, Any]:
 
 def dumps_redacted(record: RedactedRecord) -> str:
     """A redacted record as JSON text, laid out like a record (one action per line)."""
-    data = redacted_data(record)
-    lines = []
-    for key, value in data.items():
-        if key == "actions" and value:
-            inner = ",\n".join(f"    {json.dumps(v, ensure_ascii=False)}" for v in value)
-            lines.append(f'  "{key}": [\n{inner}\n  ]')
-        else:
-            lines.append(f'  "{key}": {json.dumps(value, ensure_ascii=False, separators=(",", ":"))}')
-    return "{\n" + ",\n".join(lines) + "\n}\n"
+    return layout(redacted_data(record))
 
 
 _KEYS = {"format", "library", "rules", "players", "first_captain", "viewer", "actions", "result"}
