@@ -1,10 +1,15 @@
-"""pytest configuration: skip the doctests of adapter modules whose optional library
-(an extra: ``meuterer[openspiel]``, ``meuterer[pettingzoo]``) is not installed."""
+"""pytest configuration: skip collecting modules whose optional library (an extra:
+``meuterer[openspiel]``, ``meuterer[pettingzoo]``, ``meuterer[docs]``) is not installed."""
 
 from __future__ import annotations
 
 import importlib.util
 
-_OPTIONAL = {"src/meuterer/openspiel.py": "pyspiel", "src/meuterer/pettingzoo.py": "pettingzoo"}
+_OPTIONAL = {
+    "src/meuterer/openspiel.py": "pyspiel",
+    "src/meuterer/pettingzoo.py": "pettingzoo",
+    # A build-time extension of the docs site (extra ``docs``), not part of the library.
+    "docs/griffe_doctests.py": "griffe",
+}
 
 collect_ignore = [path for path, module in _OPTIONAL.items() if importlib.util.find_spec(module) is None]

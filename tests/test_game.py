@@ -51,8 +51,10 @@ def candidate_texts(players: int) -> list[str]:
 
 
 def illegal_texts(state: State) -> list[str]:
-    legal = {str(a) for a in meuterer.legal_actions(state)}
-    return [t for t in candidate_texts(state.players) if t not in legal]
+    """The candidates that are illegal in ``state``, found by membership in the legal actions
+    (never by listing them: at the shuffled ring's arrangement that list has 11! entries)."""
+    legal = meuterer.legal_actions(state)
+    return [t for t in candidate_texts(state.players) if meuterer.parse_action(t) not in legal]
 
 
 # Game.new -------------------------------------------------------------------------------
