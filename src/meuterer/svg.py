@@ -275,7 +275,7 @@ def _panel(
         x=x + 2,
         y=y,
         width=width - 4,
-        height=136,
+        height=150,
         rx=6,
         fill="#FFF8E1" if acting else "#F2F2F2",
         stroke="#E69F00" if acting else "#999",
@@ -286,31 +286,19 @@ def _panel(
         title += " (you)"
     _el(group, "text", title, x=x + 8, y=y + 16, class_="mt-m mt-b")
     _el(group, "text", f"{info.score} VP", x=right, y=y + 16, class_="mt-m mt-b mt-e")
-    line = y + 32
-    tags = []
-    if seat == subject.captain:
-        tags.append("captain")
-    if info.passed:
-        tags.append("passed")
-    if acting:
-        tags.append("to act")
     # The role card: its name face up, or a card back for a role chosen but not known.
     if info.role is not None or info.chose_role:
         back = info.role is None
         label = "role ?" if back else str(info.role).replace("_", " ")
-        _el(
-            group,
-            "rect",
-            x=right - 72,
-            y=y + 22,
-            width=72,
-            height=16,
-            rx=3,
-            fill="#000" if back else "#FFF",
-            stroke="#000",
-        )
-        _el(group, "text", label, x=right - 36, y=y + 34, class_="mt-s mt-b mt-c" + (" mt-w" if back else ""))
-    _el(group, "text", ", ".join(tags) or " ", x=x + 8, y=line, class_="mt-s")
+        fill = "#000" if back else "#FFF"
+        _el(group, "rect", x=x + 8, y=y + 22, width=72, height=16, rx=3, fill=fill, stroke="#000")
+        _el(group, "text", label, x=x + 44, y=y + 34, class_="mt-s mt-b mt-c" + (" mt-w" if back else ""))
+    if seat == subject.captain:
+        _el(group, "rect", x=right - 50, y=y + 22, width=50, height=16, rx=3, fill="#0072B2", stroke="#000")
+        _el(group, "text", "captain", x=right - 25, y=y + 34, class_="mt-s mt-b mt-c mt-w")
+    tags = [tag for tag, on in (("passed", info.passed), ("to act", acting)) if on]
+    line = y + 52
+    _el(group, "text", ", ".join(tags) or "playing", x=x + 8, y=line, class_="mt-s")
     rows = (
         ("hand", info.hand, info.hand_size),
         ("face up", info.face_up, sum(info.face_up)),
@@ -358,7 +346,7 @@ def board(
     if names is not None and len(names) != players:
         raise MeutererError(f"names must name the {players} seats, got {len(names)}")
     seat_names = [f"p{seat}" for seat in range(players)] if names is None else [str(n) for n in names]
-    height = 650
+    height = 664
     svg = ET.Element(
         "svg",
         {
