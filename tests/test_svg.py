@@ -144,8 +144,9 @@ def test_the_board_shows_the_table() -> None:
 def test_the_last_state_shows_the_final_scores() -> None:
     g = game(seed=8, players=3)
     final = g.states[-1]
-    words = texts(ET.fromstring(board(final)))
-    assert "game over" in words
+    won = " and ".join(f"p{seat}" for seat in meuterer.winners(final))
+    assert f"game over: won by {won}" in texts(ET.fromstring(board(final)))
+    assert f"game over: won by {won}" in texts(ET.fromstring(board(final, perspective=1)))
     for seat, score in enumerate(final.scores):
         assert f"{score} VP" in texts(seat_group(board(final), seat))
 

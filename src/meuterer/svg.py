@@ -33,6 +33,7 @@ from typing import Final
 import attrs
 
 from meuterer.cards import CARDS, Card, Counts, Role
+from meuterer.engine import winners
 from meuterer.errors import MeutererError
 from meuterer.phases.mutiny import strengths
 from meuterer.state import State, Step
@@ -173,6 +174,12 @@ def _step_text(subject: State | PlayerView) -> str:
     return f"{text}: p{subject.to_act} to act"
 
 
+def _stand_in(subject: State | PlayerView) -> State:
+    """A state with the public facts of ``subject``, for the core's rule functions that read
+    only those (a view's hidden cards are dealt by the view alone, so nothing leaks)."""
+    return subject if isinstance(subject, State) else sample_state(subject, random.Random(0))
+
+
 def _islands(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float) -> None:
     radius, inner = 196, 136
     n = len(subject.ring)
@@ -229,19 +236,18 @@ def _centre(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float) 
     offer = "no offer yet" if subject.offer is None else f"offer {subject.offer} VP to a mate"
     _el(svg, "text", offer, x=cx, y=cy - 60, class_="mt-s mt-c mt-w")
     if isinstance(subject, State):
-        _el(svg, "text", f"deck {sum(subject.deck)}:", x=cx - 95, y=cy - 28, class_="mt-s")
-        _chips(svg, cx - 45, cy - 40, subject.deck, cx + 100)
+        _el(svg, "text", f"deck {sum(subject.deck)}:", x=cx - 50, y=cy - 28, class_="mt-s mt-e")
+        _chips(svg, cx - 45, cy - 40, subject.deck, cx + 115)
         y = cy - 2
     else:
         _el(svg, "text", f"deck {subject.deck_size} cards (face down)", x=cx, y=cy - 28, class_="mt-s mt-c")
         y = cy - 12
-    _el(svg, "text", f"discard {sum(subject.discard)}:", x=cx - 95, y=y + 12, class_="mt-s")
-    _chips(svg, cx - 45, y, subject.discard, cx + 100)
+    _el(svg, "text", f"discard {sum(subject.discard)}:", x=cx - 50, y=y + 12, class_="mt-s mt-e")
+    _chips(svg, cx - 45, y, subject.discard, cx + 115)
     lines = []
     if subject.step is Step.MUTINY:
         # Strengths as the core counts them, while the participants add supports.
-        state = subject if isinstance(subject, State) else sample_state(subject, random.Random(0))
-        captain_side, mutineer_side = strengths(state)
+        captain_side, mutineer_side = strengths(_stand_in(subject))
         lines.append(f"mutiny: captain's side {captain_side}, mutineer's side {mutineer_side}")
     elif subject.mutiny is not None:
         lines.append("the mutiny succeeded" if subject.mutiny else "the mutiny failed")
@@ -369,7 +375,10 @@ def board(
     _el(svg, "style", _STYLE)
     _el(svg, "rect", x=0, y=0, width=_WIDTH, height=height, fill="#FFFFFF")
     _el(svg, "text", f"Round {subject.round} of {rounds}", x=8, y=20, class_="mt-l")
-    _el(svg, "text", _step_text(subject), x=8, y=36, class_="mt-s")
+    step = _step_text(subject)
+    if subject.step is Step.GAME_OVER:
+        step += ": won by " + " and ".join(seat_names[seat] for seat in winners(_stand_in(subject)))
+    _el(svg, "text", step, x=8, y=36, class_="mt-s")
     _el(svg, "text", who, x=_WIDTH - 8, y=20, class_="mt-m mt-b mt-e")
     scores = "  ".join(f"{seat_names[s]} {subject.scores[s]}" for s in range(players))
     _el(svg, "text", scores, x=_WIDTH - 8, y=36, class_="mt-s mt-e")
