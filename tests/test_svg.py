@@ -78,16 +78,20 @@ def test_a_view_draws_only_the_cards_its_player_may_see(setup: tuple[int, int, i
             whole = board(state)
             seen = board(view(state, seat))
             for other in range(state.players):
-                drawn = sorted(chips(seat_group(seen, other)))
+                drawing = other == state.to_act and state.step in (Step.DRAW, Step.LOADMASTER_DISCARD)
+                just_drawn = (state.drawn,) if drawing and any(state.drawn) else ()
+                everything = kinds(state.hands[other], state.face_up[other], state.face_down[other], *just_drawn)
+                shown = sorted(chips(seat_group(seen, other)))
                 if other == seat:
-                    assert drawn == kinds(state.hands[other], state.face_up[other], state.face_down[other])
+                    assert shown == everything
                 else:
-                    assert drawn == kinds(state.face_up[other])
-                everything = kinds(state.hands[other], state.face_up[other], state.face_down[other])
+                    assert shown == kinds(state.face_up[other])
                 assert sorted(chips(seat_group(whole, other))) == everything
                 sizes = texts(seat_group(seen, other))
                 assert f"hand {sum(state.hands[other])}" in sizes
                 assert f"face down {sum(state.face_down[other])}" in sizes
+                if just_drawn:
+                    assert f"just drawn {sum(state.drawn)}" in sizes
 
 
 def test_unrevealed_roles_are_card_backs() -> None:
@@ -174,3 +178,35 @@ def test_a_view_is_drawn_from_its_own_perspective_only() -> None:
     with pytest.raises(MeutererError, match="State or a PlayerView"):
         board("p0 pass")
     assert isinstance(mine, PlayerView) and mine.roles[1] in (*Role, None)
+
+
+def test_the_loadmasters_drawn_cards_are_shown_to_him_only() -> None:
+    g = game(seed=3)
+    state = next(s for s in g.states if s.step is Step.LOADMASTER_DISCARD)
+    loadmaster, other = state.to_act, (state.to_act + 1) % state.players
+    count = sum(state.drawn)
+    assert count >= 3
+    for picture in (board(state), board(state, perspective=loadmaster), board(state, perspective=other)):
+        assert f"just drawn {count}" in texts(seat_group(picture, loadmaster))
+    mine = sorted(chips(seat_group(board(state, perspective=loadmaster), loadmaster)))
+    assert mine == kinds(state.hands[loadmaster], state.face_up[loadmaster], state.face_down[loadmaster], state.drawn)
+    assert chips(seat_group(board(state, perspective=other), loadmaster)) == kinds(state.face_up[loadmaster])
+
+
+def test_every_seat_panel_holds_its_content() -> None:
+    long_names = ("A" * 100, "Bob", "Cy", "Dee")
+    g = game(seed=3, rules=Rules(pirates=True))
+    for state in g.states[::7]:
+        root = ET.fromstring(board(state, names=long_names))
+        height = float(root.get("viewBox", "").split()[3])
+        for seat in range(state.players):
+            group = seat_group(ET.tostring(root, encoding="unicode"), seat)
+            frame = group.find(NS + "rect")
+            assert frame is not None
+            top, bottom = float(frame.get("y", "")), float(frame.get("y", "")) + float(frame.get("height", ""))
+            assert bottom < height - 10
+            for element in group.iter():
+                if element.get("y") is not None:
+                    assert top <= float(element.get("y", "")) <= bottom
+        title = texts(seat_group(ET.tostring(root, encoding="unicode"), 0))[0]
+        assert title.endswith("\u2026") and len(title) < 20

@@ -83,20 +83,28 @@ class _Seat:
     role: Role | None
     chose_role: bool
     score: int
+    drawn: Counts | None
+    """The cards this seat has drawn this turn (phase 8), where the picture may show them."""
+    drawn_size: int
 
 
 def _seats(subject: State | PlayerView) -> tuple[_Seat, ...]:
     seats = []
     for seat in range(subject.players):
+        drawing = subject.to_act == seat and subject.step in (Step.DRAW, Step.LOADMASTER_DISCARD)
         if isinstance(subject, State):
             hand: Counts | None = subject.hands[seat]
             down: Counts | None = subject.face_down[seat]
             hand_size, down_size = sum(subject.hands[seat]), sum(subject.face_down[seat])
+            drawn: Counts | None = subject.drawn if drawing else None
+            drawn_size = sum(subject.drawn) if drawing else 0
         else:
             mine = seat == subject.player
             hand = subject.hand if mine else None
             down = subject.face_down if mine else None
             hand_size, down_size = subject.hand_sizes[seat], subject.face_down_sizes[seat]
+            drawn = subject.drawn if mine and drawing else None
+            drawn_size = subject.drawn_count if drawing else 0
         seats.append(
             _Seat(
                 hand,
@@ -108,6 +116,8 @@ def _seats(subject: State | PlayerView) -> tuple[_Seat, ...]:
                 subject.roles[seat],
                 seat in subject.role_order,
                 subject.scores[seat],
+                drawn,
+                drawn_size,
             )
         )
     return tuple(seats)
@@ -139,10 +149,12 @@ def _chips(parent: ET.Element, x: float, y: float, counts: Counts, right: float)
         return y
     start = x
     for card in CARDS:
-        if counts[card]:
-            if x + 30 > right:
+        count = counts[card]
+        if count:
+            width = 15 if count == 1 else 15 + 7 * len(str(count)) + 9
+            if x > start and x + width - 2 > right:
                 x, y = start, y + 17
-            x += _chip(parent, x, y, card, counts[card])
+            x += _chip(parent, x, y, card, count)
     return y
 
 
@@ -271,17 +283,18 @@ def _panel(
     width: float,
     name: str,
     you: bool,
-) -> None:
+) -> tuple[ET.Element, float]:
+    """Draw one seat's panel; returns its frame (to stretch) and the bottom of its content."""
     right = x + width - 6
     acting = subject.step is not Step.GAME_OVER and subject.to_act == seat
     group = _el(svg, "g", class_="mt-seat", data_seat=seat)
-    _el(
+    frame = _el(
         group,
         "rect",
         x=x + 2,
         y=y,
         width=width - 4,
-        height=150,
+        height=0,
         rx=6,
         fill="#FFF8E1" if acting else "#F2F2F2",
         stroke="#E69F00" if acting else "#999",
@@ -290,6 +303,7 @@ def _panel(
     title = f"p{seat}" if name == f"p{seat}" else f"p{seat} {name}"
     if you:
         title += " (you)"
+    title = _shorten(title, int((width - 60) / 7.5))
     _el(group, "text", title, x=x + 8, y=y + 16, class_="mt-m mt-b")
     _el(group, "text", f"{info.score} VP", x=right, y=y + 16, class_="mt-m mt-b mt-e")
     # The role card: its name face up, or a card back for a role chosen but not known.
@@ -304,12 +318,14 @@ def _panel(
         _el(group, "text", "captain", x=right - 25, y=y + 34, class_="mt-s mt-b mt-c mt-w")
     tags = [tag for tag, on in (("passed", info.passed), ("to act", acting)) if on]
     line = y + 52
-    _el(group, "text", ", ".join(tags) or "playing", x=x + 8, y=line, class_="mt-s")
-    rows = (
+    _el(group, "text", ", ".join(tags) or " ", x=x + 8, y=line, class_="mt-s")
+    rows: list[tuple[str, Counts | None, int]] = [
         ("hand", info.hand, info.hand_size),
         ("face up", info.face_up, sum(info.face_up)),
         ("face down", info.face_down, info.face_down_size),
-    )
+    ]
+    if info.drawn_size:
+        rows.insert(1, ("just drawn", info.drawn, info.drawn_size))
     line += 8
     for label, cards, size in rows:
         _el(group, "text", f"{label} {size}", x=x + 8, y=line + 11.5, class_="mt-s")
@@ -319,8 +335,16 @@ def _panel(
             line += 17
     sales = subject.sales[seat]
     if sales is not None:
-        text = "sold " + (", ".join(f"{s.count} {s.card} on {s.island}" for s in sales) or "nothing")
-        _el(group, "text", text, x=x + 8, y=line + 11, class_="mt-s", textLength=min(width - 16, 5.5 * len(text)))
+        parts = [f"{s.count} {s.card} on {s.island}" for s in sales] or ["nothing"]
+        for k, part in enumerate(parts):
+            _el(group, "text", ("sold " if k == 0 else "and ") + part, x=x + 8, y=line + 11, class_="mt-s")
+            line += 14
+    return frame, line + 6
+
+
+def _shorten(text: str, most: int) -> str:
+    """``text`` cut to ``most`` characters, with an ellipsis where it was cut."""
+    return text if len(text) <= most else text[: max(1, most - 1)] + "\u2026"
 
 
 def board(
@@ -352,7 +376,7 @@ def board(
     if names is not None and len(names) != players:
         raise MeutererError(f"names must name the {players} seats, got {len(names)}")
     seat_names = [f"p{seat}" for seat in range(players)] if names is None else [str(n) for n in names]
-    height = 664
+    height = 664  # stretched below to fit the tallest seat panel
     svg = ET.Element(
         "svg",
         {
@@ -373,14 +397,14 @@ def board(
     rounds = subject.rules.rounds_for(players)
     _el(svg, "title", f"Meuterer, round {subject.round} of {rounds}, {_step_text(subject)}: {who}")
     _el(svg, "style", _STYLE)
-    _el(svg, "rect", x=0, y=0, width=_WIDTH, height=height, fill="#FFFFFF")
+    background = _el(svg, "rect", x=0, y=0, width=_WIDTH, height=height, fill="#FFFFFF")
     _el(svg, "text", f"Round {subject.round} of {rounds}", x=8, y=20, class_="mt-l")
     step = _step_text(subject)
     if subject.step is Step.GAME_OVER:
         step += ": won by " + " and ".join(seat_names[seat] for seat in winners(_stand_in(subject)))
     _el(svg, "text", step, x=8, y=36, class_="mt-s")
     _el(svg, "text", who, x=_WIDTH - 8, y=20, class_="mt-m mt-b mt-e")
-    scores = "  ".join(f"{seat_names[s]} {subject.scores[s]}" for s in range(players))
+    scores = "  ".join(f"{_shorten(seat_names[s], 10)} {subject.scores[s]}" for s in range(players))
     _el(svg, "text", scores, x=_WIDTH - 8, y=36, class_="mt-s mt-e")
     cx, cy = _WIDTH / 2, 262
     _islands(svg, subject, cx, cy)
@@ -390,8 +414,18 @@ def board(
     if viewer is not None:
         order = order[viewer:] + order[:viewer]
     width = _WIDTH / players
-    for k, seat in enumerate(order):
-        _panel(svg, subject, seat, seats[seat], k * width, 494, width, seat_names[seat], seat == viewer)
+    top = 494
+    panels = [
+        _panel(svg, subject, seat, seats[seat], k * width, top, width, seat_names[seat], seat == viewer)
+        for k, seat in enumerate(order)
+    ]
+    bottom = max(max(end for _, end in panels), top + 150)
+    for frame, _ in panels:
+        frame.set("height", f"{bottom - top:.0f}")
+    height = round(bottom) + 20
+    svg.set("viewBox", f"0 0 {_WIDTH} {height}")
+    svg.set("height", str(round(size * height / _WIDTH)))
+    background.set("height", str(height))
     legend = "light island: active · dark: passive · values I/II/III · S ship  P pirates · C/M destinations"
     _el(svg, "text", legend, x=cx, y=height - 6, class_="mt-s mt-c")
     return ET.tostring(svg, encoding="unicode")
