@@ -6,7 +6,9 @@ their docstrings as they are):
 - Sphinx cross-reference roles (``:func:`current_player```, ``:class:`~meuterer.errors.SetupError```)
   become links: each target is resolved like Sphinx does (the object's own scope and its
   parents', then the absolute path, then a unique name in the package) to its canonical
-  path, and written as an autorefs reference. A target outside the package stays code.
+  path, and written as an autorefs reference. A target outside the package stays code;
+- "SPEC section N", which cites the project's specification that readers of the site do
+  not have, becomes a link to the same part of the rules page.
 """
 
 from __future__ import annotations
@@ -22,6 +24,31 @@ ROLE = re.compile(r":(?:py:)?(func|meth|class|exc|attr|data|const|obj|mod):`(~?)
 """A Sphinx cross-reference role: kind, ``~`` (show the last name only), target, ``()``."""
 
 CALLABLE_ROLES = frozenset({"func", "meth"})
+
+SPEC_SECTIONS = {
+    "1": ("the islands", "the-islands"),
+    "2": ("setup", "setup"),
+    "3": ("a round in ten phases", "a-round-in-ten-phases"),
+    "4": ("end of the game", "end-of-the-game"),
+    "5": ("the pirate variant", "the-pirate-variant"),
+    "6": ("what is hidden", "what-is-hidden"),
+}
+"""The sections of the specification, as headings of ``docs/rules.md`` (title, anchor)."""
+SPEC = re.compile(r"SPEC section (\d+)")
+
+
+def link_spec(text: str) -> str:
+    """``text`` with each "SPEC section N" turned into a link to that part of the rules page.
+
+    >>> print(link_spec("Public (SPEC section 6): the captain."))
+    Public ([the rules: what is hidden][what-is-hidden]): the captain.
+    """
+
+    def replace(match: re.Match[str]) -> str:
+        section = SPEC_SECTIONS.get(match.group(1))
+        return match.group(0) if section is None else f"[the rules: {section[0]}][{section[1]}]"
+
+    return SPEC.sub(replace, text)
 
 
 def fence_doctests(text: str) -> str:
@@ -134,5 +161,6 @@ class FenceDoctests(griffe.Extension):
         names = _index(pkg)
         for obj in _walk(pkg):
             docstring = obj.docstring
-            if docstring is not None and ":" in docstring.value:
-                docstring.value = link_roles(docstring.value, lambda target, obj=obj: resolve(pkg, obj, target, names))
+            if docstring is not None:
+                text = link_roles(docstring.value, lambda target, obj=obj: resolve(pkg, obj, target, names))
+                docstring.value = link_spec(text)

@@ -117,6 +117,7 @@ def test_no_page_loads_anything_from_the_network(site: Path) -> None:
         loads = re.findall(r'<(?:script|img|link|iframe)\b[^>]*\b(?:src|href)="((?:https?:)?//[^"]*)"', html)
         assert loads == [], f"{path.name} loads {loads}"
         assert "fonts.googleapis" not in html and "unpkg.com" not in html
+        assert "SPEC section" not in html, f"{path.name} cites the specification, which readers do not have"
 
 
 def test_the_built_site_works_offline_in_chromium(site: Path, tmp_path: Path) -> None:
