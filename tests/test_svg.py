@@ -145,6 +145,13 @@ def test_the_board_shows_the_table() -> None:
     assert "href" not in text and "http" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")
 
 
+def test_the_picture_shows_in_jupyter() -> None:
+    picture = board(meuterer.new_game(3))
+    assert isinstance(picture, str)
+    shown = picture._repr_svg_()
+    assert type(shown) is str and shown == picture and shown.startswith("<svg")
+
+
 def test_the_last_state_shows_the_final_scores() -> None:
     g = game(seed=8, players=3)
     final = g.states[-1]

@@ -39,7 +39,7 @@ from meuterer.phases.mutiny import strengths
 from meuterer.state import State, Step
 from meuterer.views import PlayerView, sample_state, view
 
-__all__ = ["CARD_COLOURS", "CARD_LETTERS", "board"]
+__all__ = ["CARD_COLOURS", "CARD_LETTERS", "Svg", "board"]
 
 CARD_COLOURS: Final[dict[Card, str]] = {
     Card.RUBY: "#D55E00",  # vermillion
@@ -70,6 +70,15 @@ _STYLE: Final = (
     ".mt-s{font-size:10px}.mt-m{font-size:12px}.mt-l{font-size:15px;font-weight:bold}"
     ".mt-b{font-weight:bold}.mt-w{fill:#fff}.mt-c{text-anchor:middle}.mt-e{text-anchor:end}"
 )
+
+
+class Svg(str):
+    """SVG text that Jupyter shows as a picture (the idea of python-chess's ``chess.svg``)."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return str(self)
 
 
 @attrs.frozen
@@ -353,8 +362,9 @@ def board(
     size: int = _WIDTH,
     perspective: int | None = None,
     names: Sequence[str] | None = None,
-) -> str:
-    """An SVG picture of ``state_or_view``, ``size`` pixels wide, as text.
+) -> Svg:
+    """An SVG picture of ``state_or_view``, ``size`` pixels wide, as text (a ``str`` that
+    Jupyter shows as the picture).
 
     A :class:`~meuterer.state.State` is drawn whole (every hand, the deck's composition)
     unless ``perspective`` names a seat: then it is drawn as that seat sees it, exactly
@@ -428,4 +438,4 @@ def board(
     background.set("height", str(height))
     legend = "light island: active · dark: passive · values I/II/III · S ship  P pirates · C/M destinations"
     _el(svg, "text", legend, x=cx, y=height - 6, class_="mt-s mt-c")
-    return ET.tostring(svg, encoding="unicode")
+    return Svg(ET.tostring(svg, encoding="unicode"))
