@@ -168,3 +168,19 @@ def test_the_built_site_works_offline_in_chromium(site: Path, tmp_path: Path) ->
         assert page.inner_text("#position").startswith("step ")
         time.sleep(0.1)
     assert refused == []
+
+
+def test_every_link_between_pages_finds_its_anchor(site: Path) -> None:
+    pages = {path.relative_to(site).as_posix(): path.read_text(encoding="utf-8") for path in site.rglob("*.html")}
+    anchors = {name: set(re.findall(r'\bid="([^"]+)"', html)) for name, html in pages.items()}
+    broken = []
+    checked = 0
+    for name, html in pages.items():
+        for target, anchor in re.findall(r'href="([\w./-]*\.html)?#([^"]+)"', html):
+            page = (Path(name).parent / target).as_posix() if target else name
+            page = page.removeprefix("./")
+            checked += page in anchors
+            if page in anchors and anchor not in anchors[page]:
+                broken.append(f"{name} -> {target}#{anchor}")
+    assert checked > 1000
+    assert broken == []
