@@ -92,6 +92,13 @@ def test_an_invalid_record_is_shown_up_to_its_first_illegal_action(game: meutere
     assert "Verdict:</b> invalid:" in replay_html(wrong)
 
 
+def test_a_game_is_shown_as_its_record(game: meuterer.Game) -> None:
+    assert replay_html(game) == replay_html(make_record(game))
+    half = meuterer.Game.replay(game.actions[:50], players=4, rules=game.rules)
+    page = replay_html(half)
+    assert len(boards_of(page)) == 51 and "Verdict:</b> valid: 50 actions" in page
+
+
 def test_sources_and_bad_input(tmp_path: Path, record: Record) -> None:
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record_data(record)), encoding="utf-8")

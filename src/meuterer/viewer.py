@@ -36,7 +36,8 @@ from typing import IO, Any, Final
 
 from meuterer import engine
 from meuterer.errors import FormatError, MeutererError
-from meuterer.record import Record, read_source, record_from_data, verify
+from meuterer.game import Game
+from meuterer.record import Record, make_record, read_source, record_from_data, verify
 from meuterer.redact import FORMAT_NAME as REDACTED_FORMAT
 from meuterer.redact import RedactedRecord, redact, redacted_from_data, replay_views
 from meuterer.serialize import parse_json
@@ -46,8 +47,8 @@ from meuterer.views import PlayerView
 
 __all__ = ["read_any_record", "replay_html", "write_html"]
 
-Source = Record | RedactedRecord | str | bytes | os.PathLike[str] | IO[str]
-"""What the viewer opens: a record, a redacted record, or the JSON text, path or stream of one."""
+Source = Game | Record | RedactedRecord | str | bytes | os.PathLike[str] | IO[str]
+"""What the viewer opens: a game, a record, a redacted record, or the JSON text, path or stream of one."""
 
 
 def read_any_record(source: str | bytes | os.PathLike[str] | IO[str]) -> Record | RedactedRecord:
@@ -108,7 +109,8 @@ def _script_json(data: object) -> str:
 def replay_html(source: Source, *, perspective: int | None = None, title: str | None = None, size: int = 600) -> str:
     """One self-contained HTML page stepping through the game of ``source``.
 
-    ``source`` is a :class:`~meuterer.record.Record` (verified; its verdict is shown), a
+    ``source`` is a :class:`~meuterer.game.Game` (its history up to the cursor), a
+    :class:`~meuterer.record.Record` (verified; its verdict is shown), a
     :class:`~meuterer.redact.RedactedRecord` (shown from its viewer's side), or the JSON
     text, path or stream of either. ``perspective=seat`` shows a full record as that
     seat saw it (it is redacted first, so the action list hides what he could not see).
@@ -116,7 +118,12 @@ def replay_html(source: Source, *, perspective: int | None = None, title: str | 
     width in pixels. Raises :class:`~meuterer.errors.FormatError` for a document that is
     not a record and :class:`~meuterer.errors.MeutererError` for a bad ``perspective``.
     """
-    record = source if isinstance(source, Record | RedactedRecord) else read_any_record(source)
+    if isinstance(source, Game):
+        record: Record | RedactedRecord = make_record(source)
+    elif isinstance(source, Record | RedactedRecord):
+        record = source
+    else:
+        record = read_any_record(source)
     names = record.players
     if perspective is not None and (type(perspective) is not int or not 0 <= perspective < len(names)):
         raise MeutererError(f"perspective is a seat from 0 to {len(names) - 1}, got {perspective!r}")
