@@ -109,6 +109,21 @@ def test_unrevealed_roles_are_card_backs() -> None:
     assert name in texts(seat_group(board(revealed, perspective=other), chooser))
 
 
+def test_the_roles_in_the_centre() -> None:
+    g = game(seed=5)
+    state = next(s for s in g.states if s.step is Step.PLAY and len(s.role_order) == 2)
+    left = [role for role in Role if role not in state.roles]
+    names = ", ".join(str(role).replace("_", " ") for role in left)
+    assert f"roles left: {names}" in board(state)
+    second = state.role_order[1]
+    seen = view(state, second).roles_seen
+    assert seen is not None and len(seen) == 4
+    shown = ", ".join(str(role).replace("_", " ") for role in seen)
+    assert f"roles left when you chose: {shown}" in board(state, perspective=second)
+    outsider = next(seat for seat in range(4) if seat not in state.role_order)
+    assert "roles left" not in board(state, perspective=outsider)
+
+
 def test_the_mutiny_shows_the_cores_strengths() -> None:
     for seed in range(40):
         g = game(seed=seed)

@@ -32,7 +32,7 @@ from typing import Final
 
 import attrs
 
-from meuterer.cards import CARDS, Card, Counts, Role
+from meuterer.cards import CARDS, ROLES, Card, Counts, Role
 from meuterer.engine import winners
 from meuterer.errors import MeutererError
 from meuterer.phases.mutiny import strengths
@@ -264,7 +264,7 @@ def _centre(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float) 
         _el(svg, "text", f"deck {subject.deck_size} cards (face down)", x=cx, y=cy - 28, class_="mt-s mt-c")
         y = cy - 12
     _el(svg, "text", f"discard {sum(subject.discard)}:", x=cx - 50, y=y + 12, class_="mt-s mt-e")
-    _chips(svg, cx - 45, y, subject.discard, cx + 115)
+    y = _chips(svg, cx - 45, y, subject.discard, cx + 115)
     lines = []
     if subject.step is Step.MUTINY:
         # Strengths as the core counts them, while the participants add supports.
@@ -278,6 +278,12 @@ def _centre(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float) 
     if subject.mutineer_destination is not None:
         destinations.append(f"M mutineer to {subject.island_name(subject.mutineer_destination)}")
     lines.extend(destinations)
+    if subject.step in (Step.PLAY, Step.CHOOSE_ROLE):
+        if isinstance(subject, State):
+            left = [role for role in ROLES if role not in subject.roles]
+            lines.append("roles left: " + ", ".join(_role_name(role) for role in left))
+        elif subject.roles_seen is not None:
+            lines.append("roles left when you chose: " + ", ".join(_role_name(role) for role in subject.roles_seen))
     for k, line in enumerate(lines):
         _el(svg, "text", line, x=cx, y=y + 40 + 15 * k, class_="mt-s mt-c")
 
@@ -318,7 +324,7 @@ def _panel(
     # The role card: its name face up, or a card back for a role chosen but not known.
     if info.role is not None or info.chose_role:
         back = info.role is None
-        label = "role ?" if back else str(info.role).replace("_", " ")
+        label = "role ?" if back or info.role is None else _role_name(info.role)
         fill = "#000" if back else "#FFF"
         _el(group, "rect", x=x + 8, y=y + 22, width=72, height=16, rx=3, fill=fill, stroke="#000")
         _el(group, "text", label, x=x + 44, y=y + 34, class_="mt-s mt-b mt-c" + (" mt-w" if back else ""))
@@ -349,6 +355,10 @@ def _panel(
             _el(group, "text", ("sold " if k == 0 else "and ") + part, x=x + 8, y=line + 11, class_="mt-s")
             line += 14
     return frame, line + 6
+
+
+def _role_name(role: Role) -> str:
+    return str(role).replace("_", " ")
 
 
 def _shorten(text: str, most: int) -> str:
