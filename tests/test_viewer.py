@@ -192,6 +192,18 @@ def test_clicking_through_a_replay_in_chromium(tmp_path: Path, game: meuterer.Ga
         assert at() == 42 and shown_title() == expected_title(42)
 
 
+def test_names_are_shown_as_written_in_chromium(tmp_path: Path, game: meuterer.Game) -> None:
+    names = ("<b>Ann</b>", "Bob &amp; co", 'Cy "C"', "</script>")
+    path = write_html(make_record(game, names=names), tmp_path / "names.html")
+    with browser_page() as page:
+        page.goto(path.as_uri())
+        page.wait_for_selector("body[data-ready=yes]", timeout=20_000)
+        header = page.inner_text("#scores tr").split("\t")[1:]
+        assert header == [f"p{seat} {name}" for seat, name in enumerate(names)]
+        assert page.locator("#scores b").count() == 0
+        assert page.title() == "Meuterer: " + ", ".join(names)
+
+
 def test_a_redacted_replay_in_chromium(tmp_path: Path, game: meuterer.Game, record: Record) -> None:
     path = write_html(dumps_redacted(redact(record, 1)), tmp_path / "redacted.html")
     with browser_page() as page:

@@ -222,14 +222,18 @@ _SCRIPT: Final = r"""
   let boards = null;
   let step = 0;
 
+  function escape(text) {
+    const replace = {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'};
+    return text.replace(/[&<>"]/g, c => replace[c]);
+  }
+
   function cells(values) {
     return values.map(v => '<td>' + v + '</td>').join('');
   }
 
   function scoreTable() {
     const names = meta.names;
-    let rows = '<tr><th></th>' + names.map((n, i) => '<th title="' + n.replace(/"/g, '&quot;') +
-      '">p' + i + ' ' + n.replace(/</g, '&lt;') + '</th>').join('') + '</tr>';
+    let rows = '<tr><th></th>' + names.map((n, i) => '<th>p' + i + ' ' + escape(n) + '</th>').join('') + '</tr>';
     for (const [r, start] of meta.rounds) {
       if (start > step || r === meta.steps[step].round) continue;
       const next = meta.rounds.find(([q]) => q === r + 1);
