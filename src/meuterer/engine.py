@@ -22,11 +22,11 @@ from fractions import Fraction
 from typing import Final, Protocol
 
 from meuterer.actions import Action, Draw
-from meuterer.errors import IllegalActionError, SetupError
+from meuterer.errors import IllegalActionError, MeutererError, SetupError
 from meuterer.explain import why_illegal
 from meuterer.machine import ADVANCE, INITIAL_STATE, STEPS, TABLE, Actor, Table
 from meuterer.phases.setup import ArrangementOutcomes, Arrangements
-from meuterer.phases.voyage import draw_pool
+from meuterer.phases.voyage import draw_pool, sample_draw
 from meuterer.rules import Rules
 from meuterer.state import State, Step, evolve
 
@@ -150,19 +150,23 @@ def run_table(table: Table, state: State, action: Action) -> State:
 
     :func:`apply` is this with the declared machine's table, after the legality check.
     Tests use it to run a variant of the declaration (one rule changed)."""
-    state = _fire(table, state, action.kind, action)
-    while state.step in _AUTOMATIC:
-        state = _fire(table, state, ADVANCE, None)
-    return state
-
-
-def _fire(table: Table, state: State, trigger: str, action: Action | None) -> State:
-    for guards, effect, dest in table[state.step, trigger]:
-        if all(guard(state, action) for guard in guards):
-            changes = effect(state, action)
-            changes["step"] = dest
-            return evolve(state, changes)
-    raise AssertionError("unreachable: the last candidate transition is unguarded")
+    trigger: str = action.kind
+    fired: Action | None = action
+    while True:
+        for guards, effect, dest in table[state.step, trigger]:
+            for guard in guards:
+                if not guard(state, fired):
+                    break
+            else:
+                changes = effect(state, fired)
+                changes["step"] = dest
+                state = evolve(state, changes)
+                break
+        else:
+            raise AssertionError("unreachable: the last candidate transition is unguarded")
+        if state.step not in _AUTOMATIC:
+            return state
+        trigger, fired = ADVANCE, None
 
 
 def scores(state: State) -> tuple[int, ...]:
@@ -179,13 +183,18 @@ def winners(state: State) -> tuple[int, ...]:
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
-    """Draw a chance outcome of ``state`` with its probability, using ``rng``."""
-    draws = legal_actions(state)
+    """Draw a chance outcome of ``state`` with its probability, using ``rng``.
+
+    A card draw costs one ``rng.random()`` (as ``rng.choices`` over :func:`chance_outcomes`
+    weighted by the pool's counts); the shuffled ring's arrangement one ``rng.randrange``.
+    Raises :class:`~meuterer.errors.MeutererError` when ``state`` is not a chance node.
+    """
     if state.step is Step.RING:
+        draws = legal_actions(state)
         return draws[rng.randrange(len(draws))]
-    pool = draw_pool(state)
-    weights = [pool[a.card] for a in draws if isinstance(a, Draw)]
-    return rng.choices(draws, weights)[0]
+    if state.step not in _CHANCE_STEPS:
+        raise MeutererError(f"sample_chance needs a chance node, not step {state.step.value}")
+    return sample_draw(state, rng)
 
 
 def random_game(
@@ -203,5 +212,5 @@ def random_game(
         chance = state.step in _CHANCE_STEPS
         action = sample_chance(state, rng) if chance else rng.choice(legal_actions(state))
         history.append(action)
-        state = apply(state, action)
+        state = run_table(TABLE, state, action)  # a listed action: legal by construction
     return tuple(history), state

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from meuterer.cards import Counts, Role
 from meuterer.islands import Island
 from meuterer.rules import Rules
+from meuterer.state import Changes as Changes
 from meuterer.state import State
 
 T = TypeVar("T")
-
-Changes = dict[str, Any]
-"""What an effect returns: the state fields it replaces."""
 
 
 class Board(Protocol):

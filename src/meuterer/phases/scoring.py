@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from itertools import product
 
 from meuterer.actions import Action, Sale, Sell
@@ -52,7 +51,6 @@ def score_roles(state: State, action: Action | None) -> Changes:
     return {"scores": scores, "captain": captain, "to_act": order[0], "queue": order[1:]}
 
 
-@lru_cache(maxsize=4096)
 def _declarations(
     player: int, goods: Counts, islands: tuple[tuple[str, Island], ...], withholding: bool
 ) -> tuple[Action, ...]:
@@ -92,6 +90,16 @@ def _sells_what_it_can(
     return True
 
 
+# Sale declarations depend only on the seller, his face-up goods, the active islands'
+# cards and the withholding option: cached per island table (held, so its id stays
+# unique) on those, as small hashable values.
+_GOODS_END = max(GOODS) + 1
+_SELL_CACHE_SIZE = 1 << 15
+_SELL_CACHES: dict[
+    int, tuple[tuple[Island, ...], dict[tuple[int, Counts, tuple[int, ...], bool], tuple[Action, ...]]]
+] = {}
+
+
 def legal_sell(state: State) -> tuple[Action, ...]:
     """Every sale declaration open to the player to act.
 
@@ -99,8 +107,24 @@ def legal_sell(state: State) -> tuple[Action, ...]:
     default rule he must sell what he can (see :attr:`meuterer.Rules.withholding`).
     """
     p = state.to_act
-    islands = tuple((state.island_name(pos), state.island(pos)) for pos in state.active)
-    return _declarations(p, state.face_up[p], islands, state.rules.withholding)
+    rules = state.rules
+    table = rules.islands
+    entry = _SELL_CACHES.get(id(table))
+    if entry is None or entry[0] is not table:  # a table seen first, or an id reused
+        if len(_SELL_CACHES) >= 8:
+            _SELL_CACHES.clear()
+        entry = _SELL_CACHES[id(table)] = (table, {})
+    cache = entry[1]
+    goods = state.face_up[p][:_GOODS_END]
+    indices = tuple(map(state.ring.__getitem__, state.active))
+    key = (p, goods, indices, rules.withholding)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= _SELL_CACHE_SIZE:
+            cache.clear()
+        islands = tuple((table[i].name, table[i]) for i in indices)
+        found = cache[key] = _declarations(p, goods, islands, rules.withholding)
+    return found
 
 
 def last_seller(state: State, action: Action) -> bool:

@@ -3,10 +3,12 @@ discard and reshuffles), roles returning and the end of the round."""
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
+import random
+from bisect import bisect
+from itertools import accumulate, combinations_with_replacement
 
 from meuterer.actions import Action, Discard, Draw
-from meuterer.cards import CARDS, EMPTY, MAX_SEATS, Counts, Role, add, counts_of, minus, plus
+from meuterer.cards import CARDS, EMPTY, MAX_SEATS, Card, Counts, Role, add, counts_of, minus, plus
 from meuterer.phases.common import Changes, clockwise_from, set_at
 from meuterer.phases.setup import piratennest
 from meuterer.rules import DiscardPool, Reshuffle
@@ -28,6 +30,33 @@ def legal_draw(state: State) -> tuple[Action, ...]:
     pool = draw_pool(state)
     draws = _DRAW[state.to_act]
     return tuple(draws[c] for c in CARDS if pool[c])
+
+
+_WEIGHTS: dict[Counts, tuple[tuple[Card, ...], list[int], float]] = {}
+
+
+def _weights(pool: Counts) -> tuple[tuple[Card, ...], list[int], float]:
+    # The kinds in the pool, their cumulative counts and the total, as random.choices
+    # computes them from the weights; cached per pool composition.
+    found = _WEIGHTS.get(pool)
+    if found is None:
+        kinds = tuple(c for c in CARDS if pool[c])
+        cumulative = list(accumulate(pool[c] for c in kinds))
+        found = kinds, cumulative, cumulative[-1] + 0.0
+        if len(_WEIGHTS) >= 4096:
+            _WEIGHTS.clear()
+        _WEIGHTS[pool] = found
+    return found
+
+
+def sample_draw(state: State, rng: random.Random) -> Action:
+    """Draw one card with probability proportional to its count in the pool, using ``rng``.
+
+    Exactly ``rng.choices(legal_draw(state), weights)[0]`` with the pool's counts as
+    weights: one ``rng.random()`` call, the same action (this instance is the listed one).
+    """
+    kinds, cumulative, total = _weights(draw_pool(state))
+    return _DRAW[state.to_act][kinds[bisect(cumulative, rng.random() * total, 0, len(kinds) - 1)]]
 
 
 def cards_needed(state: State, seat: int, hand: Counts) -> int:
@@ -185,7 +214,8 @@ def clean_up(state: State, action: Action | None) -> Changes:
     if state.rules.pirates_return:  # pirate variant option: back to Piratennest
         changes["pirate"] = piratennest(state.rules, state.ring)
     if drawers:
-        changes.update(to_act=drawers[0][0], draws_left=drawers[0][1], queue=tuple(p for p, _ in drawers[1:]))
+        changes["to_act"], changes["draws_left"] = drawers[0]
+        changes["queue"] = tuple(p for p, _ in drawers[1:])
     return changes
 
 
