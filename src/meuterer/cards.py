@@ -13,6 +13,7 @@ indexed by :class:`Card` (``Counts``).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from enum import IntEnum
 
@@ -88,7 +89,9 @@ def add(counts: Counts, card: int, n: int = 1) -> Counts:
 
 def plus(a: Counts, b: Counts) -> Counts:
     """The union (sum) of two multisets."""
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+    if len(a) != len(b):
+        raise ValueError(f"multisets of different lengths: {len(a)} and {len(b)}")
+    return tuple(map(operator.add, a, b))
 
 
 def minus(a: Counts, b: Counts) -> Counts:

@@ -208,9 +208,9 @@ def random_game(
     rng = random.Random(seed)
     state = new_game(players, first_captain, rules)
     history: list[Action] = []
-    while state.step is not Step.GAME_OVER:
-        chance = state.step in _CHANCE_STEPS
-        action = sample_chance(state, rng) if chance else rng.choice(legal_actions(state))
-        history.append(action)
+    record, choose, chance_steps, over = history.append, rng.choice, _CHANCE_STEPS, Step.GAME_OVER
+    while state.step is not over:
+        action = sample_chance(state, rng) if state.step in chance_steps else choose(legal_actions(state))
+        record(action)
         state = run_table(TABLE, state, action)  # a listed action: legal by construction
     return tuple(history), state

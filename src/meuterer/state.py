@@ -204,6 +204,7 @@ class Changes(TypedDict, total=False):
 
 _FIELD_SET = frozenset(FIELDS)
 _new_state = object.__new__
+_setattr = object.__setattr__
 # The engine makes a new state on every step. attrs' frozen __init__ (and attrs.evolve,
 # which introspects the class on every call) pays a guarded setattr per field; State is
 # a dict-backed class so that a copy with changes is two C-level dict updates instead.
@@ -223,8 +224,8 @@ def evolve(state: State, changes: Changes | Mapping[str, Any]) -> State:
     """
     if not _FIELD_SET.issuperset(changes):
         raise TypeError(f"State has no fields {sorted(set(changes) - _FIELD_SET)}")
-    new = _new_state(State)
-    fields = new.__dict__
-    fields.update(state.__dict__)
+    fields = state.__dict__.copy()
     fields.update(changes)
+    new = _new_state(State)
+    _setattr(new, "__dict__", fields)
     return new

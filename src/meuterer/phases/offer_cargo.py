@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from meuterer.actions import Action, ChooseRole, Offer, Pass, Play
-from meuterer.cards import CARDS, EMPTY, MAX_SEATS, ROLES, add
+from meuterer.cards import CARDS, EMPTY, MAX_SEATS, ROLES, Counts, Role, add
 from meuterer.phases.common import Changes, next_unpassed, set_at
 from meuterer.state import State
 
@@ -29,12 +29,21 @@ def make_offer(state: State, action: Offer) -> Changes:
 # Phase 2 -------------------------------------------------------------------------------
 
 
+_PLAYS: dict[tuple[int, Counts], tuple[Action, ...]] = {}
+
+
 def legal_play(state: State) -> tuple[Action, ...]:
     """Play any card in hand, or pass (the only choice with an empty hand)."""
     p = state.to_act
     hand = state.hands[p]
-    plays = _PLAY[p]
-    return tuple(plays[c] for c in CARDS if hand[c]) + (_PASS[p],)
+    key = (p, hand)
+    found = _PLAYS.get(key)
+    if found is None:
+        if len(_PLAYS) >= 1 << 14:
+            _PLAYS.clear()
+        plays = _PLAY[p]
+        found = _PLAYS[key] = tuple(plays[c] for c in CARDS if hand[c]) + (_PASS[p],)
+    return found
 
 
 def play_card(state: State, action: Play) -> Changes:
@@ -76,10 +85,19 @@ def pass_turn(state: State, action: Pass) -> Changes:
     return changes
 
 
+_ROLES_LEFT: dict[tuple[int, tuple[Role | None, ...]], tuple[Action, ...]] = {}
+
+
 def legal_role(state: State) -> tuple[Action, ...]:
     """Any role card still in the centre."""
-    taken = state.roles
-    return tuple(a for r, a in zip(ROLES, _ROLE[state.to_act], strict=True) if r not in taken)
+    key = (state.to_act, state.roles)
+    found = _ROLES_LEFT.get(key)
+    if found is None:
+        if len(_ROLES_LEFT) >= 1 << 12:
+            _ROLES_LEFT.clear()
+        taken = state.roles
+        found = _ROLES_LEFT[key] = tuple(a for r, a in zip(ROLES, _ROLE[state.to_act], strict=True) if r not in taken)
+    return found
 
 
 def everyone_passed(state: State, action: Action) -> bool:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from itertools import product
 
 from meuterer.actions import Action, Sale, Sell
-from meuterer.cards import GOODS, Counts, Role
+from meuterer.cards import GOODS, MAX_SEATS, Counts, Role
 from meuterer.islands import Island
 from meuterer.phases.common import Board, Changes, clockwise_from, set_at
 from meuterer.phases.mutiny import holder
@@ -54,50 +54,57 @@ def score_roles(state: State, action: Action | None) -> Changes:
 def _declarations(
     player: int, goods: Counts, islands: tuple[tuple[str, Island], ...], withholding: bool
 ) -> tuple[Action, ...]:
-    options = [
-        [None] + [(card, n) for card in GOODS if island.buys_card(card) for n in range(1, goods[card] + 1)]
-        for _, island in islands
-    ]
-    found: list[Action] = []
+    """Every declaration of ``player`` (see :func:`legal_sell`), uncached."""
+    return tuple(Sell(player, sales) for sales in _sale_lists(goods, islands, withholding))
+
+
+def _sale_lists(
+    goods: Counts, islands: tuple[tuple[str, Island], ...], withholding: bool
+) -> tuple[tuple[Sale, ...], ...]:
+    # One kind (and count) or nothing per island, in product order; at most the goods
+    # held; under "sell what you can", no declared kind partly kept and no undeclared
+    # island that would buy a kept good.
+    buys = [tuple(card for card in GOODS if island.buys_card(card)) for _, island in islands]
+    options = [[None, *((card, n) for card in bought for n in range(1, goods[card] + 1))] for bought in buys]
+    found: list[tuple[Sale, ...]] = []
     for choice in product(*options):
         sold = [0] * len(goods)
+        fits = True
         for option in choice:
             if option is not None:
-                sold[option[0]] += option[1]
-        if any(s > g for s, g in zip(sold, goods, strict=False)):
+                card, n = option
+                sold[card] += n
+                if sold[card] > goods[card]:
+                    fits = False
+                    break
+        if not fits:
             continue
-        if not withholding and not _sells_what_it_can(goods, sold, islands, choice):
-            continue
-        sales = tuple(
-            Sale(name, option[0], option[1])
-            for (name, _), option in zip(islands, choice, strict=True)
-            if option is not None
+        if not withholding:
+            if any(sold[card] and sold[card] != goods[card] for card in GOODS):
+                continue
+            if any(
+                option is None and any(goods[card] > sold[card] for card in bought)
+                for bought, option in zip(buys, choice, strict=True)
+            ):
+                continue
+        found.append(
+            tuple(
+                Sale(name, option[0], option[1])
+                for (name, _), option in zip(islands, choice, strict=True)
+                if option is not None
+            )
         )
-        found.append(Sell(player, sales))
     return tuple(found)
-
-
-def _sells_what_it_can(
-    goods: Counts, sold: list[int], islands: tuple[tuple[str, Island], ...], choice: tuple[tuple[int, int] | None, ...]
-) -> bool:
-    # No face-up card of a declared kind stays unsold...
-    if any(sold[card] and sold[card] != goods[card] for card in GOODS):
-        return False
-    # ...and an island left undeclared buys none of the unsold goods.
-    for (_, island), option in zip(islands, choice, strict=True):
-        if option is None and any(island.buys_card(card) and goods[card] - sold[card] > 0 for card in GOODS):
-            return False
-    return True
 
 
 # Sale declarations depend only on the seller, his face-up goods, the active islands'
 # cards and the withholding option: cached per island table (held, so its id stays
-# unique) on those, as small hashable values.
+# unique) on the last three, as small hashable values, then per seat.
 _GOODS_END = max(GOODS) + 1
 _SELL_CACHE_SIZE = 1 << 15
-_SELL_CACHES: dict[
-    int, tuple[tuple[Island, ...], dict[tuple[int, Counts, tuple[int, ...], bool], tuple[Action, ...]]]
-] = {}
+_SellKey = tuple[Counts, tuple[int, ...], bool]
+_SellEntry = tuple[list[tuple[Action, ...] | None], tuple[tuple[Sale, ...], ...]]
+_SELL_CACHES: dict[int, tuple[tuple[Island, ...], dict[_SellKey, _SellEntry]]] = {}
 
 
 def legal_sell(state: State) -> tuple[Action, ...]:
@@ -117,14 +124,19 @@ def legal_sell(state: State) -> tuple[Action, ...]:
     cache = entry[1]
     goods = state.face_up[p][:_GOODS_END]
     indices = tuple(map(state.ring.__getitem__, state.active))
-    key = (p, goods, indices, rules.withholding)
+    key = (goods, indices, rules.withholding)
     found = cache.get(key)
     if found is None:
         if len(cache) >= _SELL_CACHE_SIZE:
             cache.clear()
         islands = tuple((table[i].name, table[i]) for i in indices)
-        found = cache[key] = _declarations(p, goods, islands, rules.withholding)
-    return found
+        sale_lists = _sale_lists(goods, islands, rules.withholding)
+        found = cache[key] = ([None] * MAX_SEATS, sale_lists)
+    per_seat, sale_lists = found
+    declarations = per_seat[p]
+    if declarations is None:
+        declarations = per_seat[p] = tuple(Sell(p, sales) for sales in sale_lists)
+    return declarations
 
 
 def last_seller(state: State, action: Action) -> bool:

@@ -4,11 +4,10 @@ discard and reshuffles), roles returning and the end of the round."""
 from __future__ import annotations
 
 import random
-from bisect import bisect
-from itertools import accumulate, combinations_with_replacement
+from itertools import combinations_with_replacement
 
 from meuterer.actions import Action, Discard, Draw
-from meuterer.cards import CARDS, EMPTY, MAX_SEATS, Card, Counts, Role, add, counts_of, minus, plus
+from meuterer.cards import CARDS, EMPTY, MAX_SEATS, Counts, Role, add, counts_of, minus, plus
 from meuterer.phases.common import Changes, clockwise_from, set_at
 from meuterer.phases.setup import piratennest
 from meuterer.rules import DiscardPool, Reshuffle
@@ -32,31 +31,25 @@ def legal_draw(state: State) -> tuple[Action, ...]:
     return tuple(draws[c] for c in CARDS if pool[c])
 
 
-_WEIGHTS: dict[Counts, tuple[tuple[Card, ...], list[int], float]] = {}
-
-
-def _weights(pool: Counts) -> tuple[tuple[Card, ...], list[int], float]:
-    # The kinds in the pool, their cumulative counts and the total, as random.choices
-    # computes them from the weights; cached per pool composition.
-    found = _WEIGHTS.get(pool)
-    if found is None:
-        kinds = tuple(c for c in CARDS if pool[c])
-        cumulative = list(accumulate(pool[c] for c in kinds))
-        found = kinds, cumulative, cumulative[-1] + 0.0
-        if len(_WEIGHTS) >= 4096:
-            _WEIGHTS.clear()
-        _WEIGHTS[pool] = found
-    return found
-
-
 def sample_draw(state: State, rng: random.Random) -> Action:
     """Draw one card with probability proportional to its count in the pool, using ``rng``.
 
     Exactly ``rng.choices(legal_draw(state), weights)[0]`` with the pool's counts as
-    weights: one ``rng.random()`` call, the same action (this instance is the listed one).
+    weights (one ``rng.random()`` call, the first kind whose running count exceeds it),
+    returning the listed action instance.
     """
-    kinds, cumulative, total = _weights(draw_pool(state))
-    return _DRAW[state.to_act][kinds[bisect(cumulative, rng.random() * total, 0, len(kinds) - 1)]]
+    pool = draw_pool(state)
+    x = rng.random() * (sum(pool) + 0.0)
+    running = 0
+    last = 0
+    for card in CARDS:
+        count = pool[card]
+        if count:
+            running += count
+            if x < running:
+                return _DRAW[state.to_act][card]
+            last = card
+    return _DRAW[state.to_act][last]  # x rounded up to the total: the last kind, as bisect caps it
 
 
 def cards_needed(state: State, seat: int, hand: Counts) -> int:
@@ -146,15 +139,27 @@ def discard_pool(state: State) -> Counts:
     return state.drawn
 
 
+_DISCARDS: dict[tuple[int, Counts, int], tuple[Action, ...]] = {}
+
+
 def legal_discard(state: State) -> tuple[Action, ...]:
     """Every multiset of ``loadmaster_extra`` cards of the pool, cards in canonical order."""
-    pool = discard_pool(state)
+    key = (state.to_act, discard_pool(state), state.rules.loadmaster_extra)
+    found = _DISCARDS.get(key)
+    if found is None:
+        if len(_DISCARDS) >= 1 << 14:
+            _DISCARDS.clear()
+        found = _DISCARDS[key] = _discards(*key)
+    return found
+
+
+def _discards(seat: int, pool: Counts, extra: int) -> tuple[Action, ...]:
     kinds = [c for c in CARDS if pool[c]]
     found = []
-    for cards in combinations_with_replacement(kinds, state.rules.loadmaster_extra):
+    for cards in combinations_with_replacement(kinds, extra):
         chosen = counts_of(cards)
         if all(chosen[c] <= pool[c] for c in kinds):
-            found.append(Discard(state.to_act, cards))
+            found.append(Discard(seat, cards))
     return tuple(found)
 
 
@@ -178,11 +183,22 @@ def sail(state: State, action: Action | None) -> Changes:
     return {"start": destination, "active": tuple(sorted({state.start, destination}))}
 
 
+_last_drawers: tuple[State | None, tuple[tuple[int, int], ...]] = (None, ())
+
+
 def _drawers(state: State) -> tuple[tuple[int, int], ...]:
-    # (seat, cards needed) in drawing order, once face-down cards are back in hand.
+    # (seat, cards needed) in drawing order, once face-down cards are back in hand. The
+    # guard nobody_draws and the effect clean_up ask in turn about the same state.
+    global _last_drawers
+    cached = _last_drawers  # one read: another thread may replace it meanwhile
+    if cached[0] is state:
+        return cached[1]
     order = clockwise_from(state, state.captain)
-    needs = ((p, cards_needed(state, p, plus(state.hands[p], state.face_down[p]))) for p in order)
-    return tuple((p, n) for p, n in needs if n > 0)
+    hands, face_down = state.hands, state.face_down
+    needs = ((p, cards_needed(state, p, plus(hands[p], face_down[p]))) for p in order)
+    found = tuple((p, n) for p, n in needs if n > 0)
+    _last_drawers = (state, found)
+    return found
 
 
 def nobody_draws(state: State, action: Action | None) -> bool:
