@@ -102,3 +102,14 @@ def test_draws_are_the_listed_instances() -> None:
     state = meuterer.new_game(3, 1)
     drawn = meuterer.sample_chance(state, random.Random(5))
     assert isinstance(drawn, Draw) and any(drawn is a for a in meuterer.legal_actions(state))
+
+
+@settings(max_examples=15, deadline=None)
+@given(game_setups())
+def test_the_state_text_is_the_canonical_json_of_its_data_at_every_step(setup: tuple[int, int, int, Rules]) -> None:
+    from meuterer.serialize import _canonical_json, unstructure_state
+
+    states = [after for _, _, after in walk(*setup)]
+    # in game order (field texts memoised on the previous state) and shuffled
+    for state in states + states[::-7]:
+        assert meuterer.dumps_state(state) == _canonical_json(unstructure_state(state))
