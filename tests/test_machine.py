@@ -78,3 +78,19 @@ def test_phase_enumeration_has_ten_rulebook_phases_plus_deal_and_end() -> None:
     assert [p.value for p in meuterer.Phase] == list(range(12))
     assert meuterer.Phase.DEAL == 0 and meuterer.Phase.GAME_OVER == 11
     assert meuterer.Phase.MUTINY == 4 and meuterer.Phase.DRAW == 8
+
+
+def test_compile_machine_names_the_transitions_versions_it_reads_when_internals_are_missing() -> None:
+    from pathlib import Path
+
+    import pytest
+
+    from meuterer.machine import TRANSITIONS_VERSIONS, compile_machine
+
+    class Bare:  # a "machine" without the 0.9.x internals
+        pass
+
+    with pytest.raises(TypeError, match=r"transitions>=0\.9\.1,<0\.10"):
+        compile_machine(Bare())  # type: ignore[arg-type]
+    pyproject = Path(__file__).parent.parent / "pyproject.toml"
+    assert f'"transitions{TRANSITIONS_VERSIONS}"' in pyproject.read_text()

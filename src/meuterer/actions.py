@@ -16,17 +16,44 @@ its canonical text, and :func:`parse_action` reads it back exactly:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import ClassVar
 
 import attrs
 
 from meuterer.cards import CARD_BY_NAME, ROLE_BY_NAME, Card, Role
 from meuterer.cards import MAX_SEATS as MAX_SEATS  # its home is meuterer.cards
-from meuterer.errors import ActionParseError
+from meuterer.errors import ActionParseError, MeutererError
 
 
 def _seat(player: int) -> str:
     return f"p{player}"
+
+
+# Action fields convert on construction, so an action built with plain ints for cards or
+# roles (``Play(0, 6)``) or a list for a tuple is the canonical one, and fires the same.
+def _card(value: Card | int) -> Card:
+    if type(value) is Card:
+        return value
+    if type(value) is int and 0 <= value < len(Card):
+        return Card(value)
+    raise MeutererError(f"not a card: {value!r} (a meuterer.Card or its number)")
+
+
+def _role(value: Role | int) -> Role:
+    if type(value) is Role:
+        return value
+    if type(value) is int and 0 <= value < len(Role):
+        return Role(value)
+    raise MeutererError(f"not a role: {value!r} (a meuterer.Role or its number)")
+
+
+def _cards(values: Iterable[Card | int]) -> tuple[Card, ...]:
+    return tuple(map(_card, values))
+
+
+def _names(values: Iterable[str]) -> tuple[str, ...]:
+    return values if type(values) is tuple else tuple(values)
 
 
 @attrs.frozen
@@ -35,7 +62,7 @@ class Draw:
 
     kind: ClassVar[str] = "draw"
     player: int
-    card: Card
+    card: Card = attrs.field(converter=_card)
 
     def __str__(self) -> str:
         return f"draw {_seat(self.player)} {self.card}"
@@ -59,7 +86,7 @@ class Play:
 
     kind: ClassVar[str] = "play"
     player: int
-    card: Card
+    card: Card = attrs.field(converter=_card)
 
     def __str__(self) -> str:
         return f"{_seat(self.player)} play {self.card}"
@@ -82,7 +109,7 @@ class ChooseRole:
 
     kind: ClassVar[str] = "role"
     player: int
-    role: Role
+    role: Role = attrs.field(converter=_role)
 
     def __str__(self) -> str:
         return f"{_seat(self.player)} role {self.role}"
@@ -105,11 +132,15 @@ class Sale:
     """One part of a sale declaration: ``count`` cards of ``card`` on ``island``."""
 
     island: str
-    card: Card
+    card: Card = attrs.field(converter=_card)
     count: int
 
     def __str__(self) -> str:
         return f"{self.island}:{self.card}:{self.count}"
+
+
+def _sales(values: Iterable[Sale]) -> tuple[Sale, ...]:
+    return values if type(values) is tuple else tuple(values)
 
 
 @attrs.frozen
@@ -121,7 +152,7 @@ class Sell:
 
     kind: ClassVar[str] = "sell"
     player: int
-    sales: tuple[Sale, ...]
+    sales: tuple[Sale, ...] = attrs.field(converter=_sales)
 
     def __str__(self) -> str:
         body = ",".join(map(str, self.sales)) or "none"
@@ -134,7 +165,7 @@ class Discard:
 
     kind: ClassVar[str] = "discard"
     player: int
-    cards: tuple[Card, ...]
+    cards: tuple[Card, ...] = attrs.field(converter=_cards)
 
     def __str__(self) -> str:
         return f"{_seat(self.player)} discard " + " ".join(map(str, self.cards))
@@ -148,7 +179,7 @@ class ArrangeRing:
     kind: ClassVar[str] = "ring"
     player: ClassVar[int] = -1
     """Chance actions belong to no seat."""
-    islands: tuple[str, ...]
+    islands: tuple[str, ...] = attrs.field(converter=_names)
 
     def __str__(self) -> str:
         return "ring " + ",".join(self.islands)

@@ -19,6 +19,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import repeat
+from operator import is_
 from typing import Final, Protocol
 
 from meuterer.actions import Action, Draw
@@ -136,12 +138,10 @@ def apply(state: State, action: Action) -> State:
     is one of :func:`legal_actions` (``state``).
     """
     legal = legal_actions(state)
-    try:
-        # Fire the listed instance: an equal action built with plain ints for cards
-        # (``Play(0, 0)``) then behaves exactly like the canonical one.
-        action = legal[legal.index(action)]
-    except ValueError:
-        raise IllegalActionError(action, why_illegal(state, action)) from None
+    # Callers mostly pass a listed instance: look for it by identity first (at C speed),
+    # then by equality (actions convert their fields, so an equal one fires the same).
+    if not ((type(legal) is tuple and any(map(is_, legal, repeat(action)))) or action in legal):
+        raise IllegalActionError(action, why_illegal(state, action))
     return run_table(TABLE, state, action)
 
 

@@ -169,8 +169,26 @@ Table = dict[tuple[Step, str], tuple[Transition, ...]]
 """A compiled machine: (step, trigger) to its candidate transitions, in priority order."""
 
 
+TRANSITIONS_VERSIONS = ">=0.9.1,<0.10"
+"""The ``transitions`` releases whose internals :func:`compile_machine` reads (pinned in pyproject)."""
+
+
 def compile_machine(machine: Machine) -> Table:
-    """The lookup table of a ``transitions`` machine: (step, trigger) to candidate transitions."""
+    """The lookup table of a ``transitions`` machine: (step, trigger) to candidate transitions.
+
+    It reads ``Machine.events``, ``Event.transitions`` and each transition's ``conditions``
+    (``func``, ``target``), ``after`` and ``dest``: internals of ``transitions`` 0.9.x
+    (:data:`TRANSITIONS_VERSIONS`).
+    """
+    try:
+        return _compile(machine)
+    except AttributeError as error:
+        raise TypeError(
+            f"compile_machine reads internals of transitions{TRANSITIONS_VERSIONS}; this machine lacks them: {error}"
+        ) from None
+
+
+def _compile(machine: Machine) -> Table:
     table: Table = {}
     for trigger, event in machine.events.items():
         for source, candidates in event.transitions.items():
