@@ -94,3 +94,25 @@ def test_compile_machine_names_the_transitions_versions_it_reads_when_internals_
         compile_machine(Bare())  # type: ignore[arg-type]
     pyproject = Path(__file__).parent.parent / "pyproject.toml"
     assert f'"transitions{TRANSITIONS_VERSIONS}"' in pyproject.read_text()
+
+
+def test_the_step_specs_agree_with_the_constants_services_still_keep() -> None:
+    # The lead rewires views and the CLI to read StepSpec; until then they must agree.
+    from meuterer import cli_play, explain, views
+    from meuterer.machine import DECISION_STEPS, ROLES_SECRET, STEP_CODES
+
+    assert dict(STEP_CODES) == dict(views.STEP_CODES)
+    assert ROLES_SECRET == views.ROLES_SECRET
+    resting = {step for step, spec in STEPS.items() if spec.actor is not Actor.AUTOMATIC}
+    assert resting - DECISION_STEPS == cli_play._NOT_DECISIONS
+    assert explain._STEP_EXPECTS[Step.SELL] == STEPS[Step.SELL].expects  # explain reads the specs
+
+
+def test_every_step_that_takes_actions_takes_exactly_the_kinds_of_its_transitions() -> None:
+    for step, spec in STEPS.items():
+        triggers = {trigger for s, trigger in TABLE if s == step and trigger != ADVANCE}
+        assert triggers == {kind.kind for kind in spec.takes}, step
+        assert (spec.sample is not None) == (spec.outcomes is not None) == (spec.actor is Actor.CHANCE)
+        assert (spec.legal is not None) == (spec.actor in (Actor.PLAYER, Actor.CHANCE))
+        assert spec.decision == (spec.actor is Actor.PLAYER)
+        assert bool(spec.expects) == (spec.actor is not Actor.AUTOMATIC)

@@ -23,12 +23,10 @@ from itertools import repeat
 from operator import is_
 from typing import Final, Protocol
 
-from meuterer.actions import Action, Draw
+from meuterer.actions import Action
 from meuterer.errors import IllegalActionError, MeutererError, SetupError
 from meuterer.explain import why_illegal
 from meuterer.machine import ADVANCE, INITIAL_STATE, STEPS, TABLE, Actor, Table
-from meuterer.phases.setup import ArrangementOutcomes, Arrangements
-from meuterer.phases.voyage import draw_pool, sample_draw
 from meuterer.rules import Rules
 from meuterer.state import State, Step, evolve
 
@@ -120,15 +118,8 @@ def chance_outcomes(state: State) -> Sequence[tuple[Action, Fraction]]:
     with probability 1/11!, as a lazy sequence (indexable, with ``len``; nothing is
     enumerated until asked for).
     """
-    if state.step not in _CHANCE_STEPS:
-        return ()
-    if state.step is Step.RING:
-        legal = legal_actions(state)
-        assert isinstance(legal, Arrangements)
-        return ArrangementOutcomes(legal)
-    pool = draw_pool(state)
-    total = sum(pool)
-    return tuple((a, Fraction(pool[a.card], total)) for a in legal_actions(state) if isinstance(a, Draw))
+    outcomes = STEPS[state.step].outcomes
+    return () if outcomes is None else outcomes(state)
 
 
 def apply(state: State, action: Action) -> State:
@@ -189,12 +180,10 @@ def sample_chance(state: State, rng: random.Random) -> Action:
     weighted by the pool's counts); the shuffled ring's arrangement one ``rng.randrange``.
     Raises :class:`~meuterer.errors.MeutererError` when ``state`` is not a chance node.
     """
-    if state.step is Step.RING:
-        draws = legal_actions(state)
-        return draws[rng.randrange(len(draws))]
-    if state.step not in _CHANCE_STEPS:
+    sample = STEPS[state.step].sample
+    if sample is None:
         raise MeutererError(f"sample_chance needs a chance node, not step {state.step.value}")
-    return sample_draw(state, rng)
+    return sample(state, rng)
 
 
 def random_game(

@@ -4,6 +4,7 @@ discard and reshuffles), roles returning and the end of the round."""
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from itertools import combinations_with_replacement
 
 from meuterer.actions import Action, Discard, Draw
@@ -29,6 +30,13 @@ def legal_draw(state: State) -> tuple[Action, ...]:
     pool = draw_pool(state)
     draws = _DRAW[state.to_act]
     return tuple(draws[c] for c in CARDS if pool[c])
+
+
+def draw_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
+    """Chance: each draw of :func:`legal_draw` with its probability, its kind's share of the pool."""
+    pool = draw_pool(state)
+    total = sum(pool)
+    return tuple((a, Fraction(pool[a.card], total)) for a in legal_draw(state) if isinstance(a, Draw))
 
 
 def sample_draw(state: State, rng: random.Random) -> Action:
