@@ -113,3 +113,20 @@ def test_the_state_text_is_the_canonical_json_of_its_data_at_every_step(setup: t
     # in game order (field texts memoised on the previous state) and shuffled
     for state in states + states[::-7]:
         assert meuterer.dumps_state(state) == _canonical_json(unstructure_state(state))
+
+
+@given(st.lists(st.integers(0, 4), min_size=7, max_size=7), st.integers(0, 5), st.integers(0, 3))
+def test_loadmaster_discards_are_the_filtered_combinations_in_order(pool: list[int], extra: int, seat: int) -> None:
+    from itertools import combinations_with_replacement
+
+    from meuterer.actions import Discard
+    from meuterer.cards import CARDS, counts_of
+    from meuterer.phases.voyage import _discards
+
+    kinds = [c for c in CARDS if pool[c]]
+    expected = tuple(
+        Discard(seat, cards)
+        for cards in combinations_with_replacement(kinds, extra)
+        if all(counts_of(cards)[c] <= pool[c] for c in kinds)
+    )
+    assert _discards(seat, tuple(pool), extra) == expected

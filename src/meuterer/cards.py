@@ -84,7 +84,9 @@ def counts_str(counts: Counts) -> str:
 
 def add(counts: Counts, card: int, n: int = 1) -> Counts:
     """``counts`` with ``n`` more cards of kind ``card`` (``n`` may be negative)."""
-    return counts[:card] + (counts[card] + n,) + counts[card + 1 :]
+    changed = list(counts)
+    changed[card] += n
+    return tuple(changed)
 
 
 def plus(a: Counts, b: Counts) -> Counts:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from meuterer.cards import Counts, Role
+from meuterer.cards import SEAT_COUNTS, Counts, Role
 from meuterer.islands import Island
 from meuterer.rules import Rules
 from meuterer.state import Changes as Changes
@@ -49,10 +49,16 @@ def set_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return values[:index] + (value,) + values[index + 1 :]
 
 
+_CLOCKWISE = {n: tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in SEAT_COUNTS}
+
+
 def clockwise_from(state: State, first: int) -> tuple[int, ...]:
     """Every seat, clockwise, starting with ``first``."""
-    n = state.players
-    return tuple((first + i) % n for i in range(n))
+    orders = _CLOCKWISE.get(state.players)
+    if orders is None:
+        n = state.players
+        return tuple((first + i) % n for i in range(n))
+    return orders[first]
 
 
 def next_unpassed(players: int, passed: tuple[bool, ...], after: int) -> int:

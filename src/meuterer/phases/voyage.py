@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from itertools import combinations_with_replacement
 
 from meuterer.actions import Action, Discard, Draw
-from meuterer.cards import CARDS, EMPTY, MAX_SEATS, Counts, Role, add, counts_of, minus, plus
+from meuterer.cards import CARDS, EMPTY, MAX_SEATS, Card, Counts, Role, add, counts_of, minus, plus
 from meuterer.phases.common import Changes, clockwise_from, set_at
 from meuterer.phases.setup import piratennest
 from meuterer.rules import DiscardPool, Reshuffle
@@ -25,11 +24,19 @@ def draw_pool(state: State) -> Counts:
     return state.deck if any(state.deck) else state.discard
 
 
+_DRAWS: dict[tuple[int, Counts], tuple[Action, ...]] = {}
+
+
 def legal_draw(state: State) -> tuple[Action, ...]:
     """Chance: the drawing player gets one of the unseen kinds still in the pool."""
-    pool = draw_pool(state)
-    draws = _DRAW[state.to_act]
-    return tuple(draws[c] for c in CARDS if pool[c])
+    key = (state.to_act, draw_pool(state))
+    found = _DRAWS.get(key)
+    if found is None:
+        if len(_DRAWS) >= 1 << 14:
+            _DRAWS.clear()
+        draws, pool = _DRAW[key[0]], key[1]
+        found = _DRAWS[key] = tuple(draws[c] for c in CARDS if pool[c])
+    return found
 
 
 def draw_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
@@ -162,12 +169,29 @@ def legal_discard(state: State) -> tuple[Action, ...]:
 
 
 def _discards(seat: int, pool: Counts, extra: int) -> tuple[Action, ...]:
+    # The multisets of ``extra`` cards within ``pool``, as itertools'
+    # combinations_with_replacement over the kinds present would list them (filtered to
+    # what the pool holds): sorted card tuples in lexicographic order, which is the order
+    # of their count vectors from the most of the first kind down.
     kinds = [c for c in CARDS if pool[c]]
-    found = []
-    for cards in combinations_with_replacement(kinds, extra):
-        chosen = counts_of(cards)
-        if all(chosen[c] <= pool[c] for c in kinds):
-            found.append(Discard(seat, cards))
+    found: list[Action] = []
+    chosen: list[Card] = []
+
+    def fill(index: int, left: int) -> None:
+        if index == len(kinds) - 1:
+            if left <= pool[kinds[index]]:
+                found.append(Discard(seat, (*chosen, *(kinds[index],) * left)))
+            return
+        kind = kinds[index]
+        for take in range(min(left, pool[kind]), -1, -1):
+            chosen.extend((kind,) * take)
+            fill(index + 1, left - take)
+            del chosen[len(chosen) - take :]
+
+    if kinds:
+        fill(0, extra)
+    elif extra == 0:
+        found.append(Discard(seat, ()))
     return tuple(found)
 
 
