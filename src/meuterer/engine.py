@@ -28,13 +28,18 @@ from meuterer.errors import IllegalActionError, MeutererError, SetupError
 from meuterer.explain import why_illegal
 from meuterer.machine import ADVANCE, INITIAL_STATE, STEPS, TABLE, Actor, Table
 from meuterer.rules import Rules
-from meuterer.state import State, Step, evolve
+from meuterer.state import State, Step
 
 CHANCE: Final = -1
 """What :func:`current_player` returns at a chance node (a card is drawn)."""
 
 _AUTOMATIC = frozenset(step for step, spec in STEPS.items() if spec.actor is Actor.AUTOMATIC)
 _CHANCE_STEPS = frozenset(step for step, spec in STEPS.items() if spec.actor is Actor.CHANCE)
+# random_game's movers: the chance sampler or the legal-action generator of each step
+# where the game rests (a state is never left on an automatic step).
+_MOVERS = {step: (spec.sample, spec.legal or (lambda state: ())) for step, spec in STEPS.items()}
+_new_state = object.__new__
+_set_fields = object.__setattr__
 
 
 def new_game(players: int = 4, first_captain: int = 0, rules: Rules | None = None) -> State:
@@ -143,19 +148,25 @@ def run_table(table: Table, state: State, action: Action) -> State:
     Tests use it to run a variant of the declaration (one rule changed)."""
     trigger: str = action.kind
     fired: Action | None = action
+    automatic = _AUTOMATIC
     while True:
         for guards, effect, dest in table[state.step, trigger]:
             for guard in guards:
                 if not guard(state, fired):
                     break
             else:
-                changes = effect(state, fired)
-                changes["step"] = dest
-                state = evolve(state, changes)
+                # evolve(state, changes) inlined, without its field-name check: effects
+                # return typed Changes (mypy checks their keys; tests run them through
+                # the checked evolve too).
+                fields = state.__dict__.copy()
+                fields.update(effect(state, fired))
+                fields["step"] = dest
+                state = _new_state(State)
+                _set_fields(state, "__dict__", fields)
                 break
         else:
             raise AssertionError("unreachable: the last candidate transition is unguarded")
-        if state.step not in _AUTOMATIC:
+        if dest not in automatic:
             return state
         trigger, fired = ADVANCE, None
 
@@ -197,9 +208,11 @@ def random_game(
     rng = random.Random(seed)
     state = new_game(players, first_captain, rules)
     history: list[Action] = []
-    record, choose, chance_steps, over = history.append, rng.choice, _CHANCE_STEPS, Step.GAME_OVER
+    record, choose, movers, over = history.append, rng.choice, _MOVERS, Step.GAME_OVER
     while state.step is not over:
-        action = sample_chance(state, rng) if state.step in chance_steps else choose(legal_actions(state))
+        sample, legal = movers[state.step]
+        # as sample_chance and rng.choice(legal_actions(state)) would choose
+        action = sample(state, rng) if sample is not None else choose(legal(state))
         record(action)
         state = run_table(TABLE, state, action)  # a listed action: legal by construction
     return tuple(history), state
