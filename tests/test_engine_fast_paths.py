@@ -130,3 +130,15 @@ def test_loadmaster_discards_are_the_filtered_combinations_in_order(pool: list[i
         if all(counts_of(cards)[c] <= pool[c] for c in kinds)
     )
     assert _discards(seat, tuple(pool), extra) == expected
+
+
+def test_states_stay_frozen_hashable_and_picklable() -> None:
+    import copy
+    import pickle
+
+    _, final = meuterer.random_game(seed=1, players=4)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        final.round = 3  # type: ignore[misc]
+    for clone in (pickle.loads(pickle.dumps(final)), copy.deepcopy(final), copy.copy(final)):
+        assert clone == final and hash(clone) == hash(final)
+    assert attrs.evolve(final, round=2) == evolve(final, {"round": 2})
