@@ -24,6 +24,8 @@ import json
 import operator
 from collections.abc import Callable, Mapping
 from functools import lru_cache
+from itertools import compress
+from operator import is_not
 from typing import Any, TypeVar
 
 import attrs
@@ -228,7 +230,9 @@ _DUMP_FIELD: dict[str, Any] = {
 _SORTED_FIELDS = sorted(f.name for f in attrs.fields(State))
 _DUMPERS = tuple(('"' + name + '":', _DUMP_FIELD.get(name, _value_json)) for name in _SORTED_FIELDS)
 _read_sorted = operator.attrgetter(*_SORTED_FIELDS)
-_last_texts: list[tuple[object, str]] = [(object(), "")] * len(_SORTED_FIELDS)
+_FIELD_INDICES = range(len(_SORTED_FIELDS))
+_last_dump: tuple[tuple[object, ...], list[str]] = ((object(),) * len(_SORTED_FIELDS), [""] * len(_SORTED_FIELDS))
+"""The last state's field values and their texts (never changed in place)."""
 
 
 def _canonical_json(data: object) -> str:
@@ -252,18 +256,15 @@ def structure_state(data: object) -> State:
 
 def dumps_state(state: State) -> str:
     """The canonical JSON text of ``state``."""
-    parts = []
-    last = _last_texts
-    for index, value in enumerate(_read_sorted(state)):
-        known = last[index]  # one read: another thread may replace it meanwhile
-        if known[0] is value:
-            text = known[1]
-        else:
-            key, dump = _DUMPERS[index]
-            text = key + dump(value)
-            last[index] = (value, text)
-        parts.append(text)
-    return "{" + ",".join(parts) + "}"
+    global _last_dump
+    values = _read_sorted(state)
+    last_values, last_texts = _last_dump  # one read: another thread may replace it meanwhile
+    texts = list(last_texts)
+    for index in compress(_FIELD_INDICES, map(is_not, values, last_values)):
+        key, dump = _DUMPERS[index]
+        texts[index] = key + dump(values[index])
+    _last_dump = (values, texts)
+    return "{" + ",".join(texts) + "}"
 
 
 def loads_state(text: str | bytes) -> State:
