@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import meuterer
 from meuterer import Card, Role, Rules, Step, rulings
-from meuterer.actions import Play, Sale, Sell, Support
+from meuterer.actions import Pass, Play, Sale, Sell, Support
 from meuterer.cards import EMPTY, MAX_SEATS, SEAT_COUNTS, add
 from meuterer.islands import ISLANDS
 from meuterer.phases import mutiny
@@ -26,6 +26,7 @@ def test_views_get_the_same_rulings_as_the_state_once_roles_are_public(setup: tu
             seen = meuterer.view(state, seat)
             assert rulings.pirate_destination(seen, 2) == rulings.pirate_destination(state, 2)
             assert rulings.robbery(seen, 3) == rulings.robbery(state, 3)
+            assert rulings.destination(seen, 4) == rulings.destination(state, 4)
             if state.step in REVEALED:
                 assert rulings.strengths(seen) == rulings.strengths(state)
                 assert rulings.sale_points(seen, state.sales) == rulings.sale_points(state, state.sales)
@@ -36,6 +37,11 @@ def test_views_get_the_same_rulings_as_the_state_once_roles_are_public(setup: tu
             left = sum(state.hands[action.player]) - 1
             assert after.pirate == rulings.pirate_destination(state, left)
             assert (not any(map(any, after.face_up))) == rulings.robbery(state, left)
+        if isinstance(action, Pass) and action.player == state.captain:
+            assert after.captain_destination == rulings.destination(state, sum(state.hands[action.player]))
+        if after.step in (Step.MUTINY, Step.RESOLVE_MUTINY) and state.step is not after.step:
+            mutineer = after.roles.index(Role.MUTINEER)
+            assert after.mutineer_destination == rulings.destination(after, sum(after.face_down[mutineer]))
         if state.step is Step.RESOLVE_MUTINY:
             assert after.mutiny == rulings.mutiny_succeeds(*rulings.strengths(state))
 

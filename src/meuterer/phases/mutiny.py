@@ -5,6 +5,7 @@ from __future__ import annotations
 from meuterer.actions import Action, Support
 from meuterer.cards import MAX_SEATS, Card, Role, add
 from meuterer.phases.common import Board, Changes, clockwise_from, set_at
+from meuterer.phases.offer_cargo import destination
 from meuterer.rules import BASE_DECK
 from meuterer.state import State
 
@@ -39,7 +40,7 @@ def reveal(state: State, action: Action | None) -> Changes:
     n = sum(state.face_down[mutineer])
     order = tuple(p for p in clockwise_from(state, state.captain) if p == state.captain or state.roles[p] in _SIDES)
     return {
-        "mutineer_destination": (state.start + n) % len(state.ring),
+        "mutineer_destination": destination(state, n),
         "to_act": order[0],
         "queue": order[1:],
     }

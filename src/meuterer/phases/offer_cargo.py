@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from meuterer.actions import Action, ChooseRole, Offer, Pass, Play
 from meuterer.cards import CARDS, EMPTY, MAX_SEATS, ROLES, Counts, Role, add
-from meuterer.phases.common import Changes, next_unpassed, set_at
+from meuterer.phases.common import Board, Changes, next_unpassed, set_at
 from meuterer.state import State
 
 _SEATS = range(MAX_SEATS)
@@ -66,6 +66,18 @@ def passer_is_last(state: State, action: Action) -> bool:
     return sum(state.passed) == state.players - 1
 
 
+def destination(board: Board, cards: int) -> int:
+    """The ring position ``cards`` islands clockwise from the start island: the destination
+    of a captain who passes with ``cards`` cards, or of a mutineer with that many face down.
+
+    >>> import meuterer
+    >>> s = meuterer.new_game(4, 0)
+    >>> destination(s, 3), s.island_name(destination(s, 3)), destination(s, 12)
+    (3, 'karge_zunge', 0)
+    """
+    return (board.start + cards) % len(board.ring)
+
+
 def pass_turn(state: State, action: Pass) -> Changes:
     """Lay the hand face down. The captain's destination is fixed by the count.
 
@@ -80,7 +92,7 @@ def pass_turn(state: State, action: Pass) -> Changes:
         "passed": passed,
     }
     if p == state.captain:
-        changes["captain_destination"] = (state.start + sum(state.hands[p])) % len(state.ring)
+        changes["captain_destination"] = destination(state, sum(state.hands[p]))
         changes["to_act"] = next_unpassed(state.players, passed, p)
     return changes
 
