@@ -16,9 +16,20 @@ _ROLE = tuple(tuple(ChooseRole(p, r) for r in ROLES) for p in _SEATS)
 # Phase 1 -------------------------------------------------------------------------------
 
 
+_OFFERS: dict[tuple[int, int], tuple[Action, ...]] = {}
+
+
 def legal_offer(state: State) -> tuple[Action, ...]:
     """The captain offers 0 to ``rules.max_offer`` points."""
-    return tuple(Offer(state.captain, n) for n in range(state.rules.max_offer + 1))
+    key = (state.captain, state.rules.max_offer)
+    found = _OFFERS.get(key)
+    if found is None:
+        found = tuple(Offer(key[0], n) for n in range(key[1] + 1))
+        if key[1] <= 64:  # keep only small offer lists
+            if len(_OFFERS) >= 64:
+                _OFFERS.clear()
+            _OFFERS[key] = found
+    return found
 
 
 def make_offer(state: State, action: Offer) -> Changes:
