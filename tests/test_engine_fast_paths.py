@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import meuterer
 from meuterer import Card, Rules, Step
-from meuterer.actions import Draw, Sell
+from meuterer.actions import Discard, Draw, Sell
 from meuterer.errors import MeutererError
 from meuterer.islands import ISLANDS
 from meuterer.phases.scoring import _declarations
@@ -142,3 +142,16 @@ def test_states_stay_frozen_hashable_and_picklable() -> None:
     for clone in (pickle.loads(pickle.dumps(final)), copy.deepcopy(final), copy.copy(final)):
         assert clone == final and hash(clone) == hash(final)
     assert attrs.evolve(final, round=2) == evolve(final, {"round": 2})
+
+
+def test_huge_legal_lists_are_computed_but_not_kept() -> None:
+    from meuterer.phases import voyage
+
+    state = meuterer.new_game(4, 0, Rules(loadmaster_extra=12, deck=(20, 20, 20, 20, 20, 20, 0)))
+    state = attrs.evolve(state, step=Step.LOADMASTER_DISCARD, to_act=1, drawn=(5, 5, 5, 5, 5, 5, 0))
+    legal = voyage.legal_discard(state)
+    assert len(legal) > voyage._CACHED_LISTS_UP_TO and all(len(a.cards) == 12 for a in legal)  # type: ignore[union-attr]
+    assert (1, state.drawn, 12) not in voyage._DISCARDS
+    small = attrs.evolve(state, drawn=(1, 1, 0, 0, 0, 0, 0), rules=Rules(loadmaster_extra=2))
+    assert voyage.legal_discard(small) == (Discard(1, (Card.RUBY, Card.SALT)),)
+    assert (1, small.drawn, 2) in voyage._DISCARDS

@@ -131,7 +131,9 @@ def legal_sell(state: State) -> tuple[Action, ...]:
             cache.clear()
         islands = tuple((table[i].name, table[i]) for i in indices)
         sale_lists = _sale_lists(goods, islands, rules.withholding)
-        found = cache[key] = ([None] * MAX_SEATS, sale_lists)
+        found = ([None] * MAX_SEATS, sale_lists)
+        if len(sale_lists) <= 1024:  # huge lists (extreme decks) are not kept
+            cache[key] = found
     per_seat, sale_lists = found
     declarations = per_seat[p]
     if declarations is None:

@@ -155,6 +155,7 @@ def discard_pool(state: State) -> Counts:
 
 
 _DISCARDS: dict[tuple[int, Counts, int], tuple[Action, ...]] = {}
+_CACHED_LISTS_UP_TO = 1024
 
 
 def legal_discard(state: State) -> tuple[Action, ...]:
@@ -164,7 +165,9 @@ def legal_discard(state: State) -> tuple[Action, ...]:
     if found is None:
         if len(_DISCARDS) >= 1 << 14:
             _DISCARDS.clear()
-        found = _DISCARDS[key] = _discards(*key)
+        found = _discards(*key)
+        if len(found) <= _CACHED_LISTS_UP_TO:  # huge lists (extreme rule options) are not kept
+            _DISCARDS[key] = found
     return found
 
 
