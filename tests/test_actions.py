@@ -116,8 +116,8 @@ def test_fields_convert_on_construction_to_the_canonical_action() -> None:
     assert Play(0, 6).card is Card.PIRATE and str(Play(0, 6)) == "p0 play pirate"
     assert Draw(1, 4).card is Card.GRAIN and ChooseRole(2, 0).role is Role.MUTINEER
     assert Sale("hochland", 2, 1).card is Card.WINE
-    assert Discard(1, [4, 4, 1]).cards == (Card.GRAIN, Card.GRAIN, Card.SALT)  # type: ignore[list-item]
-    assert all(type(c) is Card for c in Discard(1, [4, 4, 1]).cards)  # type: ignore[list-item]
+    assert Discard(1, [4, 4, 1]).cards == (Card.GRAIN, Card.GRAIN, Card.SALT)
+    assert all(type(c) is Card for c in Discard(1, [4, 4, 1]).cards)
     sell = Sell(0, [Sale("hochland", Card.WINE, 1)])
     assert sell.sales == (Sale("hochland", Card.WINE, 1),) and hash(sell) == hash(meuterer.parse_action(str(sell)))
     assert ArrangeRing(["hochland", "sandkap"]).islands == ("hochland", "sandkap")

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meuterer
-from meuterer import Card, Role, Rules, Step, rulings
+import meuterer.rulings as rulings
+from meuterer import Card, Role, Rules, Step
 from meuterer.actions import Pass, Play, Sale, Sell, Support
 from meuterer.cards import EMPTY, MAX_SEATS, SEAT_COUNTS, add
 from meuterer.islands import ISLANDS
