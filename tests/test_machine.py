@@ -116,3 +116,16 @@ def test_every_step_that_takes_actions_takes_exactly_the_kinds_of_its_transition
         assert (spec.legal is not None) == (spec.actor in (Actor.PLAYER, Actor.CHANCE))
         assert spec.decision == (spec.actor is Actor.PLAYER)
         assert bool(spec.expects) == (spec.actor is not Actor.AUTOMATIC)
+
+
+def test_the_engine_reads_steps_from_the_machine_not_from_phase_modules() -> None:
+    import ast
+    from pathlib import Path
+
+    import meuterer.engine
+
+    tree = ast.parse(Path(meuterer.engine.__file__).read_text())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert not {name for name in imported if name and name.startswith("meuterer.phases")}
+    assert "meuterer.machine" in imported
