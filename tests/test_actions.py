@@ -138,3 +138,17 @@ def test_an_action_built_with_plain_numbers_fires_like_the_listed_one() -> None:
     plain = meuterer.apply(state, Play(0, 6))  # the pirate card as a number
     assert plain == meuterer.apply(state, meuterer.parse_action("p0 play pirate"))
     assert plain.pirate != state.pirate
+
+
+def test_parsed_draws_plays_passes_and_roles_are_the_instances_the_engine_lists() -> None:
+    actions, final = meuterer.random_game(seed=5, players=4)
+    state = meuterer.new_game(4, 0)
+    shared = 0
+    for action in actions:
+        parsed = meuterer.parse_action(str(action))
+        assert parsed == action and parsed is meuterer.parse_action(str(action))
+        if isinstance(action, Draw | Play | Pass | ChooseRole):
+            assert any(parsed is listed for listed in meuterer.legal_actions(state))
+            shared += 1
+        state = meuterer.apply(state, parsed)
+    assert state == final and shared > 100

@@ -191,6 +191,20 @@ Action = Draw | Offer | Play | Pass | ChooseRole | Support | Sell | Discard | Ar
 ACTION_TYPES: tuple[type[Action], ...] = (Draw, Offer, Play, Pass, ChooseRole, Support, Sell, Discard, ArrangeRing)
 KINDS: tuple[str, ...] = tuple(t.kind for t in ACTION_TYPES)
 
+# The canonical instances of the small action families, shared by the legal-action
+# generators and parse_action: an action read from a record is then the very object the
+# engine lists, which apply recognises by identity.
+DRAWS: tuple[tuple[Draw, ...], ...] = tuple(tuple(Draw(p, c) for c in Card) for p in range(MAX_SEATS))
+"""``DRAWS[seat][card]``: the canonical :class:`Draw` instances."""
+PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(p, c) for c in Card) for p in range(MAX_SEATS))
+"""``PLAYS[seat][card]``: the canonical :class:`Play` instances."""
+PASSES: tuple[Pass, ...] = tuple(Pass(p) for p in range(MAX_SEATS))
+"""``PASSES[seat]``: the canonical :class:`Pass` instances."""
+ROLE_CHOICES: tuple[tuple[ChooseRole, ...], ...] = tuple(
+    tuple(ChooseRole(p, r) for r in Role) for p in range(MAX_SEATS)
+)
+"""``ROLE_CHOICES[seat][role]``: the canonical :class:`ChooseRole` instances."""
+
 _SEAT = re.compile(r"p([0-9])")
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,5}")
 
@@ -227,20 +241,35 @@ def _arity(text: str, args: list[str], n: int) -> None:
         raise ActionParseError(f"{text!r}: expected {n} argument(s) after the action kind, got {len(args)}")
 
 
+_PARSED: dict[str, Action] = {}
+
+
 def parse_action(text: str) -> Action:
     """Read an action from its canonical text; raise :class:`ActionParseError` if it is not one.
 
     Only the canonical form is accepted (single spaces, lower case), so that
-    ``str(parse_action(t)) == t`` for every accepted ``t``.
+    ``str(parse_action(t)) == t`` for every accepted ``t``. Draws, plays, passes and role
+    choices come back as their canonical instances (:data:`PLAYS` and the like).
     """
     if not isinstance(text, str):
         raise ActionParseError(f"an action must be text, got {type(text).__name__}")
+    action = _PARSED.get(text)
+    if action is None:
+        action = _parse(text)
+        if len(text) <= 256:  # remember the short texts records repeat
+            if len(_PARSED) >= 1 << 13:
+                _PARSED.clear()
+            _PARSED[text] = action
+    return action
+
+
+def _parse(text: str) -> Action:
     tokens = text.split(" ")
     if len(tokens) < 2 or not all(tokens):
         raise ActionParseError(f"{text!r}: not an action (expected e.g. 'p1 play wine' or 'draw p1 grain')")
     if tokens[0] == "draw":
         _arity(text, tokens[1:], 2)
-        return Draw(_parse_seat(text, tokens[1]), _parse_card(text, tokens[2]))
+        return DRAWS[_parse_seat(text, tokens[1])][_parse_card(text, tokens[2])]
     if tokens[0] == "ring":
         _arity(text, tokens[1:], 1)
         names = tokens[1].split(",")
@@ -255,15 +284,15 @@ def parse_action(text: str) -> Action:
         action = Offer(player, _parse_number(text, args[0]))
     elif kind == "play":
         _arity(text, args, 1)
-        action = Play(player, _parse_card(text, args[0]))
+        action = PLAYS[player][_parse_card(text, args[0])]
     elif kind == "pass":
         _arity(text, args, 0)
-        action = Pass(player)
+        action = PASSES[player]
     elif kind == "role":
         _arity(text, args, 1)
         if args[0] not in ROLE_BY_NAME:
             raise ActionParseError(f"{text!r}: unknown role {args[0]!r}")
-        action = ChooseRole(player, ROLE_BY_NAME[args[0]])
+        action = ROLE_CHOICES[player][ROLE_BY_NAME[args[0]]]
     elif kind == "support":
         _arity(text, args, 1)
         action = Support(player, _parse_number(text, args[0]))

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from meuterer.actions import Action, ChooseRole, Offer, Pass, Play
-from meuterer.cards import CARDS, EMPTY, MAX_SEATS, ROLES, Counts, Role, add
+from meuterer.actions import PASSES, PLAYS, ROLE_CHOICES, Action, ChooseRole, Offer, Pass, Play
+from meuterer.cards import CARDS, EMPTY, ROLES, Counts, Role, add
 from meuterer.phases.common import Board, Changes, next_unpassed, set_at
 from meuterer.state import State
 
-_SEATS = range(MAX_SEATS)
-_PLAY = tuple(tuple(Play(p, c) for c in CARDS) for p in _SEATS)
-_PASS = tuple(Pass(p) for p in _SEATS)
-_ROLE = tuple(tuple(ChooseRole(p, r) for r in ROLES) for p in _SEATS)
+_PLAY: tuple[tuple[Action, ...], ...] = PLAYS
+_PASS: tuple[Action, ...] = PASSES
+_ROLE: tuple[tuple[Action, ...], ...] = ROLE_CHOICES
 
 
 # Phase 1 -------------------------------------------------------------------------------

@@ -6,14 +6,14 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from meuterer.actions import Action, Discard, Draw
-from meuterer.cards import CARDS, EMPTY, MAX_SEATS, Card, Counts, Role, add, counts_of, minus, plus
+from meuterer.actions import DRAWS, Action, Discard, Draw
+from meuterer.cards import CARDS, EMPTY, Card, Counts, Role, add, counts_of, minus, plus
 from meuterer.phases.common import Changes, clockwise_from, set_at
 from meuterer.phases.setup import piratennest
 from meuterer.rules import DiscardPool, Reshuffle
 from meuterer.state import State
 
-_DRAW = tuple(tuple(Draw(p, c) for c in CARDS) for p in range(MAX_SEATS))
+_DRAW: tuple[tuple[Action, ...], ...] = DRAWS
 
 
 # Drawing (the deal and phase 8) -----------------------------------------------------------
