@@ -7,7 +7,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import meuterer
-from meuterer import ActionParseError, Card, ChooseRole, Discard, Draw, Offer, Pass, Play, Role, Sale, Sell, Support
+from meuterer import (
+    ActionParseError,
+    ArrangeRing,
+    Card,
+    ChooseRole,
+    Discard,
+    Draw,
+    MeutererError,
+    Offer,
+    Pass,
+    Play,
+    Role,
+    Sale,
+    Sell,
+    Support,
+)
 
 EXAMPLES = {
     "p0 offer 2": Offer(0, 2),
@@ -95,3 +110,45 @@ actions = st.one_of(
 @given(actions)
 def test_every_action_round_trips_through_its_text(action: meuterer.Action) -> None:
     assert meuterer.parse_action(str(action)) == action
+
+
+def test_fields_convert_on_construction_to_the_canonical_action() -> None:
+    assert Play(0, 6).card is Card.PIRATE and str(Play(0, 6)) == "p0 play pirate"
+    assert Draw(1, 4).card is Card.GRAIN and ChooseRole(2, 0).role is Role.MUTINEER
+    assert Sale("hochland", 2, 1).card is Card.WINE
+    assert Discard(1, [4, 4, 1]).cards == (Card.GRAIN, Card.GRAIN, Card.SALT)
+    assert all(type(c) is Card for c in Discard(1, [4, 4, 1]).cards)
+    sell = Sell(0, [Sale("hochland", Card.WINE, 1)])
+    assert sell.sales == (Sale("hochland", Card.WINE, 1),) and hash(sell) == hash(meuterer.parse_action(str(sell)))
+    assert ArrangeRing(["hochland", "sandkap"]).islands == ("hochland", "sandkap")
+
+
+@pytest.mark.parametrize("bad", [7, -1, True, 2.0, "wine", None])
+def test_a_field_that_is_no_card_or_role_is_a_typed_error(bad: object) -> None:
+    with pytest.raises(MeutererError, match="not a card"):
+        Play(0, bad)  # type: ignore[arg-type]
+    with pytest.raises(MeutererError, match="not a role"):
+        ChooseRole(0, bad if bad != 7 else 5)  # type: ignore[arg-type]
+
+
+def test_an_action_built_with_plain_numbers_fires_like_the_listed_one() -> None:
+    from tests.test_pirates import phase_two
+
+    state = phase_two()  # p0 holds the pirate card and acts
+    plain = meuterer.apply(state, Play(0, 6))  # the pirate card as a number
+    assert plain == meuterer.apply(state, meuterer.parse_action("p0 play pirate"))
+    assert plain.pirate != state.pirate
+
+
+def test_parsed_draws_plays_passes_and_roles_are_the_instances_the_engine_lists() -> None:
+    actions, final = meuterer.random_game(seed=5, players=4)
+    state = meuterer.new_game(4, 0)
+    shared = 0
+    for action in actions:
+        parsed = meuterer.parse_action(str(action))
+        assert parsed == action and parsed is meuterer.parse_action(str(action))
+        if isinstance(action, Draw | Play | Pass | ChooseRole):
+            assert any(parsed is listed for listed in meuterer.legal_actions(state))
+            shared += 1
+        state = meuterer.apply(state, parsed)
+    assert state == final and shared > 100

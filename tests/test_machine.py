@@ -78,3 +78,54 @@ def test_phase_enumeration_has_ten_rulebook_phases_plus_deal_and_end() -> None:
     assert [p.value for p in meuterer.Phase] == list(range(12))
     assert meuterer.Phase.DEAL == 0 and meuterer.Phase.GAME_OVER == 11
     assert meuterer.Phase.MUTINY == 4 and meuterer.Phase.DRAW == 8
+
+
+def test_compile_machine_names_the_transitions_versions_it_reads_when_internals_are_missing() -> None:
+    from pathlib import Path
+
+    import pytest
+
+    from meuterer.machine import TRANSITIONS_VERSIONS, compile_machine
+
+    class Bare:  # a "machine" without the 0.9.x internals
+        pass
+
+    with pytest.raises(TypeError, match=r"transitions>=0\.9\.1,<0\.10"):
+        compile_machine(Bare())  # type: ignore[arg-type]
+    pyproject = Path(__file__).parent.parent / "pyproject.toml"
+    assert f'"transitions{TRANSITIONS_VERSIONS}"' in pyproject.read_text()
+
+
+def test_the_step_specs_agree_with_the_constants_services_still_keep() -> None:
+    # The lead rewires views and the CLI to read StepSpec; until then they must agree.
+    from meuterer import cli_play, explain, views
+    from meuterer.machine import DECISION_STEPS, ROLES_SECRET, STEP_CODES
+
+    assert dict(STEP_CODES) == dict(views.STEP_CODES)
+    assert ROLES_SECRET == views.ROLES_SECRET
+    resting = {step for step, spec in STEPS.items() if spec.actor is not Actor.AUTOMATIC}
+    assert resting - DECISION_STEPS == cli_play._NOT_DECISIONS
+    assert explain._STEP_EXPECTS[Step.SELL] == STEPS[Step.SELL].expects  # explain reads the specs
+
+
+def test_every_step_that_takes_actions_takes_exactly_the_kinds_of_its_transitions() -> None:
+    for step, spec in STEPS.items():
+        triggers = {trigger for s, trigger in TABLE if s == step and trigger != ADVANCE}
+        assert triggers == {kind.kind for kind in spec.takes}, step
+        assert (spec.sample is not None) == (spec.outcomes is not None) == (spec.actor is Actor.CHANCE)
+        assert (spec.legal is not None) == (spec.actor in (Actor.PLAYER, Actor.CHANCE))
+        assert spec.decision == (spec.actor is Actor.PLAYER)
+        assert bool(spec.expects) == (spec.actor is not Actor.AUTOMATIC)
+
+
+def test_the_engine_reads_steps_from_the_machine_not_from_phase_modules() -> None:
+    import ast
+    from pathlib import Path
+
+    import meuterer.engine
+
+    tree = ast.parse(Path(meuterer.engine.__file__).read_text())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert not {name for name in imported if name and name.startswith("meuterer.phases")}
+    assert "meuterer.machine" in imported

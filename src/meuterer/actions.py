@@ -16,18 +16,44 @@ its canonical text, and :func:`parse_action` reads it back exactly:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import ClassVar
 
 import attrs
 
 from meuterer.cards import CARD_BY_NAME, ROLE_BY_NAME, Card, Role
-from meuterer.errors import ActionParseError
-
-MAX_SEATS = 4
+from meuterer.cards import MAX_SEATS as MAX_SEATS  # its home is meuterer.cards
+from meuterer.errors import ActionParseError, MeutererError
 
 
 def _seat(player: int) -> str:
     return f"p{player}"
+
+
+# Action fields convert on construction, so an action built with plain ints for cards or
+# roles (``Play(0, 6)``) or a list for a tuple is the canonical one, and fires the same.
+def _card(value: Card | int) -> Card:
+    if type(value) is Card:
+        return value
+    if type(value) is int and 0 <= value < len(Card):
+        return Card(value)
+    raise MeutererError(f"not a card: {value!r} (a meuterer.Card or its number)")
+
+
+def _role(value: Role | int) -> Role:
+    if type(value) is Role:
+        return value
+    if type(value) is int and 0 <= value < len(Role):
+        return Role(value)
+    raise MeutererError(f"not a role: {value!r} (a meuterer.Role or its number)")
+
+
+def _cards(values: Iterable[Card | int]) -> tuple[Card, ...]:
+    return tuple(map(_card, values))
+
+
+def _names(values: Iterable[str]) -> tuple[str, ...]:
+    return values if type(values) is tuple else tuple(values)
 
 
 @attrs.frozen
@@ -36,7 +62,7 @@ class Draw:
 
     kind: ClassVar[str] = "draw"
     player: int
-    card: Card
+    card: Card = attrs.field(converter=_card)
 
     def __str__(self) -> str:
         return f"draw {_seat(self.player)} {self.card}"
@@ -60,7 +86,7 @@ class Play:
 
     kind: ClassVar[str] = "play"
     player: int
-    card: Card
+    card: Card = attrs.field(converter=_card)
 
     def __str__(self) -> str:
         return f"{_seat(self.player)} play {self.card}"
@@ -83,7 +109,7 @@ class ChooseRole:
 
     kind: ClassVar[str] = "role"
     player: int
-    role: Role
+    role: Role = attrs.field(converter=_role)
 
     def __str__(self) -> str:
         return f"{_seat(self.player)} role {self.role}"
@@ -106,11 +132,15 @@ class Sale:
     """One part of a sale declaration: ``count`` cards of ``card`` on ``island``."""
 
     island: str
-    card: Card
+    card: Card = attrs.field(converter=_card)
     count: int
 
     def __str__(self) -> str:
         return f"{self.island}:{self.card}:{self.count}"
+
+
+def _sales(values: Iterable[Sale]) -> tuple[Sale, ...]:
+    return values if type(values) is tuple else tuple(values)
 
 
 @attrs.frozen
@@ -122,7 +152,7 @@ class Sell:
 
     kind: ClassVar[str] = "sell"
     player: int
-    sales: tuple[Sale, ...]
+    sales: tuple[Sale, ...] = attrs.field(converter=_sales)
 
     def __str__(self) -> str:
         body = ",".join(map(str, self.sales)) or "none"
@@ -135,7 +165,7 @@ class Discard:
 
     kind: ClassVar[str] = "discard"
     player: int
-    cards: tuple[Card, ...]
+    cards: tuple[Card, ...] = attrs.field(converter=_cards)
 
     def __str__(self) -> str:
         return f"{_seat(self.player)} discard " + " ".join(map(str, self.cards))
@@ -149,7 +179,7 @@ class ArrangeRing:
     kind: ClassVar[str] = "ring"
     player: ClassVar[int] = -1
     """Chance actions belong to no seat."""
-    islands: tuple[str, ...]
+    islands: tuple[str, ...] = attrs.field(converter=_names)
 
     def __str__(self) -> str:
         return "ring " + ",".join(self.islands)
@@ -160,6 +190,20 @@ Action = Draw | Offer | Play | Pass | ChooseRole | Support | Sell | Discard | Ar
 
 ACTION_TYPES: tuple[type[Action], ...] = (Draw, Offer, Play, Pass, ChooseRole, Support, Sell, Discard, ArrangeRing)
 KINDS: tuple[str, ...] = tuple(t.kind for t in ACTION_TYPES)
+
+# The canonical instances of the small action families, shared by the legal-action
+# generators and parse_action: an action read from a record is then the very object the
+# engine lists, which apply recognises by identity.
+DRAWS: tuple[tuple[Draw, ...], ...] = tuple(tuple(Draw(p, c) for c in Card) for p in range(MAX_SEATS))
+"""``DRAWS[seat][card]``: the canonical :class:`Draw` instances."""
+PLAYS: tuple[tuple[Play, ...], ...] = tuple(tuple(Play(p, c) for c in Card) for p in range(MAX_SEATS))
+"""``PLAYS[seat][card]``: the canonical :class:`Play` instances."""
+PASSES: tuple[Pass, ...] = tuple(Pass(p) for p in range(MAX_SEATS))
+"""``PASSES[seat]``: the canonical :class:`Pass` instances."""
+ROLE_CHOICES: tuple[tuple[ChooseRole, ...], ...] = tuple(
+    tuple(ChooseRole(p, r) for r in Role) for p in range(MAX_SEATS)
+)
+"""``ROLE_CHOICES[seat][role]``: the canonical :class:`ChooseRole` instances."""
 
 _SEAT = re.compile(r"p([0-9])")
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,5}")
@@ -197,20 +241,35 @@ def _arity(text: str, args: list[str], n: int) -> None:
         raise ActionParseError(f"{text!r}: expected {n} argument(s) after the action kind, got {len(args)}")
 
 
+_PARSED: dict[str, Action] = {}
+
+
 def parse_action(text: str) -> Action:
     """Read an action from its canonical text; raise :class:`ActionParseError` if it is not one.
 
     Only the canonical form is accepted (single spaces, lower case), so that
-    ``str(parse_action(t)) == t`` for every accepted ``t``.
+    ``str(parse_action(t)) == t`` for every accepted ``t``. Draws, plays, passes and role
+    choices come back as their canonical instances (:data:`PLAYS` and the like).
     """
     if not isinstance(text, str):
         raise ActionParseError(f"an action must be text, got {type(text).__name__}")
+    action = _PARSED.get(text)
+    if action is None:
+        action = _parse(text)
+        if len(text) <= 256:  # remember the short texts records repeat
+            if len(_PARSED) >= 1 << 13:
+                _PARSED.clear()
+            _PARSED[text] = action
+    return action
+
+
+def _parse(text: str) -> Action:
     tokens = text.split(" ")
     if len(tokens) < 2 or not all(tokens):
         raise ActionParseError(f"{text!r}: not an action (expected e.g. 'p1 play wine' or 'draw p1 grain')")
     if tokens[0] == "draw":
         _arity(text, tokens[1:], 2)
-        return Draw(_parse_seat(text, tokens[1]), _parse_card(text, tokens[2]))
+        return DRAWS[_parse_seat(text, tokens[1])][_parse_card(text, tokens[2])]
     if tokens[0] == "ring":
         _arity(text, tokens[1:], 1)
         names = tokens[1].split(",")
@@ -225,15 +284,15 @@ def parse_action(text: str) -> Action:
         action = Offer(player, _parse_number(text, args[0]))
     elif kind == "play":
         _arity(text, args, 1)
-        action = Play(player, _parse_card(text, args[0]))
+        action = PLAYS[player][_parse_card(text, args[0])]
     elif kind == "pass":
         _arity(text, args, 0)
-        action = Pass(player)
+        action = PASSES[player]
     elif kind == "role":
         _arity(text, args, 1)
         if args[0] not in ROLE_BY_NAME:
             raise ActionParseError(f"{text!r}: unknown role {args[0]!r}")
-        action = ChooseRole(player, ROLE_BY_NAME[args[0]])
+        action = ROLE_CHOICES[player][ROLE_BY_NAME[args[0]]]
     elif kind == "support":
         _arity(text, args, 1)
         action = Support(player, _parse_number(text, args[0]))

@@ -13,6 +13,7 @@ indexed by :class:`Card` (``Counts``).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from enum import IntEnum
 
@@ -48,6 +49,11 @@ class Role(IntEnum):
         return self.name.lower()
 
 
+SEAT_COUNTS: tuple[int, ...] = (3, 4)
+"""The player counts Meuterer is played with."""
+MAX_SEATS: int = max(SEAT_COUNTS)
+"""The most seats a game has (seats are numbered 0 to ``MAX_SEATS - 1``)."""
+
 CARDS: tuple[Card, ...] = tuple(Card)
 GOODS: tuple[Card, ...] = (Card.RUBY, Card.SALT, Card.WINE, Card.CLOTH, Card.GRAIN)
 """The five sellable kinds. Support and pirate cards are never sold."""
@@ -78,12 +84,16 @@ def counts_str(counts: Counts) -> str:
 
 def add(counts: Counts, card: int, n: int = 1) -> Counts:
     """``counts`` with ``n`` more cards of kind ``card`` (``n`` may be negative)."""
-    return counts[:card] + (counts[card] + n,) + counts[card + 1 :]
+    changed = list(counts)
+    changed[card] += n
+    return tuple(changed)
 
 
 def plus(a: Counts, b: Counts) -> Counts:
     """The union (sum) of two multisets."""
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+    if len(a) != len(b):
+        raise ValueError(f"multisets of different lengths: {len(a)} and {len(b)}")
+    return tuple(map(operator.add, a, b))
 
 
 def minus(a: Counts, b: Counts) -> Counts:

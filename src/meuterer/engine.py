@@ -19,22 +19,27 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import repeat
+from operator import is_
 from typing import Final, Protocol
 
-from meuterer.actions import Action, Draw
-from meuterer.errors import IllegalActionError, SetupError
+from meuterer.actions import Action
+from meuterer.errors import IllegalActionError, MeutererError, SetupError
 from meuterer.explain import why_illegal
 from meuterer.machine import ADVANCE, INITIAL_STATE, STEPS, TABLE, Actor, Table
-from meuterer.phases.setup import ArrangementOutcomes, Arrangements
-from meuterer.phases.voyage import draw_pool
 from meuterer.rules import Rules
-from meuterer.state import State, Step, evolve
+from meuterer.state import State, Step
 
 CHANCE: Final = -1
 """What :func:`current_player` returns at a chance node (a card is drawn)."""
 
 _AUTOMATIC = frozenset(step for step, spec in STEPS.items() if spec.actor is Actor.AUTOMATIC)
 _CHANCE_STEPS = frozenset(step for step, spec in STEPS.items() if spec.actor is Actor.CHANCE)
+# random_game's movers: the chance sampler or the legal-action generator of each step
+# where the game rests (a state is never left on an automatic step).
+_MOVERS = {step: (spec.sample, spec.legal or (lambda state: ())) for step, spec in STEPS.items()}
+_new_state = object.__new__
+_set_fields = object.__setattr__
 
 
 def new_game(players: int = 4, first_captain: int = 0, rules: Rules | None = None) -> State:
@@ -118,15 +123,8 @@ def chance_outcomes(state: State) -> Sequence[tuple[Action, Fraction]]:
     with probability 1/11!, as a lazy sequence (indexable, with ``len``; nothing is
     enumerated until asked for).
     """
-    if state.step not in _CHANCE_STEPS:
-        return ()
-    if state.step is Step.RING:
-        legal = legal_actions(state)
-        assert isinstance(legal, Arrangements)
-        return ArrangementOutcomes(legal)
-    pool = draw_pool(state)
-    total = sum(pool)
-    return tuple((a, Fraction(pool[a.card], total)) for a in legal_actions(state) if isinstance(a, Draw))
+    outcomes = STEPS[state.step].outcomes
+    return () if outcomes is None else outcomes(state)
 
 
 def apply(state: State, action: Action) -> State:
@@ -136,12 +134,10 @@ def apply(state: State, action: Action) -> State:
     is one of :func:`legal_actions` (``state``).
     """
     legal = legal_actions(state)
-    try:
-        # Fire the listed instance: an equal action built with plain ints for cards
-        # (``Play(0, 0)``) then behaves exactly like the canonical one.
-        action = legal[legal.index(action)]
-    except ValueError:
-        raise IllegalActionError(action, why_illegal(state, action)) from None
+    # Callers mostly pass a listed instance: look for it by identity first (at C speed),
+    # then by equality (actions convert their fields, so an equal one fires the same).
+    if not ((type(legal) is tuple and any(map(is_, legal, repeat(action)))) or action in legal):
+        raise IllegalActionError(action, why_illegal(state, action))
     return run_table(TABLE, state, action)
 
 
@@ -150,19 +146,29 @@ def run_table(table: Table, state: State, action: Action) -> State:
 
     :func:`apply` is this with the declared machine's table, after the legality check.
     Tests use it to run a variant of the declaration (one rule changed)."""
-    state = _fire(table, state, action.kind, action)
-    while state.step in _AUTOMATIC:
-        state = _fire(table, state, ADVANCE, None)
-    return state
-
-
-def _fire(table: Table, state: State, trigger: str, action: Action | None) -> State:
-    for guards, effect, dest in table[state.step, trigger]:
-        if all(guard(state, action) for guard in guards):
-            changes = effect(state, action)
-            changes["step"] = dest
-            return evolve(state, changes)
-    raise AssertionError("unreachable: the last candidate transition is unguarded")
+    trigger: str = action.kind
+    fired: Action | None = action
+    automatic = _AUTOMATIC
+    while True:
+        for guards, effect, dest in table[state.step, trigger]:
+            for guard in guards:
+                if not guard(state, fired):
+                    break
+            else:
+                # evolve(state, changes) inlined, without its field-name check: effects
+                # return typed Changes (mypy checks their keys; tests run them through
+                # the checked evolve too).
+                fields = state.__dict__.copy()
+                fields.update(effect(state, fired))
+                fields["step"] = dest
+                state = _new_state(State)
+                _set_fields(state, "__dict__", fields)
+                break
+        else:
+            raise AssertionError("unreachable: the last candidate transition is unguarded")
+        if dest not in automatic:
+            return state
+        trigger, fired = ADVANCE, None
 
 
 def scores(state: State) -> tuple[int, ...]:
@@ -179,13 +185,16 @@ def winners(state: State) -> tuple[int, ...]:
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
-    """Draw a chance outcome of ``state`` with its probability, using ``rng``."""
-    draws = legal_actions(state)
-    if state.step is Step.RING:
-        return draws[rng.randrange(len(draws))]
-    pool = draw_pool(state)
-    weights = [pool[a.card] for a in draws if isinstance(a, Draw)]
-    return rng.choices(draws, weights)[0]
+    """Draw a chance outcome of ``state`` with its probability, using ``rng``.
+
+    A card draw costs one ``rng.random()`` (as ``rng.choices`` over :func:`chance_outcomes`
+    weighted by the pool's counts); the shuffled ring's arrangement one ``rng.randrange``.
+    Raises :class:`~meuterer.errors.MeutererError` when ``state`` is not a chance node.
+    """
+    sample = STEPS[state.step].sample
+    if sample is None:
+        raise MeutererError(f"sample_chance needs a chance node, not step {state.step.value}")
+    return sample(state, rng)
 
 
 def random_game(
@@ -199,9 +208,11 @@ def random_game(
     rng = random.Random(seed)
     state = new_game(players, first_captain, rules)
     history: list[Action] = []
-    while state.step is not Step.GAME_OVER:
-        chance = state.step in _CHANCE_STEPS
-        action = sample_chance(state, rng) if chance else rng.choice(legal_actions(state))
-        history.append(action)
-        state = apply(state, action)
+    record, choose, movers, over = history.append, rng.choice, _MOVERS, Step.GAME_OVER
+    while state.step is not over:
+        sample, legal = movers[state.step]
+        # as sample_chance and rng.choice(legal_actions(state)) would choose
+        action = sample(state, rng) if sample is not None else choose(legal(state))
+        record(action)
+        state = run_table(TABLE, state, action)  # a listed action: legal by construction
     return tuple(history), state

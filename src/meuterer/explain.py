@@ -9,22 +9,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from meuterer.actions import ACTION_TYPES, ArrangeRing, ChooseRole, Discard, Draw, Offer, Pass, Play, Sell, Support
+from meuterer.actions import (
+    ACTION_TYPES,
+    Action,
+    ArrangeRing,
+    ChooseRole,
+    Discard,
+    Draw,
+    Offer,
+    Play,
+    Sell,
+    Support,
+)
 from meuterer.cards import CARDS, GOODS, Card, counts_of
+from meuterer.machine import STEPS
 from meuterer.phases.voyage import discard_pool, draw_pool
 from meuterer.state import State, Step
 
-_STEP_EXPECTS: dict[Step, str] = {
-    Step.RING: "the shuffled ring: a chance action 'ring hochland,...' naming every island once",
-    Step.DEAL: "the deal: a card drawn for p{p}",
-    Step.OFFER: "phase 1: p{p} makes the captain's offer",
-    Step.PLAY: "phase 2: p{p} plays a card or passes",
-    Step.CHOOSE_ROLE: "phase 2: p{p} chooses a role",
-    Step.MUTINY: "phase 4: p{p} adds support cards",
-    Step.SELL: "phase 5: p{p} declares sales",
-    Step.DRAW: "phase 8: a card drawn for p{p}",
-    Step.LOADMASTER_DISCARD: "phase 8: p{p}, the loadmaster, discards",
-}
+# What each step waits for and the action types it takes: from the machine's step specs.
+_STEP_EXPECTS: dict[Step, str] = {step: spec.expects for step, spec in STEPS.items() if spec.takes}
+_STEP_TAKES: dict[Step, tuple[type[Action], ...]] = {step: spec.takes for step, spec in STEPS.items() if spec.takes}
 
 
 def why_illegal(state: State, action: object) -> str:
@@ -112,17 +116,6 @@ def _discard(state: State, action: Discard) -> str | None:
     return None
 
 
-_STEP_TAKES: dict[Step, type | tuple[type, ...]] = {
-    Step.RING: ArrangeRing,
-    Step.DEAL: Draw,
-    Step.DRAW: Draw,
-    Step.OFFER: Offer,
-    Step.PLAY: (Play, Pass),
-    Step.CHOOSE_ROLE: ChooseRole,
-    Step.MUTINY: Support,
-    Step.SELL: Sell,
-    Step.LOADMASTER_DISCARD: Discard,
-}
 _DETAILS: dict[type, Callable[[State, Any], str | None]] = {
     Draw: _draw,
     Offer: _offer,

@@ -19,14 +19,17 @@ transitions in declaration order, the first whose guards all hold being taken.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import random
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
+from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, cast
 
 import attrs
 from transitions import Machine
 
-from meuterer.actions import KINDS, Action
+from meuterer.actions import KINDS, Action, ArrangeRing, ChooseRole, Discard, Draw, Offer, Pass, Play, Sell, Support
 from meuterer.phases import mutiny, offer_cargo, pirates, scoring, setup, voyage
 from meuterer.phases.common import Changes
 from meuterer.state import State, Step
@@ -37,6 +40,8 @@ ADVANCE = "advance"
 Guard = Callable[[State, Any], bool]
 Effect = Callable[[State, Any], Changes]
 LegalActions = Callable[[State], Sequence[Action]]
+ChanceOutcomes = Callable[[State], Sequence[tuple[Action, Fraction]]]
+ChanceSampler = Callable[[State, random.Random], Action]
 
 
 class Actor(Enum):
@@ -50,42 +55,103 @@ class Actor(Enum):
 
 @attrs.frozen
 class StepSpec:
-    """What a step is: who acts there and, if someone does, the legal-action generator."""
+    """Everything about a step, in one place: who acts there, what he may do, and how
+    services describe it.
+
+    >>> from meuterer.machine import STEPS
+    >>> from meuterer.state import Step
+    >>> spec = STEPS[Step.PLAY]
+    >>> spec.actor.value, spec.decision, spec.code, [t.__name__ for t in spec.takes], spec.roles_secret
+    ('player', True, 3, ['Play', 'Pass'], True)
+    >>> spec.expects.format(p=2)
+    'phase 2: p2 plays a card or passes'
+    """
 
     actor: Actor
     legal: LegalActions | None = None
+    """The legal-action generator (player and chance steps); at a chance step, the outcomes."""
+    code: int = attrs.field(default=-1, kw_only=True)
+    """The step's stable number (observation vectors; never reused)."""
+    takes: tuple[type[Action], ...] = attrs.field(default=(), kw_only=True)
+    """The action types this step accepts."""
+    expects: str = attrs.field(default="", kw_only=True)
+    """What the game waits for here, in words (``{p}`` stands for the seat to act)."""
+    roles_secret: bool = attrs.field(default=False, kw_only=True)
+    """Whether this round's roles are still secret here (they are revealed in phase 3)."""
+    outcomes: ChanceOutcomes | None = attrs.field(default=None, kw_only=True)
+    """Chance steps: each outcome of :attr:`legal` with its probability."""
+    sample: ChanceSampler | None = attrs.field(default=None, kw_only=True)
+    """Chance steps: draw one outcome with its probability from a ``random.Random``."""
+
+    @property
+    def decision(self) -> bool:
+        """Whether a player decides here (not chance, not automatic, not the game's end)."""
+        return self.actor is Actor.PLAYER
 
 
 INITIAL_STATE = setup.initial_state
 """Builds the state a game starts in (step ``deal``): SPEC section 2."""
 
 
-def _player(legal: LegalActions) -> StepSpec:
-    return StepSpec(Actor.PLAYER, legal)
+def _player(code: int, legal: LegalActions, takes: tuple[type[Action], ...], expects: str, secret: bool) -> StepSpec:
+    return StepSpec(Actor.PLAYER, legal, code=code, takes=takes, expects=expects, roles_secret=secret)
 
 
-_AUTOMATIC = StepSpec(Actor.AUTOMATIC)
+def _draws(code: int, expects: str, secret: bool) -> StepSpec:
+    return StepSpec(
+        Actor.CHANCE,
+        voyage.legal_draw,
+        code=code,
+        takes=(Draw,),
+        expects=expects,
+        roles_secret=secret,
+        outcomes=voyage.draw_outcomes,
+        sample=voyage.sample_draw,
+    )
+
+
+def _automatic(code: int) -> StepSpec:
+    return StepSpec(Actor.AUTOMATIC, code=code)
+
 
 STEPS: dict[Step, StepSpec] = {
-    Step.RING: StepSpec(Actor.CHANCE, setup.legal_ring),
-    Step.DEAL: StepSpec(Actor.CHANCE, voyage.legal_draw),
-    Step.OFFER: _player(offer_cargo.legal_offer),
-    Step.PLAY: _player(offer_cargo.legal_play),
-    Step.CHOOSE_ROLE: _player(offer_cargo.legal_role),
-    Step.REVEAL: _AUTOMATIC,
-    Step.MUTINY: _player(mutiny.legal_support),
-    Step.RESOLVE_MUTINY: _AUTOMATIC,
-    Step.ROLE_POINTS: _AUTOMATIC,
-    Step.SELL: _player(scoring.legal_sell),
-    Step.SAIL: _AUTOMATIC,
-    Step.CLEAN_UP: _AUTOMATIC,
-    Step.DRAW: StepSpec(Actor.CHANCE, voyage.legal_draw),
-    Step.LOADMASTER_DISCARD: _player(voyage.legal_discard),
-    Step.ROLES_RETURN: _AUTOMATIC,
-    Step.END_OF_ROUND: _AUTOMATIC,
-    Step.GAME_OVER: StepSpec(Actor.NOBODY),
+    Step.RING: StepSpec(
+        Actor.CHANCE,
+        setup.legal_ring,
+        code=0,
+        takes=(ArrangeRing,),
+        expects="the shuffled ring: a chance action 'ring hochland,...' naming every island once",
+        roles_secret=True,
+        outcomes=setup.ring_outcomes,
+        sample=setup.sample_ring,
+    ),
+    Step.DEAL: _draws(1, "the deal: a card drawn for p{p}", True),
+    Step.OFFER: _player(2, offer_cargo.legal_offer, (Offer,), "phase 1: p{p} makes the captain's offer", True),
+    Step.PLAY: _player(3, offer_cargo.legal_play, (Play, Pass), "phase 2: p{p} plays a card or passes", True),
+    Step.CHOOSE_ROLE: _player(4, offer_cargo.legal_role, (ChooseRole,), "phase 2: p{p} chooses a role", True),
+    Step.REVEAL: _automatic(5),
+    Step.MUTINY: _player(6, mutiny.legal_support, (Support,), "phase 4: p{p} adds support cards", False),
+    Step.RESOLVE_MUTINY: _automatic(7),
+    Step.ROLE_POINTS: _automatic(8),
+    Step.SELL: _player(9, scoring.legal_sell, (Sell,), "phase 5: p{p} declares sales", False),
+    Step.SAIL: _automatic(10),
+    Step.CLEAN_UP: _automatic(11),
+    Step.DRAW: _draws(12, "phase 8: a card drawn for p{p}", False),
+    Step.LOADMASTER_DISCARD: _player(
+        13, voyage.legal_discard, (Discard,), "phase 8: p{p}, the loadmaster, discards", False
+    ),
+    Step.ROLES_RETURN: _automatic(14),
+    Step.END_OF_ROUND: _automatic(15),
+    Step.GAME_OVER: StepSpec(Actor.NOBODY, code=16, expects="nothing: the game is over"),
 }
-"""Every state of the machine, with who acts there."""
+"""Every state of the machine and its description (see :class:`StepSpec`)."""
+
+STEP_CODES: Mapping[Step, int] = MappingProxyType({step: spec.code for step, spec in STEPS.items()})
+"""Each step's stable number (:attr:`StepSpec.code`)."""
+ROLES_SECRET: frozenset[Step] = frozenset(step for step, spec in STEPS.items() if spec.roles_secret)
+"""The steps in which this round's roles are still secret (:attr:`StepSpec.roles_secret`)."""
+DECISION_STEPS: frozenset[Step] = frozenset(step for step, spec in STEPS.items() if spec.decision)
+"""The steps in which a player decides (:attr:`StepSpec.decision`)."""
 
 
 def _t(trigger: str, source: Step, dest: Step, effect: Effect, *guards: Guard) -> dict[str, Any]:
@@ -169,8 +235,26 @@ Table = dict[tuple[Step, str], tuple[Transition, ...]]
 """A compiled machine: (step, trigger) to its candidate transitions, in priority order."""
 
 
+TRANSITIONS_VERSIONS = ">=0.9.1,<0.10"
+"""The ``transitions`` releases whose internals :func:`compile_machine` reads (pinned in pyproject)."""
+
+
 def compile_machine(machine: Machine) -> Table:
-    """The lookup table of a ``transitions`` machine: (step, trigger) to candidate transitions."""
+    """The lookup table of a ``transitions`` machine: (step, trigger) to candidate transitions.
+
+    It reads ``Machine.events``, ``Event.transitions`` and each transition's ``conditions``
+    (``func``, ``target``), ``after`` and ``dest``: internals of ``transitions`` 0.9.x
+    (:data:`TRANSITIONS_VERSIONS`).
+    """
+    try:
+        return _compile(machine)
+    except AttributeError as error:
+        raise TypeError(
+            f"compile_machine reads internals of transitions{TRANSITIONS_VERSIONS}; this machine lacks them: {error}"
+        ) from None
+
+
+def _compile(machine: Machine) -> Table:
     table: Table = {}
     for trigger, event in machine.events.items():
         for source, candidates in event.transitions.items():
@@ -199,6 +283,18 @@ def _check(table: Table) -> None:
     for candidates in table.values():
         if candidates[-1][0]:
             raise TypeError("the last candidate of each (step, trigger) must be unguarded")
+    for step, trigger in table:
+        kinds = {kind.kind for kind in STEPS[step].takes}
+        if trigger != ADVANCE and trigger not in kinds:
+            raise TypeError(f"step {step.value}: trigger {trigger!r} is not one of the action types it takes")
+    for step, spec in STEPS.items():
+        chance = spec.actor is Actor.CHANCE
+        if (spec.legal is not None) != (chance or spec.decision) or (spec.sample is not None) != chance:
+            raise TypeError(f"step {step.value}: legal actions and sampling do not fit a step moved on by {spec.actor}")
+        if (spec.outcomes is not None) != chance:
+            raise TypeError(f"step {step.value}: chance outcomes do not fit a step moved on by {spec.actor}")
+    if sorted(spec.code for spec in STEPS.values()) != list(range(len(STEPS))):
+        raise TypeError("step codes must number the steps 0, 1, 2, ... once each")
 
 
 MACHINE: Machine = build_machine()

@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+import operator
+from collections.abc import Callable, Mapping
 from functools import lru_cache
+from itertools import compress
+from operator import is_not
 from typing import Any, TypeVar
 
 import attrs
@@ -30,7 +33,7 @@ import cattrs
 from cattrs.v import format_exception
 
 from meuterer.actions import Sale
-from meuterer.cards import CARD_BY_NAME, CARDS, ROLE_BY_NAME, Card, Role
+from meuterer.cards import CARD_BY_NAME, CARDS, ROLE_BY_NAME, Card, Counts, Role
 from meuterer.errors import FormatError, MeutererError
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
 from meuterer.state import State, Step
@@ -157,25 +160,83 @@ def _sale_data(sales: tuple[tuple[Sale, ...] | None, ...]) -> list[list[dict[str
     ]
 
 
-# dumps_state runs once per step when records carry digests, so it skips cattrs: json.dumps
-# writes tuples as lists and StrEnums as their values already; only these fields need
-# converting. A test checks the text equals the canonical JSON of unstructure_state.
-_DUMP_FIELD: dict[str, Any] = {"roles": _role_names, "sales": _sale_data}
+# dumps_state runs once per step when records carry digests, so it skips cattrs and
+# writes each field's JSON text with a small encoder of its own (keys in sorted order; a
+# test checks the text equals the canonical JSON of unstructure_state). Consecutive states
+# share the objects of the fields that did not change, so each field's text is memoised
+# on the identity of its last value (immutable: the same object always has the same text).
+# Every dict encoded here has its keys in sorted order already.
+_SORTED_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+
+
+def _value_json(value: object) -> str:
+    kind = type(value)
+    if kind is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return _SORTED_JSON(value)
+
+
+def _memo(dump: Callable[[Any], str]) -> Callable[[Any], str]:
+    # The text of a small hashable value, remembered by value (bounded).
+    texts: dict[object, str] = {}
+
+    def memoised(value: object) -> str:
+        text = texts.get(value)
+        if text is None:
+            if len(texts) >= 1 << 14:
+                texts.clear()
+            text = texts[value] = dump(value)
+        return text
+
+    return memoised
+
+
+def _ints_json(values: tuple[int, ...]) -> str:
+    return "[" + ",".join(map(int.__repr__, values)) + "]"
+
+
+_counts_texts: dict[Counts, str] = {}
+
+
+def _counts_json(counts: Counts) -> str:
+    text = _counts_texts.get(counts)
+    if text is None:
+        if len(_counts_texts) >= 1 << 14:
+            _counts_texts.clear()
+        text = _counts_texts[counts] = _ints_json(counts)
+    return text
+
+
+def _piles_json(piles: tuple[Counts, ...]) -> str:
+    return "[" + ",".join(map(_counts_json, piles)) + "]"
+
+
+_DUMP_FIELD: dict[str, Any] = {
+    "roles": _memo(lambda roles: _SORTED_JSON(_role_names(roles))),
+    "passed": _memo(_SORTED_JSON),
+    "sales": lambda sales: _SORTED_JSON(_sale_data(sales)),
+    "rules": lambda rules: _rules_json(rules),
+    "step": lambda step: '"' + step.value + '"',
+    **dict.fromkeys(("deck", "discard", "drawn"), _counts_json),
+    **dict.fromkeys(("hands", "face_up", "face_down"), _piles_json),
+    **dict.fromkeys(("active", "queue", "ring", "role_order", "scores"), _ints_json),
+}
 _SORTED_FIELDS = sorted(f.name for f in attrs.fields(State))
-_LOW_FIELDS = tuple((name, _DUMP_FIELD.get(name)) for name in _SORTED_FIELDS if name < "rules")
-_HIGH_FIELDS = tuple((name, _DUMP_FIELD.get(name)) for name in _SORTED_FIELDS if name > "rules")
-
-
-def _fields(state: State, fields: tuple[tuple[str, Any], ...]) -> dict[str, object]:
-    return {name: getattr(state, name) if f is None else f(getattr(state, name)) for name, f in fields}
+_DUMPERS = tuple(('"' + name + '":', _DUMP_FIELD.get(name, _value_json)) for name in _SORTED_FIELDS)
+_read_sorted = operator.attrgetter(*_SORTED_FIELDS)
+_FIELD_INDICES = range(len(_SORTED_FIELDS))
+_last_dump: tuple[tuple[object, ...], list[str]] = ((object(),) * len(_SORTED_FIELDS), [""] * len(_SORTED_FIELDS))
+"""The last state's field values and their texts (never changed in place)."""
 
 
 def _canonical_json(data: object) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-
-
-# Every dict dumps_state builds has its keys in sorted order already.
-_SORTED_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 
 
 def unstructure_state(state: State) -> dict[str, Any]:
@@ -195,11 +256,15 @@ def structure_state(data: object) -> State:
 
 def dumps_state(state: State) -> str:
     """The canonical JSON text of ``state``."""
-    rules_text = _rules_json(state.rules)
-    low, data = _fields(state, _LOW_FIELDS), _fields(state, _HIGH_FIELDS)
-    # Splice the cached rule-set text in at its sorted place; the result is exactly
-    # the canonical JSON of the whole state.
-    return _SORTED_JSON(low)[:-1] + ',"rules":' + rules_text + "," + _SORTED_JSON(data)[1:]
+    global _last_dump
+    values = _read_sorted(state)
+    last_values, last_texts = _last_dump  # one read: another thread may replace it meanwhile
+    texts = list(last_texts)
+    for index in compress(_FIELD_INDICES, map(is_not, values, last_values)):
+        key, dump = _DUMPERS[index]
+        texts[index] = key + dump(values[index])
+    _last_dump = (values, texts)
+    return "{" + ",".join(texts) + "}"
 
 
 def loads_state(text: str | bytes) -> State:

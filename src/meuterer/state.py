@@ -1,7 +1,7 @@
 """Immutable game snapshots.
 
 A :class:`State` holds the whole truth of a game at one moment, hidden information
-included. It is a frozen, slotted attrs class of plain values (ints, enums, tuples;
+included. It is a frozen attrs class of plain values (ints, enums, tuples;
 card multisets as :data:`~meuterer.cards.Counts`), so it is hashable, compared by value
 and serialisable with cattrs. The engine never changes a state; it makes new ones.
 
@@ -11,8 +11,9 @@ clockwise); ``state.island(pos)`` gives the island card at a position.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import IntEnum, StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 import attrs
 
@@ -95,7 +96,7 @@ STEP_PHASE: dict[Step, Phase] = {
 }
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)  # dict-backed: see evolve
 class State:
     """A snapshot of a game. Build one with :func:`meuterer.new_game`; never by hand."""
 
@@ -169,26 +170,62 @@ class State:
 FIELDS: tuple[str, ...] = tuple(f.name for f in attrs.fields(State))
 
 
-def _make_evolve() -> Any:
-    # attrs.evolve introspects the class on every call; the engine makes a new state
-    # on every step, so build a straight-line copy-with-changes function once.
-    args = ", ".join(f"changes.pop({name!r}, state.{name})" for name in FIELDS)
-    source = (
-        "def evolve(state, changes):\n"
-        f"    new = State({args})\n"
-        "    if changes:\n"
-        "        raise TypeError(f'State has no fields {sorted(changes)}')\n"
-        "    return new\n"
-    )
-    namespace: dict[str, Any] = {"State": State}
-    exec(source, namespace)  # noqa: S102 - trusted, generated from the field list above
-    return namespace["evolve"]
+class Changes(TypedDict, total=False):
+    """What an effect returns: the :class:`State` fields it replaces, type-checked by mypy."""
+
+    players: int
+    rules: Rules
+    step: Step
+    round: int
+    captain: int
+    to_act: int
+    queue: tuple[int, ...]
+    offer: int | None
+    ring: tuple[int, ...]
+    start: int
+    active: tuple[int, ...]
+    pirate: int | None
+    hands: tuple[Counts, ...]
+    face_up: tuple[Counts, ...]
+    face_down: tuple[Counts, ...]
+    passed: tuple[bool, ...]
+    roles: tuple[Role | None, ...]
+    role_order: tuple[int, ...]
+    captain_destination: int | None
+    mutineer_destination: int | None
+    mutiny: bool | None
+    sales: tuple[tuple[Sale, ...] | None, ...]
+    scores: tuple[int, ...]
+    deck: Counts
+    discard: Counts
+    draws_left: int
+    drawn: Counts
 
 
-_evolve = _make_evolve()
+_FIELD_SET = frozenset(FIELDS)
+_new_state = object.__new__
+_setattr = object.__setattr__
+# The engine makes a new state on every step. attrs' frozen __init__ (and attrs.evolve,
+# which introspects the class on every call) pays a guarded setattr per field; State is
+# a dict-backed class so that a copy with changes is two C-level dict updates instead.
 
 
-def evolve(state: State, changes: dict[str, Any]) -> State:
-    """A copy of ``state`` with the fields in ``changes`` replaced (``changes`` is consumed)."""
-    result: State = _evolve(state, changes)
-    return result
+def evolve(state: State, changes: Changes | Mapping[str, Any]) -> State:
+    """A copy of ``state`` with the fields in ``changes`` replaced; ``changes`` is left as it was.
+
+    Raises ``TypeError`` for a name that is not a field of :class:`State`. Values are not
+    converted or validated (effects produce well-typed values; mypy checks :class:`Changes`).
+
+    >>> import meuterer
+    >>> s = meuterer.new_game(3, 0)
+    >>> changes = {"round": 2}
+    >>> evolve(s, changes).round, s.round, changes
+    (2, 1, {'round': 2})
+    """
+    if not _FIELD_SET.issuperset(changes):
+        raise TypeError(f"State has no fields {sorted(set(changes) - _FIELD_SET)}")
+    fields = state.__dict__.copy()
+    fields.update(changes)
+    new = _new_state(State)
+    _setattr(new, "__dict__", fields)
+    return new

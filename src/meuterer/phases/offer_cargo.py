@@ -2,23 +2,33 @@
 
 from __future__ import annotations
 
-from meuterer.actions import Action, ChooseRole, Offer, Pass, Play
-from meuterer.cards import CARDS, EMPTY, ROLES, add
-from meuterer.phases.common import Changes, next_unpassed, set_at
+from meuterer.actions import PASSES, PLAYS, ROLE_CHOICES, Action, ChooseRole, Offer, Pass, Play
+from meuterer.cards import CARDS, EMPTY, ROLES, Counts, Role, add
+from meuterer.phases.common import Board, Changes, next_unpassed, set_at
 from meuterer.state import State
 
-_SEATS = range(4)
-_PLAY = tuple(tuple(Play(p, c) for c in CARDS) for p in _SEATS)
-_PASS = tuple(Pass(p) for p in _SEATS)
-_ROLE = tuple(tuple(ChooseRole(p, r) for r in ROLES) for p in _SEATS)
+_PLAY: tuple[tuple[Action, ...], ...] = PLAYS
+_PASS: tuple[Action, ...] = PASSES
+_ROLE: tuple[tuple[Action, ...], ...] = ROLE_CHOICES
 
 
 # Phase 1 -------------------------------------------------------------------------------
 
 
+_OFFERS: dict[tuple[int, int], tuple[Action, ...]] = {}
+
+
 def legal_offer(state: State) -> tuple[Action, ...]:
     """The captain offers 0 to ``rules.max_offer`` points."""
-    return tuple(Offer(state.captain, n) for n in range(state.rules.max_offer + 1))
+    key = (state.captain, state.rules.max_offer)
+    found = _OFFERS.get(key)
+    if found is None:
+        found = tuple(Offer(key[0], n) for n in range(key[1] + 1))
+        if key[1] <= 64:  # keep only small offer lists
+            if len(_OFFERS) >= 64:
+                _OFFERS.clear()
+            _OFFERS[key] = found
+    return found
 
 
 def make_offer(state: State, action: Offer) -> Changes:
@@ -29,12 +39,21 @@ def make_offer(state: State, action: Offer) -> Changes:
 # Phase 2 -------------------------------------------------------------------------------
 
 
+_PLAYS: dict[tuple[int, Counts], tuple[Action, ...]] = {}
+
+
 def legal_play(state: State) -> tuple[Action, ...]:
     """Play any card in hand, or pass (the only choice with an empty hand)."""
     p = state.to_act
     hand = state.hands[p]
-    plays = _PLAY[p]
-    return tuple(plays[c] for c in CARDS if hand[c]) + (_PASS[p],)
+    key = (p, hand)
+    found = _PLAYS.get(key)
+    if found is None:
+        if len(_PLAYS) >= 1 << 14:
+            _PLAYS.clear()
+        plays = _PLAY[p]
+        found = _PLAYS[key] = tuple(plays[c] for c in CARDS if hand[c]) + (_PASS[p],)
+    return found
 
 
 def play_card(state: State, action: Play) -> Changes:
@@ -57,6 +76,18 @@ def passer_is_last(state: State, action: Action) -> bool:
     return sum(state.passed) == state.players - 1
 
 
+def destination(board: Board, cards: int) -> int:
+    """The ring position ``cards`` islands clockwise from the start island: the destination
+    of a captain who passes with ``cards`` cards, or of a mutineer with that many face down.
+
+    >>> import meuterer
+    >>> s = meuterer.new_game(4, 0)
+    >>> destination(s, 3), s.island_name(destination(s, 3)), destination(s, 12)
+    (3, 'karge_zunge', 0)
+    """
+    return (board.start + cards) % len(board.ring)
+
+
 def pass_turn(state: State, action: Pass) -> Changes:
     """Lay the hand face down. The captain's destination is fixed by the count.
 
@@ -71,15 +102,24 @@ def pass_turn(state: State, action: Pass) -> Changes:
         "passed": passed,
     }
     if p == state.captain:
-        changes["captain_destination"] = (state.start + sum(state.hands[p])) % len(state.ring)
+        changes["captain_destination"] = destination(state, sum(state.hands[p]))
         changes["to_act"] = next_unpassed(state.players, passed, p)
     return changes
 
 
+_ROLES_LEFT: dict[tuple[int, tuple[Role | None, ...]], tuple[Action, ...]] = {}
+
+
 def legal_role(state: State) -> tuple[Action, ...]:
     """Any role card still in the centre."""
-    taken = state.roles
-    return tuple(a for r, a in zip(ROLES, _ROLE[state.to_act], strict=True) if r not in taken)
+    key = (state.to_act, state.roles)
+    found = _ROLES_LEFT.get(key)
+    if found is None:
+        if len(_ROLES_LEFT) >= 1 << 12:
+            _ROLES_LEFT.clear()
+        taken = state.roles
+        found = _ROLES_LEFT[key] = tuple(a for r, a in zip(ROLES, _ROLE[state.to_act], strict=True) if r not in taken)
+    return found
 
 
 def everyone_passed(state: State, action: Action) -> bool:

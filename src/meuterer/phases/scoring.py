@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Sequence
 from itertools import product
 
 from meuterer.actions import Action, Sale, Sell
-from meuterer.cards import GOODS, Counts, Role
+from meuterer.cards import GOODS, MAX_SEATS, Counts, Role
 from meuterer.islands import Island
-from meuterer.phases.common import Changes, clockwise_from, set_at
+from meuterer.phases.common import Board, Changes, clockwise_from, set_at
 from meuterer.phases.mutiny import holder
 from meuterer.rules import SaleOrder
 from meuterer.state import State
@@ -51,44 +51,60 @@ def score_roles(state: State, action: Action | None) -> Changes:
     return {"scores": scores, "captain": captain, "to_act": order[0], "queue": order[1:]}
 
 
-@lru_cache(maxsize=4096)
 def _declarations(
     player: int, goods: Counts, islands: tuple[tuple[str, Island], ...], withholding: bool
 ) -> tuple[Action, ...]:
-    options = [
-        [None] + [(card, n) for card in GOODS if island.buys_card(card) for n in range(1, goods[card] + 1)]
-        for _, island in islands
-    ]
-    found: list[Action] = []
+    """Every declaration of ``player`` (see :func:`legal_sell`), uncached."""
+    return tuple(Sell(player, sales) for sales in _sale_lists(goods, islands, withholding))
+
+
+def _sale_lists(
+    goods: Counts, islands: tuple[tuple[str, Island], ...], withholding: bool
+) -> tuple[tuple[Sale, ...], ...]:
+    # One kind (and count) or nothing per island, in product order; at most the goods
+    # held; under "sell what you can", no declared kind partly kept and no undeclared
+    # island that would buy a kept good.
+    buys = [tuple(card for card in GOODS if island.buys_card(card)) for _, island in islands]
+    options = [[None, *((card, n) for card in bought for n in range(1, goods[card] + 1))] for bought in buys]
+    found: list[tuple[Sale, ...]] = []
     for choice in product(*options):
         sold = [0] * len(goods)
+        fits = True
         for option in choice:
             if option is not None:
-                sold[option[0]] += option[1]
-        if any(s > g for s, g in zip(sold, goods, strict=False)):
+                card, n = option
+                sold[card] += n
+                if sold[card] > goods[card]:
+                    fits = False
+                    break
+        if not fits:
             continue
-        if not withholding and not _sells_what_it_can(goods, sold, islands, choice):
-            continue
-        sales = tuple(
-            Sale(name, option[0], option[1])
-            for (name, _), option in zip(islands, choice, strict=True)
-            if option is not None
+        if not withholding:
+            if any(sold[card] and sold[card] != goods[card] for card in GOODS):
+                continue
+            if any(
+                option is None and any(goods[card] > sold[card] for card in bought)
+                for bought, option in zip(buys, choice, strict=True)
+            ):
+                continue
+        found.append(
+            tuple(
+                Sale(name, option[0], option[1])
+                for (name, _), option in zip(islands, choice, strict=True)
+                if option is not None
+            )
         )
-        found.append(Sell(player, sales))
     return tuple(found)
 
 
-def _sells_what_it_can(
-    goods: Counts, sold: list[int], islands: tuple[tuple[str, Island], ...], choice: tuple[tuple[int, int] | None, ...]
-) -> bool:
-    # No face-up card of a declared kind stays unsold...
-    if any(sold[card] and sold[card] != goods[card] for card in GOODS):
-        return False
-    # ...and an island left undeclared buys none of the unsold goods.
-    for (_, island), option in zip(islands, choice, strict=True):
-        if option is None and any(island.buys_card(card) and goods[card] - sold[card] > 0 for card in GOODS):
-            return False
-    return True
+# Sale declarations depend only on the seller, his face-up goods, the active islands'
+# cards and the withholding option: cached per island table (held, so its id stays
+# unique) on the last three, as small hashable values, then per seat.
+_GOODS_END = max(GOODS) + 1
+_SELL_CACHE_SIZE = 1 << 15
+_SellKey = tuple[Counts, tuple[int, ...], bool]
+_SellEntry = tuple[list[tuple[Action, ...] | None], tuple[tuple[Sale, ...], ...]]
+_SELL_CACHES: dict[int, tuple[tuple[Island, ...], dict[_SellKey, _SellEntry]]] = {}
 
 
 def legal_sell(state: State) -> tuple[Action, ...]:
@@ -98,8 +114,31 @@ def legal_sell(state: State) -> tuple[Action, ...]:
     default rule he must sell what he can (see :attr:`meuterer.Rules.withholding`).
     """
     p = state.to_act
-    islands = tuple((state.island_name(pos), state.island(pos)) for pos in state.active)
-    return _declarations(p, state.face_up[p], islands, state.rules.withholding)
+    rules = state.rules
+    table = rules.islands
+    entry = _SELL_CACHES.get(id(table))
+    if entry is None or entry[0] is not table:  # a table seen first, or an id reused
+        if len(_SELL_CACHES) >= 8:
+            _SELL_CACHES.clear()
+        entry = _SELL_CACHES[id(table)] = (table, {})
+    cache = entry[1]
+    goods = state.face_up[p][:_GOODS_END]
+    indices = tuple(map(state.ring.__getitem__, state.active))
+    key = (goods, indices, rules.withholding)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= _SELL_CACHE_SIZE:
+            cache.clear()
+        islands = tuple((table[i].name, table[i]) for i in indices)
+        sale_lists = _sale_lists(goods, islands, rules.withholding)
+        found = ([None] * MAX_SEATS, sale_lists)
+        if len(sale_lists) <= 1024:  # huge lists (extreme decks) are not kept
+            cache[key] = found
+    per_seat, sale_lists = found
+    declarations = per_seat[p]
+    if declarations is None:
+        declarations = per_seat[p] = tuple(Sell(p, sales) for sales in sale_lists)
+    return declarations
 
 
 def last_seller(state: State, action: Action) -> bool:
@@ -121,24 +160,55 @@ def declare(state: State, action: Sell) -> Changes:
     return changes
 
 
-def sale_points(state: State, sales: tuple[tuple[Sale, ...] | None, ...]) -> tuple[int, ...]:
-    """Points each player scores for ``sales`` on the active islands.
+def island_points(island: Island, sold: Sequence[int], merchants: Sequence[bool] = ()) -> tuple[int, ...]:
+    """Points each seller scores on ``island`` for selling ``sold[p]`` cards there.
 
-    Per island the players selling the most cards lead: one leader scores I, two score
-    II each, three score III each, four score nothing; a merchant among the leaders
-    always scores I.
+    The players selling the most cards lead: one leader scores I, two score II each,
+    three score III each, four score nothing; a merchant among the leaders (``merchants[p]``,
+    ``False`` for seats not listed) always scores I. Nobody scores when nothing is sold.
+
+    >>> from meuterer.islands import ISLANDS
+    >>> hochland = ISLANDS[0]
+    >>> hochland.values
+    (4, 3, 2)
+    >>> island_points(hochland, (3, 2, 1)), island_points(hochland, (2, 2, 0))
+    ((4, 0, 0), (3, 3, 0))
+    >>> island_points(hochland, (1, 1, 1, 1)), island_points(hochland, (1, 1, 1, 1), (False, True))
+    ((0, 0, 0, 0), (0, 4, 0, 0))
     """
-    points = [0] * state.players
-    for position in state.active:
-        island = state.island(position)
-        sold = [sum(s.count for s in declared or () if s.island == island.name) for declared in sales]
-        most = max(sold)
-        if most == 0:
-            continue
-        leaders = [p for p, n in enumerate(sold) if n == most]
-        shared = island.values[len(leaders) - 1] if len(leaders) <= len(island.values) else 0
-        for p in leaders:
-            points[p] += island.values[0] if state.roles[p] is Role.MERCHANT else shared
+    points = [0] * len(sold)
+    most = max(sold, default=0)
+    if most <= 0:
+        return tuple(points)
+    leaders = [p for p, n in enumerate(sold) if n == most]
+    values = island.values
+    shared = values[len(leaders) - 1] if len(leaders) <= len(values) else 0
+    for p in leaders:
+        points[p] = values[0] if p < len(merchants) and merchants[p] else shared
+    return tuple(points)
+
+
+def sale_points(board: Board, sales: Sequence[tuple[Sale, ...] | None]) -> tuple[int, ...]:
+    """Points each player scores for ``sales`` (one declaration per seat) on the active
+    islands of ``board`` (see :func:`island_points`; the merchant is read from ``board.roles``).
+
+    >>> import meuterer
+    >>> from meuterer.actions import Sale
+    >>> from meuterer.cards import Card
+    >>> s = meuterer.new_game(3, 0)
+    >>> s.active, s.island_name(0)
+    ((0,), 'hochland')
+    >>> sale_points(s, ((Sale("hochland", Card.WINE, 2),), (Sale("hochland", Card.SALT, 1),), None))
+    (4, 0, 0)
+    """
+    points = [0] * board.players
+    merchants = [role is Role.MERCHANT for role in board.roles]
+    for position in board.active:
+        island = board.island(position)
+        name = island.name
+        sold = [sum(s.count for s in declared or () if s.island == name) for declared in sales]
+        for p, n in enumerate(island_points(island, sold, merchants)):
+            points[p] += n
     return tuple(points)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from math import factorial
@@ -157,6 +158,19 @@ def legal_ring(state: State) -> Sequence[Action]:
     if found is None:
         found = _ARRANGEMENTS[state.rules] = Arrangements(state.rules)
     return found
+
+
+def ring_outcomes(state: State) -> ArrangementOutcomes:
+    """Chance, shuffled ring: every arrangement with probability 1/11!, lazily."""
+    legal = legal_ring(state)
+    assert isinstance(legal, Arrangements)
+    return ArrangementOutcomes(legal)
+
+
+def sample_ring(state: State, rng: random.Random) -> Action:
+    """Chance, shuffled ring: a uniform arrangement, by one ``rng.randrange`` over the list."""
+    arrangements = legal_ring(state)
+    return arrangements[rng.randrange(len(arrangements))]
 
 
 def arrange_ring(state: State, action: ArrangeRing) -> Changes:

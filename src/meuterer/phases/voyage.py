@@ -3,16 +3,17 @@ discard and reshuffles), roles returning and the end of the round."""
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
+import random
+from fractions import Fraction
 
-from meuterer.actions import Action, Discard, Draw
-from meuterer.cards import CARDS, EMPTY, Counts, Role, add, counts_of, minus, plus
+from meuterer.actions import DRAWS, Action, Discard, Draw
+from meuterer.cards import CARDS, EMPTY, Card, Counts, Role, add, counts_of, minus, plus
 from meuterer.phases.common import Changes, clockwise_from, set_at
 from meuterer.phases.setup import piratennest
 from meuterer.rules import DiscardPool, Reshuffle
 from meuterer.state import State
 
-_DRAW = tuple(tuple(Draw(p, c) for c in CARDS) for p in range(4))
+_DRAW: tuple[tuple[Action, ...], ...] = DRAWS
 
 
 # Drawing (the deal and phase 8) -----------------------------------------------------------
@@ -23,11 +24,47 @@ def draw_pool(state: State) -> Counts:
     return state.deck if any(state.deck) else state.discard
 
 
+_DRAWS: dict[tuple[int, Counts], tuple[Action, ...]] = {}
+
+
 def legal_draw(state: State) -> tuple[Action, ...]:
     """Chance: the drawing player gets one of the unseen kinds still in the pool."""
+    key = (state.to_act, draw_pool(state))
+    found = _DRAWS.get(key)
+    if found is None:
+        if len(_DRAWS) >= 1 << 14:
+            _DRAWS.clear()
+        draws, pool = _DRAW[key[0]], key[1]
+        found = _DRAWS[key] = tuple(draws[c] for c in CARDS if pool[c])
+    return found
+
+
+def draw_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
+    """Chance: each draw of :func:`legal_draw` with its probability, its kind's share of the pool."""
     pool = draw_pool(state)
-    draws = _DRAW[state.to_act]
-    return tuple(draws[c] for c in CARDS if pool[c])
+    total = sum(pool)
+    return tuple((a, Fraction(pool[a.card], total)) for a in legal_draw(state) if isinstance(a, Draw))
+
+
+def sample_draw(state: State, rng: random.Random) -> Action:
+    """Draw one card with probability proportional to its count in the pool, using ``rng``.
+
+    Exactly ``rng.choices(legal_draw(state), weights)[0]`` with the pool's counts as
+    weights (one ``rng.random()`` call, the first kind whose running count exceeds it),
+    returning the listed action instance.
+    """
+    pool = draw_pool(state)
+    x = rng.random() * (sum(pool) + 0.0)
+    running = 0
+    last = 0
+    for card in CARDS:
+        count = pool[card]
+        if count:
+            running += count
+            if x < running:
+                return _DRAW[state.to_act][card]
+            last = card
+    return _DRAW[state.to_act][last]  # x rounded up to the total: the last kind, as bisect caps it
 
 
 def cards_needed(state: State, seat: int, hand: Counts) -> int:
@@ -117,15 +154,47 @@ def discard_pool(state: State) -> Counts:
     return state.drawn
 
 
+_DISCARDS: dict[tuple[int, Counts, int], tuple[Action, ...]] = {}
+_CACHED_LISTS_UP_TO = 1024
+
+
 def legal_discard(state: State) -> tuple[Action, ...]:
     """Every multiset of ``loadmaster_extra`` cards of the pool, cards in canonical order."""
-    pool = discard_pool(state)
+    key = (state.to_act, discard_pool(state), state.rules.loadmaster_extra)
+    found = _DISCARDS.get(key)
+    if found is None:
+        if len(_DISCARDS) >= 1 << 14:
+            _DISCARDS.clear()
+        found = _discards(*key)
+        if len(found) <= _CACHED_LISTS_UP_TO:  # huge lists (extreme rule options) are not kept
+            _DISCARDS[key] = found
+    return found
+
+
+def _discards(seat: int, pool: Counts, extra: int) -> tuple[Action, ...]:
+    # The multisets of ``extra`` cards within ``pool``, as itertools'
+    # combinations_with_replacement over the kinds present would list them (filtered to
+    # what the pool holds): sorted card tuples in lexicographic order, which is the order
+    # of their count vectors from the most of the first kind down.
     kinds = [c for c in CARDS if pool[c]]
-    found = []
-    for cards in combinations_with_replacement(kinds, state.rules.loadmaster_extra):
-        chosen = counts_of(cards)
-        if all(chosen[c] <= pool[c] for c in kinds):
-            found.append(Discard(state.to_act, cards))
+    found: list[Action] = []
+    chosen: list[Card] = []
+
+    def fill(index: int, left: int) -> None:
+        if index == len(kinds) - 1:
+            if left <= pool[kinds[index]]:
+                found.append(Discard(seat, (*chosen, *(kinds[index],) * left)))
+            return
+        kind = kinds[index]
+        for take in range(min(left, pool[kind]), -1, -1):
+            chosen.extend((kind,) * take)
+            fill(index + 1, left - take)
+            del chosen[len(chosen) - take :]
+
+    if kinds:
+        fill(0, extra)
+    elif extra == 0:
+        found.append(Discard(seat, ()))
     return tuple(found)
 
 
@@ -149,11 +218,22 @@ def sail(state: State, action: Action | None) -> Changes:
     return {"start": destination, "active": tuple(sorted({state.start, destination}))}
 
 
+_last_drawers: tuple[State | None, tuple[tuple[int, int], ...]] = (None, ())
+
+
 def _drawers(state: State) -> tuple[tuple[int, int], ...]:
-    # (seat, cards needed) in drawing order, once face-down cards are back in hand.
+    # (seat, cards needed) in drawing order, once face-down cards are back in hand. The
+    # guard nobody_draws and the effect clean_up ask in turn about the same state.
+    global _last_drawers
+    cached = _last_drawers  # one read: another thread may replace it meanwhile
+    if cached[0] is state:
+        return cached[1]
     order = clockwise_from(state, state.captain)
-    needs = ((p, cards_needed(state, p, plus(state.hands[p], state.face_down[p]))) for p in order)
-    return tuple((p, n) for p, n in needs if n > 0)
+    hands, face_down = state.hands, state.face_down
+    needs = ((p, cards_needed(state, p, plus(hands[p], face_down[p]))) for p in order)
+    found = tuple((p, n) for p, n in needs if n > 0)
+    _last_drawers = (state, found)
+    return found
 
 
 def nobody_draws(state: State, action: Action | None) -> bool:
@@ -185,7 +265,8 @@ def clean_up(state: State, action: Action | None) -> Changes:
     if state.rules.pirates_return:  # pirate variant option: back to Piratennest
         changes["pirate"] = piratennest(state.rules, state.ring)
     if drawers:
-        changes.update(to_act=drawers[0][0], draws_left=drawers[0][1], queue=tuple(p for p, _ in drawers[1:]))
+        changes["to_act"], changes["draws_left"] = drawers[0]
+        changes["queue"] = tuple(p for p, _ in drawers[1:])
     return changes
 
 
