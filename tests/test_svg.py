@@ -232,3 +232,9 @@ def test_every_seat_panel_holds_its_content() -> None:
                     assert top <= float(element.get("y", "")) <= bottom
         title = texts(seat_group(ET.tostring(root, encoding="unicode"), 0))[0]
         assert title.endswith("\u2026") and len(title) < 20
+
+
+def test_states_show_as_their_board_in_jupyter() -> None:
+    state = meuterer.new_game(3)
+    assert state._repr_svg_() == board(state)
+    assert state._repr_svg_().startswith("<svg")

@@ -28,6 +28,7 @@ from meuterer.errors import IllegalActionError, MeutererError, SetupError
 from meuterer.explain import why_illegal
 from meuterer.machine import ADVANCE, INITIAL_STATE, STEPS, TABLE, Actor, Table
 from meuterer.rules import Rules
+from meuterer.rulings import winners as _winners
 from meuterer.state import State, Step
 
 CHANCE: Final = -1
@@ -178,10 +179,7 @@ def scores(state: State) -> tuple[int, ...]:
 
 def winners(state: State) -> tuple[int, ...]:
     """The seats with the most points once the game is over (ties share the win); ``()`` before."""
-    if not is_terminal(state):
-        return ()
-    best = max(state.scores)
-    return tuple(p for p, score in enumerate(state.scores) if score == best)
+    return _winners(state)
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:

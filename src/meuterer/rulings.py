@@ -7,7 +7,8 @@ can never disagree with the game. Each reads a :class:`Board`: a
 - destinations: :func:`destination` (the captain's or the mutineer's);
 - the mutiny: :func:`strengths` of both sides, :func:`mutiny_succeeds`;
 - the pirate variant: :func:`pirate_destination`, :func:`robbery`;
-- phase 5: :func:`island_points` (one island's payout), :func:`sale_points` (the sales' outcome).
+- phase 5: :func:`island_points` (one island's payout), :func:`sale_points` (the sales' outcome);
+- the game's end: :func:`winners`.
 
 >>> import meuterer
 >>> from meuterer import rulings
@@ -25,7 +26,7 @@ from meuterer.phases.common import Board
 from meuterer.phases.mutiny import mutiny_succeeds, strengths
 from meuterer.phases.offer_cargo import destination
 from meuterer.phases.pirates import pirate_destination, robbery
-from meuterer.phases.scoring import island_points, sale_points
+from meuterer.phases.scoring import island_points, sale_points, winners
 
 __all__ = [
     "Board",
@@ -36,4 +37,5 @@ __all__ = [
     "robbery",
     "sale_points",
     "strengths",
+    "winners",
 ]

@@ -25,7 +25,6 @@ True
 from __future__ import annotations
 
 import math
-import random
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Final
@@ -33,11 +32,10 @@ from typing import Final
 import attrs
 
 from meuterer.cards import CARDS, ROLES, Card, Counts, Role
-from meuterer.engine import winners
 from meuterer.errors import MeutererError
-from meuterer.phases.mutiny import strengths
+from meuterer.rulings import strengths, winners
 from meuterer.state import State, Step
-from meuterer.views import PlayerView, sample_state, view
+from meuterer.views import PlayerView, view
 
 __all__ = ["CARD_COLOURS", "CARD_LETTERS", "Svg", "board"]
 
@@ -195,12 +193,6 @@ def _step_text(subject: State | PlayerView) -> str:
     return f"{text}: p{subject.to_act} to act"
 
 
-def _stand_in(subject: State | PlayerView) -> State:
-    """A state with the public facts of ``subject``, for the core's rule functions that read
-    only those (a view's hidden cards are dealt by the view alone, so nothing leaks)."""
-    return subject if isinstance(subject, State) else sample_state(subject, random.Random(0))
-
-
 def _islands(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float) -> None:
     radius, inner = 196, 136
     n = len(subject.ring)
@@ -268,7 +260,7 @@ def _centre(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float) 
     lines = []
     if subject.step is Step.MUTINY:
         # Strengths as the core counts them, while the participants add supports.
-        captain_side, mutineer_side = strengths(_stand_in(subject))
+        captain_side, mutineer_side = strengths(subject)
         lines.append(f"mutiny: captain's side {captain_side}, mutineer's side {mutineer_side}")
     elif subject.mutiny is not None:
         lines.append("the mutiny succeeded" if subject.mutiny else "the mutiny failed")
@@ -421,7 +413,7 @@ def board(
     _el(svg, "text", f"Round {subject.round} of {rounds}", x=8, y=20, class_="mt-l")
     step = _step_text(subject)
     if subject.step is Step.GAME_OVER:
-        step += ": won by " + " and ".join(seat_names[seat] for seat in winners(_stand_in(subject)))
+        step += ": won by " + " and ".join(seat_names[seat] for seat in winners(subject))
     _el(svg, "text", step, x=8, y=36, class_="mt-s")
     _el(svg, "text", who, x=_WIDTH - 8, y=20, class_="mt-m mt-b mt-e")
     scores = "  ".join(f"{_shorten(seat_names[s], 10)} {subject.scores[s]}" for s in range(players))

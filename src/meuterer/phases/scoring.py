@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
+from typing import Protocol
 
 from meuterer.actions import Action, Sale, Sell
 from meuterer.cards import GOODS, MAX_SEATS, Counts, Role
@@ -11,7 +12,7 @@ from meuterer.islands import Island
 from meuterer.phases.common import Board, Changes, clockwise_from, set_at
 from meuterer.phases.mutiny import holder
 from meuterer.rules import SaleOrder
-from meuterer.state import State
+from meuterer.state import State, Step
 
 
 def role_points(state: State) -> tuple[tuple[int, ...], int]:
@@ -217,3 +218,20 @@ def declare_last(state: State, action: Sell) -> Changes:
     sales = set_at(state.sales, action.player, action.sales)
     points = sale_points(state, sales)
     return {"sales": sales, "scores": tuple(s + d for s, d in zip(state.scores, points, strict=True))}
+
+
+class Standings(Protocol):
+    """What :func:`winners` reads: a :class:`~meuterer.state.State` or any player's view."""
+
+    @property
+    def step(self) -> Step: ...
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+
+
+def winners(board: Standings) -> tuple[int, ...]:
+    """The seats with the most points once the game is over (ties share the win); ``()`` before."""
+    if board.step is not Step.GAME_OVER:
+        return ()
+    best = max(board.scores)
+    return tuple(p for p, score in enumerate(board.scores) if score == best)
