@@ -45,7 +45,7 @@ class Trader:
 def main(games: int = 200) -> None:
     wins = 0.0
     for seed in range(games):
-        final, _ = play_game([Trader(), RandomAgent(), RandomAgent(), RandomAgent()], seed=seed, first_captain=seed % 4)
+        _, final = play_game([Trader(), RandomAgent(), RandomAgent(), RandomAgent()], seed=seed, first_captain=seed % 4)
         winners = meuterer.winners(final)
         wins += 1 / len(winners) if 0 in winners else 0
     print(f"the trader won {wins:.1f} of {games} games against three random bots")

@@ -216,7 +216,7 @@ def wins(agent: Agent, opponent: Agent, games: int, players: int = 4) -> float:
         seat = seed % players
         agents = [opponent] * players
         agents[seat] = agent
-        final, _ = play_game(agents, seed=seed)
+        _, final = play_game(agents, seed=seed)
         winners = meuterer.winners(final)
         total += (seat in winners) / len(winners)
     return total

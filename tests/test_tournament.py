@@ -18,7 +18,6 @@ from meuterer.cli_simulate import register
 from meuterer.errors import SetupError
 from meuterer.tournament import (
     GameResult,
-    _play,
     game_seed,
     lineup,
     make_agent,
@@ -30,6 +29,7 @@ from meuterer.tournament import (
     summarize,
     wilson,
 )
+from meuterer.tournament.run import _Counter
 
 
 def test_wilson_interval() -> None:
@@ -74,10 +74,12 @@ def test_agent_specs() -> None:
             make_agent(bad)
 
 
-def test_the_tournament_loop_plays_the_same_game_as_play_game() -> None:
+def test_the_tournament_hook_sees_the_game_play_game_plays() -> None:
     agents: list[Agent] = [GreedyAgent(), RandomAgent(), GreedyAgent(), RandomAgent()]
-    final, actions = play_game(agents, seed=11, first_captain=2)
-    state, history, moves, _, mutineers, won = _play(agents, 11, 2, None)
+    actions, final = play_game(agents, seed=11, first_captain=2)
+    count = _Counter(4)
+    history, state = play_game(agents, seed=11, first_captain=2, hook=count)
+    moves, mutineers, won = count.moves, count.mutineers, count.won
     assert (state, history) == (final, actions)
     assert sum(moves) == sum(1 for a in actions if not isinstance(a, meuterer.Draw))
     # Count the mutinies again from the states.
@@ -94,7 +96,7 @@ def test_the_tournament_loop_plays_the_same_game_as_play_game() -> None:
 def test_a_game_result() -> None:
     result, history = play_game_result(["greedy", "random", "random"], index=4, seed=9)
     assert result.agents == ("random", "greedy", "random")  # game 4: agent 0 in seat 4 % 3
-    final, actions = play_game([RandomAgent(), GreedyAgent(), RandomAgent()], seed=game_seed(9, 4))
+    actions, final = play_game([RandomAgent(), GreedyAgent(), RandomAgent()], seed=game_seed(9, 4))
     assert history == actions and result.scores == final.scores and result.winners == meuterer.winners(final)
     assert result.rounds == 9 and result.actions == len(actions)
     assert math.isclose(sum(result.shares), 1.0)

@@ -8,7 +8,7 @@ the loadmaster's best cards. Everything it knows comes from its
 :class:`~meuterer.views.PlayerView`; hidden cards are estimated from ``view.unseen``.
 
 >>> from meuterer.agents import GreedyAgent, RandomAgent, play_game
->>> final, actions = play_game([GreedyAgent(), RandomAgent(), RandomAgent(), RandomAgent()], seed=1)
+>>> actions, final = play_game([GreedyAgent(), RandomAgent(), RandomAgent(), RandomAgent()], seed=1)
 >>> final.scores[0] > max(final.scores[1:])
 True
 """
