@@ -21,9 +21,8 @@ from typing import ClassVar
 import attrs
 
 from meuterer.cards import CARD_BY_NAME, ROLE_BY_NAME, Card, Role
+from meuterer.cards import MAX_SEATS as MAX_SEATS  # its home is meuterer.cards
 from meuterer.errors import ActionParseError
-
-MAX_SEATS = 4
 
 
 def _seat(player: int) -> str:

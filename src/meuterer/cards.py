@@ -48,6 +48,11 @@ class Role(IntEnum):
         return self.name.lower()
 
 
+SEAT_COUNTS: tuple[int, ...] = (3, 4)
+"""The player counts Meuterer is played with."""
+MAX_SEATS: int = max(SEAT_COUNTS)
+"""The most seats a game has (seats are numbered 0 to ``MAX_SEATS - 1``)."""
+
 CARDS: tuple[Card, ...] = tuple(Card)
 GOODS: tuple[Card, ...] = (Card.RUBY, Card.SALT, Card.WINE, Card.CLOTH, Card.GRAIN)
 """The five sellable kinds. Support and pirate cards are never sold."""

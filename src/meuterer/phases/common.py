@@ -2,14 +2,48 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar
 
+from meuterer.cards import Counts, Role
+from meuterer.islands import Island
+from meuterer.rules import Rules
 from meuterer.state import State
 
 T = TypeVar("T")
 
 Changes = dict[str, Any]
 """What an effect returns: the state fields it replaces."""
+
+
+class Board(Protocol):
+    """The public table the rule functions read: a :class:`~meuterer.state.State` or a
+    player's :class:`~meuterer.views.PlayerView` (they share these fields).
+
+    In a view, ``roles`` holds only the roles the viewer knows (everyone's from the
+    reveal on), so rule functions that read roles answer for the table as he sees it.
+    """
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def captain(self) -> int: ...
+    @property
+    def ring(self) -> tuple[int, ...]: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def active(self) -> tuple[int, ...]: ...
+    @property
+    def pirate(self) -> int | None: ...
+    @property
+    def face_up(self) -> Sequence[Counts]: ...
+    @property
+    def roles(self) -> Sequence[Role | None]: ...
+
+    def island(self, position: int) -> Island: ...
 
 
 def set_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:

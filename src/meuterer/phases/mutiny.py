@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from meuterer.actions import Action, Support
-from meuterer.cards import Card, Role, add
-from meuterer.phases.common import Changes, clockwise_from, set_at
+from meuterer.cards import MAX_SEATS, Card, Role, add
+from meuterer.phases.common import Board, Changes, clockwise_from, set_at
+from meuterer.rules import BASE_DECK
 from meuterer.state import State
 
-_SUPPORT = tuple(tuple(Support(p, k) for k in range(7)) for p in range(4))
+# Support actions built once, for as many support cards as the rulebook's deck holds
+# (a custom deck with more builds the rest on demand).
+_SUPPORT = tuple(tuple(Support(p, k) for k in range(BASE_DECK[Card.SUPPORT] + 1)) for p in range(MAX_SEATS))
 _SIDES = (Role.MATE, Role.MUTINEER, Role.CABIN_BOY)
 
 
@@ -46,7 +49,10 @@ def legal_support(state: State) -> tuple[Action, ...]:
     """Add 0 up to all of one's face-down support cards."""
     p = state.to_act
     most = state.face_down[p][Card.SUPPORT]
-    return tuple(_SUPPORT[p][k] if k < 7 else Support(p, k) for k in range(most + 1))
+    built = _SUPPORT[p]
+    if most < len(built):
+        return built[: most + 1]
+    return built + tuple(Support(p, k) for k in range(len(built), most + 1))
 
 
 def last_supporter(state: State, action: Action) -> bool:
@@ -67,22 +73,41 @@ def add_support(state: State, action: Support) -> Changes:
     return changes
 
 
-def strengths(state: State) -> tuple[int, int]:
+def strengths(board: Board) -> tuple[int, int]:
     """(captain's side, mutineer's side): face-up supports of each side's members, +1 for a mate.
 
-    Supports in front of the merchant or loadmaster never count.
+    Supports in front of the merchant or loadmaster never count. ``board`` is a state
+    or a player's view (which knows everyone's role from the reveal on).
+
+    >>> import meuterer
+    >>> from meuterer.cards import EMPTY, Card, Role, add
+    >>> s = meuterer.new_game(4, 0)
+    >>> s = meuterer.state.evolve(s, {
+    ...     "roles": (None, Role.MATE, Role.MUTINEER, Role.CABIN_BOY),
+    ...     "face_up": (add(EMPTY, Card.SUPPORT, 2), EMPTY, add(EMPTY, Card.SUPPORT, 1), add(EMPTY, Card.SUPPORT, 2))})
+    >>> strengths(s)
+    (3, 3)
     """
-    captain_side = state.face_up[state.captain][Card.SUPPORT]
+    face_up = board.face_up
+    captain_side = face_up[board.captain][Card.SUPPORT]
     mutineer_side = 0
-    for p, role in enumerate(state.roles):
+    for p, role in enumerate(board.roles):
         if role is Role.MATE:
-            captain_side += state.face_up[p][Card.SUPPORT] + 1
+            captain_side += face_up[p][Card.SUPPORT] + 1
         elif role is Role.MUTINEER or role is Role.CABIN_BOY:
-            mutineer_side += state.face_up[p][Card.SUPPORT]
+            mutineer_side += face_up[p][Card.SUPPORT]
     return captain_side, mutineer_side
+
+
+def mutiny_succeeds(captain_side: int, mutineer_side: int) -> bool:
+    """Whether a mutiny with these side strengths succeeds: a tie goes to the mutineer.
+
+    >>> mutiny_succeeds(3, 3), mutiny_succeeds(4, 3)
+    (True, False)
+    """
+    return mutineer_side >= captain_side
 
 
 def resolve_mutiny(state: State, action: Action | None) -> Changes:
     """The stronger side wins; a tie goes to the mutineer."""
-    captain_side, mutineer_side = strengths(state)
-    return {"mutiny": mutineer_side >= captain_side}
+    return {"mutiny": mutiny_succeeds(*strengths(state))}

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from meuterer.actions import Action, ChooseRole, Offer, Pass, Play
-from meuterer.cards import CARDS, EMPTY, ROLES, add
+from meuterer.cards import CARDS, EMPTY, MAX_SEATS, ROLES, add
 from meuterer.phases.common import Changes, next_unpassed, set_at
 from meuterer.state import State
 
-_SEATS = range(4)
+_SEATS = range(MAX_SEATS)
 _PLAY = tuple(tuple(Play(p, c) for c in CARDS) for p in _SEATS)
 _PASS = tuple(Pass(p) for p in _SEATS)
 _ROLE = tuple(tuple(ChooseRole(p, r) for r in ROLES) for p in _SEATS)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from meuterer.actions import Play
 from meuterer.cards import EMPTY, Card, plus
-from meuterer.phases.common import Changes
+from meuterer.phases.common import Board, Changes
 from meuterer.phases.offer_cargo import play_card
 from meuterer.state import State
 
@@ -14,14 +14,35 @@ def plays_pirate(state: State, action: Play) -> bool:
     return action.card is Card.PIRATE
 
 
-def robbery(state: State, left: int) -> bool:
+def pirate_destination(board: Board, left: int) -> int | None:
+    """Where the pirate ship stops when the pirate card is played by a player left with
+    ``left`` cards in hand: ``left`` islands counter-clockwise (``None`` without pirates).
+
+    >>> import meuterer
+    >>> s = meuterer.new_game(4, 0, meuterer.Rules(pirates=True))
+    >>> s.pirate, pirate_destination(s, 3), pirate_destination(s, 0)
+    (9, 6, 9)
+    """
+    if board.pirate is None:
+        return None
+    return (board.pirate - left) % len(board.ring)
+
+
+def robbery(board: Board, left: int) -> bool:
     """Whether a pirate ship moving ``left`` islands counter-clockwise reaches or passes
-    the merchant ship (with 0 cards left it does not move and does not rob)."""
-    if left == 0 or state.pirate is None:
+    the merchant ship (with 0 cards left it does not move and does not rob).
+
+    >>> import meuterer
+    >>> s = meuterer.new_game(4, 0, meuterer.Rules(pirates=True))
+    >>> s.pirate, s.start, robbery(s, 8), robbery(s, 9), robbery(s, 11)
+    (9, 0, False, True, True)
+    """
+    pirate = board.pirate
+    if left == 0 or pirate is None:
         return False
-    n = len(state.ring)
-    passed = {(state.pirate - k) % n for k in range(1, left + 1)}
-    return state.start in passed or (state.pirate == state.start and state.rules.pirates_rob_at_start)
+    n = len(board.ring)
+    start = board.start
+    return (pirate - start) % n <= left if pirate != start else left >= n or board.rules.pirates_rob_at_start
 
 
 def play_pirate(state: State, action: Play) -> Changes:
@@ -31,7 +52,7 @@ def play_pirate(state: State, action: Play) -> Changes:
     changes = play_card(state, action)
     assert state.pirate is not None
     left = sum(state.hands[action.player]) - 1
-    changes["pirate"] = (state.pirate - left) % len(state.ring)
+    changes["pirate"] = pirate_destination(state, left)
     if robbery(state, left):
         discard = state.discard
         for cards in changes["face_up"]:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
 
 from meuterer.actions import Action, Sale, Sell
 from meuterer.cards import GOODS, Counts, Role
 from meuterer.islands import Island
-from meuterer.phases.common import Changes, clockwise_from, set_at
+from meuterer.phases.common import Board, Changes, clockwise_from, set_at
 from meuterer.phases.mutiny import holder
 from meuterer.rules import SaleOrder
 from meuterer.state import State
@@ -121,24 +122,55 @@ def declare(state: State, action: Sell) -> Changes:
     return changes
 
 
-def sale_points(state: State, sales: tuple[tuple[Sale, ...] | None, ...]) -> tuple[int, ...]:
-    """Points each player scores for ``sales`` on the active islands.
+def island_points(island: Island, sold: Sequence[int], merchants: Sequence[bool] = ()) -> tuple[int, ...]:
+    """Points each seller scores on ``island`` for selling ``sold[p]`` cards there.
 
-    Per island the players selling the most cards lead: one leader scores I, two score
-    II each, three score III each, four score nothing; a merchant among the leaders
-    always scores I.
+    The players selling the most cards lead: one leader scores I, two score II each,
+    three score III each, four score nothing; a merchant among the leaders (``merchants[p]``,
+    ``False`` for seats not listed) always scores I. Nobody scores when nothing is sold.
+
+    >>> from meuterer.islands import ISLANDS
+    >>> hochland = ISLANDS[0]
+    >>> hochland.values
+    (4, 3, 2)
+    >>> island_points(hochland, (3, 2, 1)), island_points(hochland, (2, 2, 0))
+    ((4, 0, 0), (3, 3, 0))
+    >>> island_points(hochland, (1, 1, 1, 1)), island_points(hochland, (1, 1, 1, 1), (False, True))
+    ((0, 0, 0, 0), (0, 4, 0, 0))
     """
-    points = [0] * state.players
-    for position in state.active:
-        island = state.island(position)
-        sold = [sum(s.count for s in declared or () if s.island == island.name) for declared in sales]
-        most = max(sold)
-        if most == 0:
-            continue
-        leaders = [p for p, n in enumerate(sold) if n == most]
-        shared = island.values[len(leaders) - 1] if len(leaders) <= len(island.values) else 0
-        for p in leaders:
-            points[p] += island.values[0] if state.roles[p] is Role.MERCHANT else shared
+    points = [0] * len(sold)
+    most = max(sold, default=0)
+    if most <= 0:
+        return tuple(points)
+    leaders = [p for p, n in enumerate(sold) if n == most]
+    values = island.values
+    shared = values[len(leaders) - 1] if len(leaders) <= len(values) else 0
+    for p in leaders:
+        points[p] = values[0] if p < len(merchants) and merchants[p] else shared
+    return tuple(points)
+
+
+def sale_points(board: Board, sales: Sequence[tuple[Sale, ...] | None]) -> tuple[int, ...]:
+    """Points each player scores for ``sales`` (one declaration per seat) on the active
+    islands of ``board`` (see :func:`island_points`; the merchant is read from ``board.roles``).
+
+    >>> import meuterer
+    >>> from meuterer.actions import Sale
+    >>> from meuterer.cards import Card
+    >>> s = meuterer.new_game(3, 0)
+    >>> s.active, s.island_name(0)
+    ((0,), 'hochland')
+    >>> sale_points(s, ((Sale("hochland", Card.WINE, 2),), (Sale("hochland", Card.SALT, 1),), None))
+    (4, 0, 0)
+    """
+    points = [0] * board.players
+    merchants = [role is Role.MERCHANT for role in board.roles]
+    for position in board.active:
+        island = board.island(position)
+        name = island.name
+        sold = [sum(s.count for s in declared or () if s.island == name) for declared in sales]
+        for p, n in enumerate(island_points(island, sold, merchants)):
+            points[p] += n
     return tuple(points)
 
 

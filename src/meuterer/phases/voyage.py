@@ -6,13 +6,13 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 
 from meuterer.actions import Action, Discard, Draw
-from meuterer.cards import CARDS, EMPTY, Counts, Role, add, counts_of, minus, plus
+from meuterer.cards import CARDS, EMPTY, MAX_SEATS, Counts, Role, add, counts_of, minus, plus
 from meuterer.phases.common import Changes, clockwise_from, set_at
 from meuterer.phases.setup import piratennest
 from meuterer.rules import DiscardPool, Reshuffle
 from meuterer.state import State
 
-_DRAW = tuple(tuple(Draw(p, c) for c in CARDS) for p in range(4))
+_DRAW = tuple(tuple(Draw(p, c) for c in CARDS) for p in range(MAX_SEATS))
 
 
 # Drawing (the deal and phase 8) -----------------------------------------------------------
