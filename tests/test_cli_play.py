@@ -75,7 +75,7 @@ def test_a_whole_game_answering_1(tmp_path: Path) -> None:
     assert "merchant ship, active" in out
     assert "1   p0 offer 0   offer 0 VP: a mate would score 1 if you keep the ship" in out
     assert re.search(r"^\d+\s+p0 pass\s+lay your \d cards? face down: your destination is \+\d", out, re.MULTILINE)
-    assert "Your move (1-4, a move, help, undo, board, quit): 1" in out
+    assert "Your move (1-4, a move, help, why, undo, board, quit): 1" in out
     assert re.search(r"^Your hand: \S.*face down: .* role: captain", out, re.MULTILINE)
     # every bot action in words
     assert re.search(rf"^p[123] plays (a|the) {CARD}", out, re.MULTILINE)

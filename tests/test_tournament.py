@@ -7,6 +7,11 @@ import csv
 import io
 import json
 import math
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -18,16 +23,20 @@ from meuterer.cli_simulate import register
 from meuterer.errors import SetupError
 from meuterer.tournament import (
     GameResult,
+    ResultsFile,
+    format_for,
     game_seed,
     lineup,
     make_agent,
     play_game_result,
     ray_available,
+    read_results,
     results_text,
     run_tournament,
     seating,
     summarize,
     wilson,
+    write_text_atomic,
 )
 from meuterer.tournament.run import _Counter
 
@@ -217,3 +226,104 @@ def test_simulate_refuses_bad_agents(capsys: pytest.CaptureFixture[str]) -> None
     assert "unknown agent 'clever'" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         simulate("-n", "2", "--players", "5")
+
+
+def test_results_files_stream_whole_lines_and_resume(tmp_path: Path) -> None:
+    run = run_tournament(["greedy", "random"], games=5, players=3, seed=2)
+    for name in ("r.csv", "r.jsonl"):
+        path = tmp_path / name
+        with ResultsFile(path) as file:
+            for result in run.results[:3]:
+                file.write(result)
+                # each write is on disk at once, as whole lines
+                assert path.read_text().endswith("\n")
+        full = results_text(run.results[:3], format_for(path))
+        assert path.read_text() == full
+        # a crash in the middle of a line: resuming drops the broken line and appends
+        path.write_text(full + results_text(run.results[3:4], format_for(path)).splitlines()[-1][:7])
+        with ResultsFile(path, resume=True) as file:
+            assert file.done == list(run.results[:3])
+            for result in run.results[3:]:
+                file.write(result)
+        assert path.read_text() == results_text(run.results, format_for(path))
+        with path.open() as stream:
+            assert read_results(stream, format_for(path)) == list(run.results)
+    with pytest.raises(meuterer.FormatError):
+        read_results(io.StringIO("{}\n"))
+
+
+def test_atomic_writes_leave_the_old_file_or_the_new_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "a.json"
+    write_text_atomic(path, "old")
+    assert path.read_text() == "old"
+
+    def broken(src: str, dst: str) -> None:
+        raise OSError("disk gone")
+
+    monkeypatch.setattr("os.replace", broken)
+    with pytest.raises(OSError, match="disk gone"):
+        write_text_atomic(path, "new")
+    assert path.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.json"]  # no temporary file left
+
+
+def test_a_resumed_tournament_gives_the_uninterrupted_results() -> None:
+    whole = run_tournament(["greedy", "random"], games=8, players=3, seed=6)
+    seen: list[GameResult] = []
+    part = run_tournament(
+        ["greedy", "random"], games=8, players=3, seed=6, done=whole.results[2:5], on_result=seen.append
+    )
+    assert part.results == whole.results
+    assert sorted(r.index for r in seen) == [0, 1, 5, 6, 7]  # only the missing games were played
+    with pytest.raises(SetupError, match="not game 2 of this run"):
+        run_tournament(["greedy", "random"], games=8, players=3, seed=7, done=whole.results[2:3])
+    with pytest.raises(SetupError, match="not game 2 of this run"):
+        run_tournament(["random", "greedy"], games=8, players=3, seed=6, done=whole.results[2:3])
+
+
+def test_simulate_resume_completes_an_interrupted_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.jsonl"
+    argv = ["-n", "9", "--players", "3", "--agents", "greedy,random", "--seed", "5", "--out", str(out), "--no-progress"]
+    whole = run_tournament(["greedy", "random"], games=9, players=3, seed=5)
+    out.write_text(results_text(whole.results[:4]) + '{"game": 4, "se')  # killed while writing game 4
+    assert simulate(*argv, "--resume") == 0
+    assert "Resumed: 4 games were already in" in capsys.readouterr().out
+    assert out.read_text() == results_text(whole.results)
+    assert simulate("-n", "3", "--resume", "--no-progress") == 2
+    assert "--resume needs --out" in capsys.readouterr().err
+
+
+def _lines(path: Path) -> int:
+    return len(path.read_text().splitlines()) if path.exists() else 0
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_simulate_stops_cleanly_on_ctrl_c_and_resumes(tmp_path: Path, jobs: str) -> None:
+    out = tmp_path / "games.csv"
+    records = tmp_path / "records"
+    argv = [sys.executable, "-m", "meuterer", "simulate", "-n", "120", "--agents", "greedy", "--seed", "3",
+            "--jobs", jobs, "--out", str(out), "--records", str(records), "--no-progress"]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(Path(meuterer.__file__).parents[1])}
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 60
+    while _lines(out) < 4 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
+    said = " ".join(stdout.split())
+    assert "Interrupted: " in said and "To finish the run: the same command with --resume" in said, said[-400:]
+    text = out.read_text()
+    assert text.endswith("\n")
+    with out.open() as stream:
+        kept = read_results(stream, "csv")
+    assert 3 <= len(kept) < 120
+    assert all(meuterer.verify(records / f"game-{r.index:06d}.json").ok for r in kept)
+    assert not list(records.glob(".*"))  # no temporary record left behind
+    # Resuming plays the rest; the rows are those of an uninterrupted run.
+    done = subprocess.run([*argv, "--resume"], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    whole = run_tournament(["greedy"], games=120, players=4, seed=3)
+    with out.open() as stream:
+        assert sorted(read_results(stream, "csv"), key=lambda r: r.index) == list(whole.results)

@@ -1,12 +1,16 @@
 """``meuterer simulate``: many games between bots, with a progress bar and a summary table.
 
 ``meuterer simulate -n N [--players 3|4] [--agents random,greedy,...] [--seed S] [--jobs J]
-[--out FILE] [--records DIR] [--backend local|ray]`` plays ``N`` games with
+[--out FILE [--resume]] [--records DIR] [--backend local|ray]`` plays ``N`` games with
 :func:`meuterer.tournament.run_tournament` and prints, per agent and per seat, the win
 share with its 95% interval, the mean and spread of the scores and the mutinies led, then
-the mutiny frequency and success rate, the game length and the speed. ``--out`` writes
-the per-game results (CSV for a ``.csv`` name, JSON lines otherwise); they are the same
-for a given seed whatever ``--jobs`` or ``--backend``.
+the mutiny frequency and success rate, the game length and the speed. ``--out`` receives
+the per-game results as the games finish, one whole line each (CSV for a ``.csv`` name,
+JSON lines otherwise); they are the same for a given seed whatever ``--jobs`` or
+``--backend``. Ctrl-C stops the run cleanly: the results of the games finished so far are
+in ``--out`` and summarised. ``--resume`` (with ``--out`` and ``--seed``) plays only the
+games whose results are not in ``--out`` yet, so an interrupted run resumed gives the
+results of an uninterrupted one.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="meuterer")
@@ -22,7 +26,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
+import time
 from pathlib import Path
 
 from rich.console import Console
@@ -31,7 +37,17 @@ from rich.table import Table
 
 from meuterer.errors import MeutererError
 from meuterer.rules import Rules
-from meuterer.tournament import Backend, Group, Summary, Tournament, format_for, run_tournament, write_results
+from meuterer.tournament import (
+    Backend,
+    GameResult,
+    Group,
+    ResultsFile,
+    Summary,
+    Tournament,
+    agent_label,
+    lineup,
+    run_tournament,
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
@@ -54,8 +70,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--jobs", type=int, default=1, metavar="J", help="processes (or Ray CPUs) to use; 0 for all cores (default 1)"
     )
-    parser.add_argument("--out", metavar="FILE", help="write per-game results: CSV for *.csv, else JSON lines")
-    parser.add_argument("--records", metavar="DIR", help="write every game's record into DIR")
+    parser.add_argument(
+        "--out", metavar="FILE", help="write per-game results as games finish: CSV for *.csv, else JSON lines"
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the results already in --out and play only the missing games (needs --seed)",
+    )
+    parser.add_argument("--records", metavar="DIR", help="write every game's record into DIR (atomically)")
     parser.add_argument(
         "--backend", choices=("local", "ray"), default="local", help="local processes or Ray (meuterer[ray])"
     )
@@ -68,7 +91,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    """Run the ``simulate`` subcommand; returns the exit status."""
+    """Run the ``simulate`` subcommand; returns the exit status (130 after Ctrl-C)."""
     out = Console(highlight=False)
     if not out.is_terminal:
         out = Console(highlight=False, width=120)
@@ -80,6 +103,9 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         err.print("meuterer simulate: error: -n must be at least 1")
         return 2
+    if args.resume and (args.out is None or args.seed is None):
+        err.print("meuterer simulate: error: --resume needs --out (the results so far) and --seed (the run's seed)")
+        return 2
     progress = Progress(
         TextColumn("games"),
         BarColumn(),
@@ -90,36 +116,86 @@ def run_simulate(args: argparse.Namespace) -> int:
         transient=True,
         disable=args.no_progress,
     )
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    finished: list[GameResult] = []
+    interrupted = False
+    start = time.perf_counter()
+    try:
+        results = ResultsFile(args.out, resume=args.resume) if args.out else None
+    except (OSError, MeutererError) as error:
+        err.print(f"meuterer simulate: error: cannot use --out {args.out}: {error}")
+        return 2
+    done = results.done if results is not None else []
+
+    # Rows go out in game order as soon as every earlier game is in (after Ctrl-C, the rest too).
+    known = {result.index for result in done}
+    todo = iter([index for index in range(args.games) if index not in known])
+    waiting: dict[int, GameResult] = {}
+    wanted = [next(todo, None)]
+
+    def keep(result: GameResult) -> None:
+        finished.append(result)
+        waiting[result.index] = result
+        while wanted[0] is not None and wanted[0] in waiting:
+            if results is not None:
+                results.write(waiting.pop(wanted[0]))
+            wanted[0] = next(todo, None)
+
     try:
         with progress:
-            task = progress.add_task("games", total=args.games)
+            task = progress.add_task("games", total=args.games, completed=len(done))
             run = run_tournament(
                 specs,
                 args.games,
                 players=args.players,
-                seed=args.seed,
+                seed=seed,
                 jobs=jobs,
                 rules=rules,
                 records=args.records,
                 backend=backend,
                 rotate=not args.fixed_seats,
-                progress=lambda done: progress.advance(task, done),
+                progress=lambda count: progress.advance(task, count),
                 ray_address=args.ray_address,
+                done=done,
+                on_result=keep,
             )
     except MeutererError as error:
         err.print(f"meuterer simulate: error: {error}")
         return 2
+    except KeyboardInterrupt:
+        interrupted = True
+        run = Tournament(
+            specs=tuple(agent_label(spec) for spec in lineup(specs, args.players)),
+            players=args.players,
+            seed=seed,
+            results=tuple(sorted([*done, *finished], key=lambda r: r.index)),
+            seconds=time.perf_counter() - start,
+            jobs=max(1, jobs),
+            backend=backend,
+        )
+    finally:
+        if results is not None:
+            for index in sorted(waiting):
+                results.write(waiting[index])
+            results.close()
     seats = ", ".join(run.specs)
     rotation = "fixed seats" if args.fixed_seats else "seats rotate"
-    out.print(f"{args.games} games, {run.players} players: {seats} ({rotation}); seed {run.seed}")
-    print_summary(out, run, run.summary())
+    games = len(run.results)
+    if interrupted:
+        out.print(f"Interrupted: {games} of {args.games} games finished.")
+    elif done:
+        out.print(f"Resumed: {len(done)} games were already in {args.out}.")
+    out.print(f"{games} games, {run.players} players: {seats} ({rotation}); seed {run.seed}")
+    if games:
+        print_summary(out, run, run.summary())
     if args.out:
-        with open(args.out, "w", encoding="utf-8", newline="") as file:
-            write_results(run.results, file, format_for(args.out))
         out.print(f"per-game results: {args.out}")
+        if interrupted:
+            again = "--resume" if args.seed is not None else f"--seed {seed} --resume"
+            out.print(f"To finish the run: the same command with {again}")
     if args.records:
         out.print(f"records: {Path(args.records) / 'game-NNNNNN.json'}")
-    return 0
+    return 130 if interrupted else 0
 
 
 def _group_row(group: Group) -> list[str]:

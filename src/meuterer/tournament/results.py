@@ -194,16 +194,18 @@ def read_results(file: TextIO, fmt: Format = "jsonl") -> list[GameResult]:
     return results
 
 
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
+def write_text_atomic(path: str | os.PathLike[str], text: str, durable: bool = True) -> None:
     """Write ``text`` to ``path`` so that it holds either its old content or all of
-    ``text``, never a part: a temporary file in the same directory, then a rename."""
+    ``text``, never a part: a temporary file in the same directory, then a rename.
+    ``durable`` also waits for the disk before the rename (``fsync``)."""
     target = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
+            if durable:
+                stream.flush()
+                os.fsync(stream.fileno())
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

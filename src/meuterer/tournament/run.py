@@ -323,7 +323,8 @@ def run_tournament(
         seed = random.SystemRandom().randrange(2**32)
     known = {result.index: result for result in done if result.index < games}
     for result in known.values():
-        if result.seed != game_seed(seed, result.index) or len(result.agents) != players:
+        seated = tuple(agent_label(spec) for spec in seating(specs, result.index, rotate))
+        if result.seed != game_seed(seed, result.index) or result.agents != seated:
             raise SetupError(f"game {result.index} of the results to resume is not game {result.index} of this run")
     jobs = max(1, jobs)
     todo = [index for index in range(games) if index not in known]

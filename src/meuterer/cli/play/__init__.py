@@ -25,23 +25,33 @@ the moves), :mod:`.render` (tables and texts from a view).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import hashlib
 import os
 import random
+import re
 import secrets
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Final, TextIO
 
 from rich.console import Console
 
 from meuterer.agents.base import Agent
 from meuterer.agents.registry import AgentSpecError, make_agent
+from meuterer.errors import MeutererError
 from meuterer.game import Game
+from meuterer.record import Record, read_record
 from meuterer.rules import Rules
 
+from .saving import Saver, free_path
 from .session import _Session
 
-__all__ = ["BOTS", "BotError", "make_bot", "make_bots", "play", "register", "run"]
+__all__ = ["BOTS", "BotError", "make_bot", "make_bots", "play", "register", "resume_seed", "run"]
 
 BOTS: Final = ("random", "greedy", "ismcts")
 """The built-in bot names ``--bots`` accepts (see :mod:`meuterer.agents.registry` for options)."""
@@ -94,7 +104,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "play",
         help="play a game in the terminal against bots",
         description="Play Meuterer in the terminal against bots. Answer with a move's number or text, "
-        "or help, undo, board, quit.",
+        "or help, why, undo, board, quit. The game is saved after every action; --resume FILE goes on "
+        "with a saved game.",
     )
     parser.add_argument("--players", type=int, choices=(3, 4), default=4, help="3 or 4 players (default 4)")
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0, the first captain)")
@@ -103,12 +114,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=None,
         metavar="NAMES",
         help="bots for the other seats in seat order, comma-separated: random, greedy, ismcts or "
-        "ismcts:ITERATIONS; a single name is used for every bot (default greedy)",
+        "ismcts:ITERATIONS[:ROLLOUT]; a single name is used for every bot (default greedy)",
     )
     parser.add_argument("--seed", type=int, default=None, help="random seed for the cards and the bots (default: new)")
     parser.add_argument("--pirates", action="store_true", help="play the pirate variant")
     parser.add_argument(
-        "--record", default=None, metavar="FILE", help="where to save the game record (default meuterer-game-SEED.json)"
+        "--record",
+        default=None,
+        metavar="FILE",
+        help="where to save the game record (default meuterer-game-SEED.json; an existing file is "
+        "replaced only if you say so)",
+    )
+    parser.add_argument(
+        "--resume",
+        default=None,
+        metavar="FILE",
+        help="go on with the saved game in FILE (your seat is the one named 'human'; the bots are those "
+        "named in the record unless --bots is given) and keep saving it there",
     )
     parser.set_defaults(run=run)
     return parser
@@ -123,7 +145,52 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         pirates=args.pirates,
         record=args.record,
+        resume=args.resume,
     )
+
+
+class _Hangup(BaseException):
+    """SIGTERM or SIGHUP arrived (the terminal was closed, or the program asked to stop)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_hangup(signum: int, frame: FrameType | None) -> None:
+    raise _Hangup(signum)
+
+
+@contextlib.contextmanager
+def _hangups_raise() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into :class:`_Hangup` (in the main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    names = [name for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {name: signal.signal(getattr(signal, name), _raise_hangup) for name in names}
+    try:
+        yield
+    finally:
+        for name, handler in previous.items():
+            signal.signal(getattr(signal, name), handler)
+
+
+def resume_seed(path: Path, record: Record) -> int:
+    """The seed a resumed game goes on with: the one in a default record name
+    (``meuterer-game-SEED.json``), else one made from the record's actions (so resuming
+    the same file twice gives the same game).
+
+    >>> from meuterer.record import Record
+    >>> from meuterer.rules import Rules
+    >>> resume_seed(Path("meuterer-game-42.json"), Record(Rules(), ("human", "greedy", "greedy"), 0, ()))
+    42
+    """
+    found = re.fullmatch(r"meuterer-game-(\d+)(-\d+)?\.json", path.name)
+    if found:
+        return int(found.group(1))
+    text = "\n".join(map(str, record.actions))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
 
 
 def play(
@@ -136,42 +203,88 @@ def play(
     stdin: TextIO | None = None,
     console: Console | None = None,
     save: bool = True,
+    resume: str | os.PathLike[str] | None = None,
 ) -> int:
     """Play one game, the human at ``seat`` answering on ``stdin`` (default: the standard
     input), the table drawn on ``console`` (default: the terminal).
 
+    Unless ``save`` is false the record is saved after every action (atomically) to
+    ``record``, by default ``meuterer-game-<seed>.json`` in the current directory; an
+    existing file there is replaced only if the player says so (else the game goes to
+    ``...-2.json``). ``resume`` names a saved game to go on with (see :func:`resume_seed`).
+
     Returns the exit status: 0 when the game ends or the player quits, 1 if the record
-    cannot be written, 2 for bad options. Unless ``save`` is false, the record (of the game
-    so far, if he quits) is saved to ``record``, by default ``meuterer-game-<seed>.json`` in
-    the current directory."""
+    could not be written anywhere (its actions are then printed), 2 for bad options, 130
+    on Ctrl-C, 128 + the signal's number on SIGTERM or SIGHUP (the game is saved in every case)."""
     console = console if console is not None else Console(emoji=False, highlight=False)
-    if players not in (3, 4):
-        console.print(f"meuterer play: 3 or 4 players, not {players}", markup=False)
-        return 2
-    if not 0 <= seat < players:
-        console.print(f"meuterer play: --seat is a seat from 0 to {players - 1}, not {seat}", markup=False)
-        return 2
+    earlier: Record | None = None
+    if resume is not None:
+        try:
+            earlier = read_record(Path(resume))
+            game = Game.from_record(earlier)
+        except MeutererError as error:
+            console.print(f"meuterer play: cannot resume {resume}: {error}", markup=False)
+            return 2
+        players = game.players
+        humans = [p for p, name in enumerate(earlier.players) if name == "human"]
+        if len(humans) != 1:
+            console.print(f"meuterer play: {resume} has no single seat named 'human' to play", markup=False)
+            return 2
+        seat = humans[0]
+        if bots is None:
+            bots = ",".join(name for p, name in enumerate(earlier.players) if p != seat)
+        if seed is None:
+            seed = resume_seed(Path(resume), earlier)
+    else:
+        if players not in (3, 4):
+            console.print(f"meuterer play: 3 or 4 players, not {players}", markup=False)
+            return 2
+        if not 0 <= seat < players:
+            console.print(f"meuterer play: --seat is a seat from 0 to {players - 1}, not {seat}", markup=False)
+            return 2
+        game = Game.new(players, 0, Rules(pirates=pirates))
     if seed is None:
         seed = secrets.randbelow(1_000_000)
     try:
         agents = make_bots(bots, players, seat, seed)
     except BotError as error:
-        console.print(f"meuterer play: {error}", markup=False)
+        hint = " (name the bots with --bots)" if earlier is not None else ""
+        console.print(f"meuterer play: {error}{hint}", markup=False)
         return 2
-    path = Path(f"meuterer-game-{seed}.json") if record is None else Path(record)
+    if record is not None:
+        path = Path(record)
+    elif resume is not None:
+        path = Path(resume)
+    else:
+        path = Path(f"meuterer-game-{seed}.json")
+    names = [agents[p][0] if p != seat else "human" for p in range(players)]
     session = _Session(
         console=console,
         stdin=stdin if stdin is not None else sys.stdin,
-        game=Game.new(players, 0, Rules(pirates=pirates)),
+        game=game,
         me=seat,
         agents=agents,
         seed=seed,
     )
-    try:
-        finished = session.run()
-    except KeyboardInterrupt:
-        session.say("Interrupted: leaving the game.")
-        finished = False
-    return session.save(path, finished) if save else 0
-
-
+    status = 0
+    with _hangups_raise():
+        try:
+            if save:
+                same = resume is not None and path.resolve() == Path(resume).resolve()
+                if path.exists() and not same and not session.confirm(f"{path} exists: replace it with this game?"):
+                    path = free_path(path)
+                    session.say(f"This game is saved to {path} instead.")
+                session.saver = Saver(path, names)
+            finished = session.run()
+        except KeyboardInterrupt:
+            session.say("Interrupted: leaving the game.")
+            finished, status = False, 130
+        except _Hangup as hangup:
+            finished, status = False, 128 + hangup.signum
+            with contextlib.suppress(OSError, ValueError):  # the terminal may be gone
+                session.say("Stopped by a signal: leaving the game.")
+        except EOFError:  # pragma: no cover - end of input while asking
+            finished = False
+    if not save:
+        return status
+    return session.finish(finished) or status

@@ -58,7 +58,8 @@ Commands:
   undo            take back your last decision (and the bots' moves and the draws after it)
   board           show the whole table again
   help            this text
-  quit            stop (the game so far is saved as a record)"""
+  why             the reasons the bots gave for their moves since yours
+  quit            stop (the game is saved after every action; 'meuterer play --resume FILE' goes on)"""
 
 
 def role_name(role: Role) -> str:

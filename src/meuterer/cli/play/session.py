@@ -13,13 +13,13 @@ from rich.table import Table
 from rich.text import Text
 
 from meuterer.actions import Action, parse_action
-from meuterer.agents.base import Agent
+from meuterer.agents.base import Agent, choose
 from meuterer.cards import counts_str
 from meuterer.engine import current_player, is_chance_node, is_terminal, legal_actions, sample_chance, winners
 from meuterer.errors import MeutererError
 from meuterer.explain import why_illegal
 from meuterer.game import Game
-from meuterer.record import verify, write_record
+from meuterer.record import verify
 from meuterer.state import Step
 from meuterer.views import PlayerView, view
 
@@ -36,6 +36,7 @@ from .render import (
     role_name,
     strengths,
 )
+from .saving import Saver
 
 
 class _Session(Narrator):
@@ -59,6 +60,12 @@ class _Session(Narrator):
         self.decisions: list[int] = []
         """``len(game)`` at each decision the human made (undo goes back to these)."""
         self.shown_ring: tuple[object, ...] | None = None
+        self.saver: Saver | None = None
+        """Saves the record after every action (``None``: not saved)."""
+        self.told: Path | str | None = "nothing yet"
+        """Where the player was last told the game is saved."""
+        self.reasons: list[tuple[int, Action, str | None]] = []
+        """Each bot move since the human's last decision: (step, action, the bot's reason)."""
 
     def seat_name(self, seat: int) -> str:
         """``you`` or the bot's name."""
@@ -74,6 +81,8 @@ class _Session(Narrator):
         variant = " with pirates" if rules.pirates else ""
         self.console.rule(Text(f"Meuterer{variant}: {game.players} players, {rules.rounds_for(game.players)} rounds"))
         self.say(f"You are p{self.me}; the bots are {bots}. Seed {self.seed}. Type 'help' at any prompt.")
+        if len(game):
+            self.say(f"Resuming the saved game after {plural(len(game), 'action')}.", style="bold")
         self.round_header(view(game.state, self.me))
         while not is_terminal(game.state):
             state = game.state
@@ -83,7 +92,9 @@ class _Session(Narrator):
                 action = sample_chance(state, self.rng("chance"))
             elif seat != self.me:
                 _, agent = self.agents[seat]
-                action = agent.act(view(state, seat), legal_actions(state), self.rng(f"bot/{seat}"))
+                decision = choose(agent, view(state, seat), legal_actions(state), self.rng(f"bot/{seat}"))
+                action = decision.action
+                self.reasons.append((len(game), action, decision.reason))
             else:
                 legal = tuple(legal_actions(state))
                 if len(legal) == 1:
@@ -98,6 +109,7 @@ class _Session(Narrator):
                     assert not isinstance(choice, str)
                     action = choice
                     self.decisions.append(len(game))
+                    self.reasons.clear()
             self.push(action)
         self.flush_draws()
         self.final()
@@ -112,6 +124,48 @@ class _Session(Narrator):
         self.game.push(action)
         after = view(self.game.state, self.me)
         self.narrate(before, action, after)
+        self.autosave()
+
+    # Saving ------------------------------------------------------------------------------
+
+    def autosave(self, durable: bool = False) -> None:
+        """Save the game so far; tell the player when where it goes changes."""
+        if self.saver is None:
+            return
+        where = self.saver.save(self.game, durable)
+        if where == self.told:
+            return
+        self.told = where
+        problem = self.saver.problem
+        if where is None:
+            self.say(
+                f"Cannot save the record ({problem}); the game goes on and its actions will be shown at the end.",
+                style="red",
+            )
+        elif where != self.saver.path:
+            self.say(f"Cannot save the record ({problem}): saving it to {where} instead.", style="red")
+
+    def finish(self, finished: bool) -> int:
+        """The last save and what became of the record; the exit status (1: not saved)."""
+        if self.saver is None or len(self.game) == 0:
+            return 0
+        self.flush_draws()
+        self.autosave(durable=True)
+        where = self.saver.where
+        if where is None:
+            self.say("The record could not be written anywhere. Its actions, to replay with Game.replay:", style="red")
+            self.console.print(" ".join(f"'{action}'" for action in self.game.actions), markup=False, soft_wrap=True)
+            return 1
+        what = "The record" if finished else f"The unfinished game ({len(self.game)} actions)"
+        check = "verified" if verify(where).ok else "NOT verified"
+        resume = "" if finished else f" 'meuterer play --resume {where}' goes on with it;"
+        self.say(f"{what} is saved to {where} ({check});{resume} 'meuterer replay {where}' shows it.")
+        return 0
+
+    def confirm(self, question: str) -> bool:
+        """Ask a yes/no question; anything but yes (or no answer) is no."""
+        answer = self.ask(f"{question} [y/N] ")
+        return answer is not None and answer.strip().lower() in ("y", "yes")
 
     # The human's decisions ------------------------------------------------------------------
 
@@ -122,7 +176,7 @@ class _Session(Narrator):
         self.board(v, full=False)
         self.moves(v, legal)
         while True:
-            line = self.ask(f"Your move (1-{len(legal)}, a move, help, undo, board, quit): ")
+            line = self.ask(f"Your move (1-{len(legal)}, a move, help, why, undo, board, quit): ")
             if line is None:
                 self.say("End of input: leaving the game.")
                 return None
@@ -134,6 +188,9 @@ class _Session(Narrator):
                 return None
             if text in ("help", "?", "h"):
                 self.help(v)
+                continue
+            if text == "why":
+                self.why()
                 continue
             if text in ("board", "table"):
                 self.board(v, full=True)
@@ -150,10 +207,12 @@ class _Session(Narrator):
             return found
 
     def ask(self, prompt: str) -> str | None:
+        """A line from the player; ``None`` at the end of the input. Ctrl-C is not the end of
+        the input: :class:`KeyboardInterrupt` goes on to the caller."""
         if self.interactive:
             try:
                 return self.console.input(Text(prompt, style="bold"))
-            except (EOFError, KeyboardInterrupt):
+            except EOFError:
                 self.console.print()
                 return None
         self.console.print(Text(prompt, style="bold"), end="")
@@ -186,7 +245,7 @@ class _Session(Narrator):
             return f"'{text}' is not a legal move now: {why_illegal(self.game.state, parsed)}. Type 'help' for help."
         return (
             f"Sorry, '{text}' is neither a move nor a command. Type a number from 1 to {len(legal)}, "
-            "a move as listed (such as 'p0 pass' or just 'pass'), or help, undo, board, quit."
+            "a move as listed (such as 'p0 pass' or just 'pass'), or help, why, undo, board, quit."
         )
 
     def undo(self) -> bool:
@@ -199,12 +258,25 @@ class _Session(Narrator):
         undone: list[Action] = []
         while len(self.game) > target:
             undone.append(self.game.pop())
+        self.reasons.clear()
+        if self.saver is not None:
+            self.saver.forget(target)
+            self.autosave()
         mine = undone[-1]
         others = len(undone) - 1
         extra = f" and the {plural(others, 'action')} after it (other players' moves and draws)" if others else ""
         self.say(f"Undone: your move '{mine}'{extra}. You decide again.", style="yellow")
         self.shown_ring = None
         return True
+
+    def why(self) -> None:
+        """The reasons the bots gave for their moves since the human's last decision."""
+        shown = [(step, action, reason) for step, action, reason in self.reasons]
+        if not shown:
+            self.say("No bot has moved since your last move.")
+            return
+        for _, action, reason in shown:
+            self.say(f"{action}: {reason or 'this bot gives no reasons'}")
 
     def help(self, v: PlayerView) -> None:
         self.say(HELP)
@@ -276,18 +348,3 @@ class _Session(Narrator):
             label = "Winner" if len(best) == 1 else "Winners (tied)"
             verdict = f"{label}: {names} with {state.scores[best[0]]} points."
         self.say(verdict, style="bold")
-
-    def save(self, path: Path | None, finished: bool) -> int:
-        if path is None or len(self.game) == 0:
-            return 0
-        names = [self.name(p) if p != self.me else "human" for p in range(self.game.players)]
-        try:
-            write_record(self.game, path, names=names)
-        except OSError as error:
-            self.say(f"Cannot save the record to {path}: {error.strerror}", style="red")
-            return 1
-        what = "The record" if finished else f"The unfinished game ({len(self.game)} actions)"
-        check = "verified" if verify(path).ok else "NOT verified"
-        self.say(f"{what} is saved to {path} ({check}); 'meuterer replay {path}' shows it.")
-        return 0
-
