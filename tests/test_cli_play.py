@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import random
 import re
+import signal
+import subprocess
 import sys
+import time
 import types
 from pathlib import Path
 from typing import Any, TextIO, cast
@@ -265,9 +269,6 @@ def test_bad_options(tmp_path: Path) -> None:
     status, out, _ = _play("", tmp_path, players=3, seat=3)
     assert status == 2
     assert "--seat is a seat from 0 to 2, not 3" in out
-    status, out, _ = _play("quit\n", tmp_path / "no such folder", players=3)
-    assert status == 1
-    assert "Cannot save the record to" in out
 
 
 def test_register_and_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -283,3 +284,168 @@ def test_register_and_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsy
     assert meuterer.verify(tmp_path / "meuterer-game-4.json").ok
     defaults = parser.parse_args(["play"])
     assert (defaults.players, defaults.seat, defaults.bots, defaults.seed) == (4, 0, None, None)
+
+
+# Nothing lost: saving after every action, signals, no overwriting, resuming ----------------------
+
+
+class _Watcher:
+    """Answers "1" at every prompt after checking the record on disk holds the game so far."""
+
+    def __init__(self, record: Path, screen: io.StringIO) -> None:
+        self.record = record
+        self.screen = screen
+        self.saved: list[int] = []
+
+    def readline(self) -> str:
+        report = meuterer.verify(self.record)
+        assert report.ok, str(report)
+        self.saved.append(len(meuterer.read_record(self.record).actions))
+        return "1\n"
+
+
+def test_the_record_is_saved_after_every_action(tmp_path: Path) -> None:
+    out = io.StringIO()
+    record = tmp_path / "game.json"
+    watcher = _Watcher(record, out)
+    assert play(3, 0, "random", seed=4, record=record, stdin=cast(TextIO, watcher), console=_console(out)) == 0
+    final = meuterer.read_record(record).actions
+    assert watcher.saved == sorted(watcher.saved) and len(set(watcher.saved)) == len(watcher.saved) > 20
+    # at every prompt the file held every action up to the human's decision
+    game = meuterer.Game.replay(final, players=3)
+    for n in watcher.saved:
+        assert meuterer.current_player(game.at(n)) == 0
+    assert not [p.name for p in tmp_path.iterdir() if p.name != "game.json"]  # no temporary files
+
+
+def test_an_existing_record_is_replaced_only_if_the_player_says_so(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    record.write_text("an earlier game")
+    status, out, _ = _play("n\nquit\n", tmp_path, players=3, seed=2)
+    assert status == 0
+    assert f"{record} exists: replace it with this game? [y/N] n" in " ".join(out.split())
+    assert record.read_text() == "an earlier game"
+    assert meuterer.verify(tmp_path / "game-2.json").ok
+    assert "This game is saved to" in out
+    status, out, _ = _play("", tmp_path, players=3, seed=2)  # no answer is no
+    assert record.read_text() == "an earlier game" and meuterer.verify(tmp_path / "game-3.json").ok
+    status, out, _ = _play("y\nquit\n", tmp_path, players=3, seed=2)
+    assert status == 0 and meuterer.verify(record).ok
+
+
+def test_default_record_names_never_overwrite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for answers in ("1\n" * 30 + "quit\n", "quit\n"):
+        out = io.StringIO()
+        play(4, 0, "random", seed=12, stdin=io.StringIO(answers), console=_console(out))
+    first = meuterer.read_record(tmp_path / "meuterer-game-12.json")
+    second = meuterer.read_record(tmp_path / "meuterer-game-12-2.json")
+    assert len(first.actions) > len(second.actions)
+
+
+def test_an_unwritable_path_does_not_lose_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spare = tmp_path / "spare"
+    spare.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(spare))
+    record = tmp_path / "no such folder" / "game.json"
+    out = io.StringIO()
+    status = play(3, 0, "random", seed=2, record=record, stdin=io.StringIO("1\n1\nquit\n"), console=_console(out))
+    text = " ".join(out.getvalue().split())
+    assert status == 0
+    assert f"Cannot save the record ({record}: No such file or directory): saving it to {spare / 'game.json'}" in text
+    assert meuterer.verify(spare / "game.json").ok
+    # Nowhere to write: the actions are shown, and they are the game.
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "nowhere"))
+    out = io.StringIO()
+    status = play(3, 0, "random", seed=2, record=record, stdin=io.StringIO("1\n1\nquit\n"), console=_console(out))
+    assert status == 1
+    shown = out.getvalue().split("Its actions, to replay with Game.replay:")[1]
+    actions = re.findall(r"'([^']+)'", shown)
+    assert meuterer.Game.replay(actions, players=3).actions == meuterer.read_record(spare / "game.json").actions
+
+
+def test_a_saved_game_resumes_where_it_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    monkeypatch.chdir(tmp_path / "a")
+    out = io.StringIO()
+    assert (
+        play(4, 2, "greedy,random,ismcts:3", seed=6, stdin=io.StringIO("1\n1\n1\nquit\n"), console=_console(out)) == 0
+    )
+    saved = tmp_path / "a" / "meuterer-game-6.json"
+    assert f"'meuterer play --resume {saved.name}' goes on with it" in " ".join(out.getvalue().split())
+    stopped = meuterer.read_record(saved)
+    assert stopped.players == ("greedy", "random", "human", "ismcts:3")
+    out = io.StringIO()
+    assert play(resume=saved.name, stdin=io.StringIO("1\n" * 500), console=_console(out)) == 0
+    text = out.getvalue()
+    assert f"Resuming the saved game after {len(stopped.actions)} actions." in text
+    assert "exists: replace it" not in text  # resuming goes on in the same file
+    resumed = _finished(saved)
+    assert resumed.actions[: len(stopped.actions)] == stopped.actions
+    # the same game as played without a stop
+    monkeypatch.chdir(tmp_path / "b")
+    assert (
+        play(4, 2, "greedy,random,ismcts:3", seed=6, stdin=io.StringIO("1\n" * 500), console=_console(io.StringIO()))
+        == 0
+    )
+    assert meuterer.read_record(tmp_path / "b" / "meuterer-game-6.json").actions == resumed.actions
+    # what cannot be resumed
+    out = io.StringIO()
+    assert play(resume=tmp_path / "nothing.json", console=_console(out)) == 2
+    assert "cannot resume" in out.getvalue()
+    (tmp_path / "bots.json").write_text(meuterer.write_record(meuterer.Game.replay(stopped.actions, 4)))
+    out = io.StringIO()
+    assert play(resume=tmp_path / "bots.json", console=_console(out)) == 2
+    assert "no single seat named 'human'" in " ".join(out.getvalue().split())
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_closing_the_terminal_saves_the_game(tmp_path: Path, signame: str) -> None:
+    record = tmp_path / "game.json"
+    argv = [sys.executable, "-m", "meuterer", "play", "--players", "3", "--bots", "random", "--seed", "5",
+            "--record", str(record)]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(Path(meuterer.__file__).parents[1])}
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert process.stdin is not None
+    process.stdin.write(b"1\n1\n")
+    process.stdin.flush()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not record.exists() or len(meuterer.read_record(record).actions) < 20):
+        time.sleep(0.05)
+    time.sleep(0.3)  # waiting for the third answer
+    process.send_signal(getattr(signal, signame))
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 128 + getattr(signal, signame), stderr
+    assert b"Traceback" not in stderr
+    report = meuterer.verify(record)
+    assert report.ok and report.final is not None and not meuterer.is_terminal(report.final)
+    assert (
+        sum(1 for a in meuterer.read_record(record).actions if a.player == 0 and not isinstance(a, meuterer.Draw)) >= 2
+    )
+
+
+class _Keyboard:
+    """A terminal whose user presses Ctrl-C at the first prompt."""
+
+    def isatty(self) -> bool:
+        return True
+
+    def readline(self, *args: object) -> str:
+        raise KeyboardInterrupt
+
+    def fileno(self) -> int:
+        raise OSError("not a real terminal")
+
+
+def test_ctrl_c_is_not_the_end_of_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", _Keyboard())
+    monkeypatch.setattr("builtins.input", lambda prompt="": sys.stdin.readline())
+    out = io.StringIO()
+    record = tmp_path / "game.json"
+    status = play(3, 0, "random", seed=2, record=record, console=_console(out))
+    text = out.getvalue()
+    assert status == 130
+    assert "Interrupted: leaving the game." in text
+    assert "End of input" not in text
+    assert meuterer.verify(record).ok

@@ -9,7 +9,6 @@ instead (and the player told so); if that fails too, the actions are printed at 
 
 from __future__ import annotations
 
-import re
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,7 +35,7 @@ def free_path(path: Path) -> Path:
     """
     if not path.exists():
         return path
-    stem = re.sub(r"-\d+$", "", path.stem)
+    stem = path.stem
     n = 2
     while (candidate := path.with_name(f"{stem}-{n}{path.suffix}")).exists():
         n += 1
