@@ -19,6 +19,7 @@ import pytest
 from rich.console import Console
 
 import meuterer
+from meuterer import Role
 from meuterer.cli_play import BotError, make_bot, make_bots, play, register
 
 CARD = r"(ruby|salt|wine|cloth|grain|support|pirate)"
@@ -449,3 +450,152 @@ def test_ctrl_c_is_not_the_end_of_input(tmp_path: Path, monkeypatch: pytest.Monk
     assert "Interrupted: leaving the game." in text
     assert "End of input" not in text
     assert meuterer.verify(record).ok
+
+
+# The terminal game never misstates the game (issue 14 §4) ----------------------------------------
+
+
+class _Asker:
+    """Answers "why" before every third decision, else "1"; keeps count."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def readline(self) -> str:
+        self.count += 1
+        return "why\n" if self.count % 3 == 0 else "1\n"
+
+
+def _scripted(tmp_path: Path, seed: int, seat: int = 0) -> tuple[str, meuterer.Game]:
+    out = io.StringIO()
+    record = tmp_path / f"game-{seed}.json"
+    stdin = cast(TextIO, _Asker())
+    console = Console(file=out, width=250, no_color=True, emoji=False, highlight=False)
+    assert play(4, seat, "greedy", seed=seed, record=record, stdin=stdin, console=console) == 0
+    return out.getvalue(), _finished(record)
+
+
+def _mutinies(game: meuterer.Game) -> list[tuple[int, meuterer.State, meuterer.State]]:
+    """(step, before, after) of each mutiny's resolution."""
+    states = game.states
+    return [
+        (k, states[k], states[k + 1])
+        for k in range(len(game))
+        if states[k].mutiny is None and states[k + 1].mutiny is not None
+    ]
+
+
+def _sides(before: meuterer.State, after: meuterer.State) -> tuple[int, int]:
+    """The mutineer's and the captain's side when the mutiny was decided, from the cards."""
+    support = meuterer.Card.SUPPORT
+    captain = after.face_up[before.captain][support]
+    mutineer = 0
+    for p, role in enumerate(after.roles):
+        if role is Role.MATE:
+            captain += after.face_up[p][support] + 1
+        elif role in (Role.MUTINEER, Role.CABIN_BOY):
+            mutineer += after.face_up[p][support]
+    return mutineer, captain
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_the_mutiny_is_told_as_it_was(tmp_path: Path, seed: int) -> None:
+    out, game = _scripted(tmp_path, seed)
+    told = re.findall(
+        r"^The mutiny (succeeds|fails): the mutineer's side (\d+), the captain's side (\d+)\.$", out, re.M
+    )
+    truth = []
+    for _, before, after in _mutinies(game):
+        mutineer, captain = _sides(before, after)
+        assert after.mutiny == (mutineer >= captain)
+        truth.append(("succeeds" if after.mutiny else "fails", str(mutineer), str(captain)))
+    assert told == truth
+    assert any(outcome == "succeeds" for outcome, _, _ in truth)
+    assert any(any(r is Role.MATE for r in after.roles) and after.mutiny for _, _, after in _mutinies(game))
+
+
+def test_after_a_mutiny_the_board_names_the_real_captain(tmp_path: Path) -> None:
+    out, game = _scripted(tmp_path, 2)
+    segments = re.split(r"^The mutiny (?:succeeds|fails): .*$", out, flags=re.M)[1:]
+    checked = 0
+    for (_, before, after), segment in zip(_mutinies(game), segments, strict=True):
+        segment = re.split(r"─+ (?:Round \d+ of \d+|Game over)", segment)[0]
+        if not after.mutiny or "Your moves" not in segment:
+            continue
+        board = " ".join(segment.split())
+        deposed, new = before.captain, after.captain
+        assert f"Captain p{deposed} offers" not in board and f"Captain p{new} offers" not in board
+        assert (
+            f"p{deposed} offered {before.offer} VP to a mate as captain; the mutiny deposed him, "
+            f"and p{new} holds the captain cards now."
+        ) in board
+        assert before.captain_destination is not None and after.mutineer_destination is not None
+        assert (
+            f"The deposed captain p{deposed}'s destination: {before.island_name(before.captain_destination)}." in board
+        )
+        sails = after.island_name(after.mutineer_destination)
+        assert f"The mutineer's destination: {sails} (the ship sails there)." in board
+        assert re.search(rf"^ p{deposed} .* captain \(deposed\)", segment, re.M)
+        assert re.search(rf"^ p{new} .* mutineer, now captain", segment, re.M)
+        assert "role: none yet" not in segment or deposed != 0
+        checked += 1
+    assert checked >= 1
+
+
+def _told_draws(out: str) -> list[tuple[int, int] | str]:
+    told: list[tuple[int, int] | str] = []
+    for line in out.splitlines():
+        if line.startswith("The deck is empty"):
+            told.append("reshuffle")
+        elif found := re.match(r"^p(\d) draws (a card|(\d+) cards)$", line):
+            told.append((int(found.group(1)), int(found.group(3) or 1)))
+        elif line.startswith("You draw "):
+            told.append((0, len(line[len("You draw ") :].split(", "))))
+    return told
+
+
+def _recorded_draws(game: meuterer.Game) -> list[tuple[int, int] | str]:
+    recorded: list[tuple[int, int] | str] = []
+    group: list[int] | None = None
+    for k, action in enumerate(game.actions):
+        if not isinstance(action, meuterer.Draw):
+            group = None
+            continue
+        if sum(game.states[k].deck) == 0:  # the discard pile becomes the deck before this draw
+            recorded.append("reshuffle")
+            group = None
+        if group is not None and group[0] == action.player:
+            group[1] += 1
+            recorded[-1] = (group[0], group[1])
+        else:
+            group = [action.player, 1]
+            recorded.append((action.player, 1))
+    return recorded
+
+
+@pytest.mark.parametrize("seed", [2, 4])
+def test_draws_are_told_in_the_records_order_around_a_reshuffle(tmp_path: Path, seed: int) -> None:
+    out, game = _scripted(tmp_path, seed)
+    recorded = _recorded_draws(game)
+    assert "reshuffle" in recorded[20:]  # the deal aside, the deck ran out at least once
+    assert _told_draws(out) == recorded
+
+
+def test_why_shows_the_bots_reasons_without_their_secrets(tmp_path: Path) -> None:
+    out, game = _scripted(tmp_path, 2)
+    assert "Your move (1-4, a move, help, why, undo, board, quit): why" in out
+    shown = re.findall(r"^(p[123] [a-z]+(?: [^\s:]+)*): (.+)$", out, re.M)
+    assert shown
+    moves = {str(a) for a in game.actions}
+    told = {move for move, _ in shown if move in moves}
+    assert any(" play " in move for move in told) and any(" offer " in move for move in told)
+    assert re.search(r"^p[123] play \w+: plays \w+ toward a majority on ", out, re.M)
+    assert re.search(r"^p[123] offer \d: offers \d: the likelier a mutiny", out, re.M)
+    # a role taken is not shown before the reveal
+    for part in _rounds(out):
+        secret = part.split("Everyone has passed")[0]
+        assert re.search(rf"^p[123] role {ROLE}", secret, re.M) is None
+    assert "takes a role: its reason stays secret until the roles are revealed." in out
+    # (the reasons for the last round's mutiny support, public since, may come up in the next round)
+    public = re.sub(r"^p\d support \d: sides so far: .*$", "", out, flags=re.M)
+    _assert_nothing_hidden_shown(public.replace("greedy", "random"), 0, 4)

@@ -7,9 +7,11 @@ each :class:`Move` as it happens.
 
 >>> from meuterer.agents import GreedyAgent, RandomAgent, play_game
 >>> seen = []
->>> actions, final = play_game([GreedyAgent(), RandomAgent(), RandomAgent()], seed=5, hook=seen.append)
+>>> actions, final = play_game([GreedyAgent(), RandomAgent()] * 2, seed=5, hook=seen.append, reasons=True)
 >>> len(seen) == len(actions), final.scores == seen[-1].after.scores
 (True, True)
+>>> [move.reason for move in seen if move.reason and move.action.player == 0][0]
+'offers 0: the likelier a mutiny, the more it offers, so that a mate sides with it'
 """
 
 from __future__ import annotations
@@ -97,6 +99,7 @@ def play_game(
     rules: Rules | None = None,
     *,
     hook: Callable[[Move], None] | None = None,
+    reasons: bool = False,
     final_first: Literal[False] = False,
 ) -> Played: ...
 
@@ -109,6 +112,7 @@ def play_game(
     rules: Rules | None = None,
     *,
     hook: Callable[[Move], None] | None = None,
+    reasons: bool = False,
     final_first: Literal[True],
 ) -> tuple[State, tuple[Action, ...]]: ...
 
@@ -120,11 +124,14 @@ def play_game(
     rules: Rules | None = None,
     *,
     hook: Callable[[Move], None] | None = None,
+    reasons: bool = False,
     final_first: bool = False,
 ) -> Played | tuple[State, tuple[Action, ...]]:
     """Play one game, seat ``i`` played by ``agents[i]``; chance and every agent draw from
     generators derived from ``seed``. Returns ``(actions, final)`` like
-    :func:`meuterer.random_game`; ``hook`` is called after every action.
+    :func:`meuterer.random_game`; ``hook`` is called after every action with a :class:`Move`,
+    which holds the agent's reason when ``reasons`` is true (agents that give them are asked
+    through :func:`choose`; the game is the same either way).
 
     ``final_first=True`` gives the order of earlier versions, ``(final, actions)``, with a
     :class:`DeprecationWarning`.
@@ -159,9 +166,12 @@ def play_game(
             action = agents[seat].act(view(state, seat), legal_actions(state), own[seat])
         else:
             start = clock()
-            decision = choose(agents[seat], view(state, seat), legal_actions(state), own[seat])
+            if reasons:
+                decision = choose(agents[seat], view(state, seat), legal_actions(state), own[seat])
+                action, reason = decision.action, decision.reason
+            else:
+                action = agents[seat].act(view(state, seat), legal_actions(state), own[seat])
             seconds = clock() - start
-            action, reason = decision.action, decision.reason
         history.append(action)
         before, state = state, apply(state, action)
         if hook is not None:

@@ -201,6 +201,7 @@ def write_text_atomic(path: str | os.PathLike[str], text: str, durable: bool = T
     target = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        os.chmod(temporary, _mode(target))
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
             if durable:
@@ -210,6 +211,16 @@ def write_text_atomic(path: str | os.PathLike[str], text: str, durable: bool = T
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _mode(target: Path) -> int:
+    """The permissions of ``target`` if it exists, else those a new file gets (the umask's)."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 class ResultsFile:

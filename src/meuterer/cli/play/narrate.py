@@ -5,15 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import attrs
 from rich.console import Console
 from rich.text import Text
 
 from meuterer.actions import Action, ChooseRole, Discard, Draw, Offer, Pass, Play, Sell, Support
 from meuterer.cards import Card, Role
+from meuterer.rulings import robbery, strengths
 from meuterer.state import Step
 from meuterer.views import PlayerView
 
-from .render import article, buys, cards, destination, role_name, sales_text, steps, strengths
+from .render import article, buys, cards, destination, role_name, sales_text, steps
+
+RESHUFFLED = "The deck is empty: the discard pile is shuffled into a new deck."
 
 
 class Narrator:
@@ -55,11 +59,17 @@ class Narrator:
         """Tell ``action`` and what followed from it, from the human's views only."""
         p = action.player
         if isinstance(action, Draw):
+            # Told in the record's order: a reshuffle before this draw (an empty deck) ends
+            # the group of draws told so far; one right after it (rule "when_empty") follows it.
+            if before.deck_size == 0:
+                self.say(RESHUFFLED, style="dim")
             if self.draws is not None and self.draws[0] != p:
                 self.flush_draws()
             if self.draws is None:
                 self.draws = (p, [])
             self.draws[1].append(action.card if p == self.me else None)  # another's card is secret
+            if before.deck_size and after.deck_size >= before.deck_size:
+                self.say(RESHUFFLED, style="dim")
         elif isinstance(action, Offer):
             self.say(f"{self.does(p, 'offer')} {action.amount} VP to a mate")
         elif isinstance(action, Play):
@@ -68,7 +78,7 @@ class Narrator:
             if action.card is Card.PIRATE and after.pirate is not None:
                 if after.pirate != before.pirate:
                     self.say(f"The pirate ship sails counter-clockwise to {after.island_name(after.pirate)}")
-                if not any(map(any, after.face_up)):
+                if robbery(before, left):
                     self.say("The pirates rob the merchant ship: every face-up card goes to the discard pile!")
         elif isinstance(action, Pass):
             n = before.hand_sizes[p]
@@ -105,7 +115,9 @@ class Narrator:
             else:
                 self.say("Nobody mutinies: the captain keeps the ship.")
         if before.mutiny is None and after.mutiny is not None:
-            captain_side, mutineer_side = strengths(after)
+            # The sides as they stood when the mutiny was decided: the round's captain
+            # (the captain cards may have passed to the mutineer since).
+            captain_side, mutineer_side = strengths(attrs.evolve(after, captain=before.captain))
             outcome = "succeeds" if after.mutiny else "fails"
             self.say(
                 f"The mutiny {outcome}: the mutineer's side {mutineer_side}, the captain's side {captain_side}.",
@@ -136,8 +148,7 @@ class Narrator:
         if after.pirate != before.pirate and not isinstance(action, Play):
             assert after.pirate is not None
             self.say(f"The pirate ship returns to {after.island_name(after.pirate)}.")
-        if after.deck_size > before.deck_size:
-            self.say("The deck is empty: the discard pile is shuffled into a new deck.", style="dim")
+
         if after.round != before.round:
             self.round_header(after)
 

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sale, Sell, Support
 from meuterer.cards import CARD_BY_NAME, Card, Role, counts_str
+from meuterer.rulings import pirate_destination, robbery, strengths
 from meuterer.state import Step
 from meuterer.views import PlayerView
 
@@ -125,7 +126,7 @@ def ring_table(v: PlayerView) -> Table:
         if position in v.active:
             notes.append("active")
         if position == v.captain_destination:
-            notes.append("captain's destination")
+            notes.append("deposed captain's destination" if round_captain(v) != v.captain else "captain's destination")
         if position == v.mutineer_destination:
             notes.append("mutineer's destination")
         style = "bold" if position in v.active else ""
@@ -141,20 +142,33 @@ def ring_table(v: PlayerView) -> Table:
     return table
 
 
+def round_captain(v: PlayerView) -> int:
+    """The seat that was captain when the round began: after a successful mutiny the
+    captain cards are the mutineer's, and the round's captain is the seat without a role."""
+    if v.mutiny and Role.MUTINEER in v.roles:
+        return next(p for p, role in enumerate(v.roles) if role is None)
+    return v.captain
+
+
+def seat_role(v: PlayerView, p: int) -> str:
+    """What ``v`` shows of seat ``p``'s part this round: captain, a role, ``?`` (taken,
+    still secret) or nothing; after a successful mutiny, the deposed captain and the new one."""
+    if p == round_captain(v):
+        return "captain (deposed)" if p != v.captain else "captain"
+    known = v.roles[p]
+    if known is None:
+        return "?" if p in v.role_order else ""
+    text = role_name(known) + ("" if v.roles_revealed else " (secret)")
+    return text + (", now captain" if p == v.captain else "")
+
+
 def players_table(v: PlayerView, name: Callable[[int], str]) -> Table:
     table = Table(box=box.SIMPLE, show_edge=False)
     for column in ("seat", "player", "score", "hand", "face up", "face down", "role", ""):
         numeric = column in ("score", "hand", "face down")
         table.add_column(column, justify="right" if numeric else "left", no_wrap=column in ("seat", "player"))
-    for p, known in enumerate(v.roles):
-        if p == v.captain:
-            role = "captain"
-        elif known is not None:
-            role = role_name(known) + ("" if v.roles_revealed else " (secret)")
-        elif p in v.role_order:
-            role = "?"
-        else:
-            role = ""
+    for p in range(v.players):
+        role = seat_role(v, p)
         notes = []
         if v.to_act == p and v.step not in NOT_DECISIONS:
             notes.append("to act")
@@ -177,18 +191,6 @@ def players_table(v: PlayerView, name: Callable[[int], str]) -> Table:
     return table
 
 
-def strengths(v: PlayerView) -> tuple[int, int]:
-    """The captain's and the mutineer's side strength from the face-up support cards."""
-    captain = v.face_up[v.captain][Card.SUPPORT]
-    mutineer = 0
-    for p, role in enumerate(v.roles):
-        if role is Role.MATE:
-            captain += v.face_up[p][Card.SUPPORT] + 1
-        elif role in (Role.MUTINEER, Role.CABIN_BOY):
-            mutineer += v.face_up[p][Card.SUPPORT]
-    return captain, mutineer
-
-
 def move_help(v: PlayerView, action: Action) -> str:
     """What ``action`` does, in words, for the human who may choose it."""
     if isinstance(action, Offer):
@@ -199,10 +201,10 @@ def move_help(v: PlayerView, action: Action) -> str:
         if action.card is Card.PIRATE and v.pirate is not None:
             if not left:
                 return text + ": the pirate ship does not move (no cards left in your hand)"
-            target = (v.pirate - left) % len(v.ring)
+            target = pirate_destination(v, left)
+            assert target is not None
             text += f": the pirate ship sails {left} island(s) counter-clockwise to {v.island_name(target)}"
-            passed = {(v.pirate - k) % len(v.ring) for k in range(1, left + 1)}
-            if v.start in passed or (v.pirate == v.start and v.rules.pirates_rob_at_start):
+            if robbery(v, left):
                 text += " and robs every face-up card!"
         elif action.card is not Card.SUPPORT and not any(v.island(pos).buys_card(action.card) for pos in v.active):
             text += " (no active island buys it)"

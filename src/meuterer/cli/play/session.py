@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from meuterer.actions import Action, parse_action
+from meuterer.actions import Action, ChooseRole, parse_action
 from meuterer.agents.base import Agent, choose
 from meuterer.cards import counts_str
 from meuterer.engine import current_player, is_chance_node, is_terminal, legal_actions, sample_chance, winners
@@ -20,6 +20,7 @@ from meuterer.errors import MeutererError
 from meuterer.explain import why_illegal
 from meuterer.game import Game
 from meuterer.record import verify
+from meuterer.rulings import strengths
 from meuterer.state import Step
 from meuterer.views import PlayerView, view
 
@@ -33,8 +34,8 @@ from .render import (
     players_table,
     plural,
     ring_table,
-    role_name,
-    strengths,
+    round_captain,
+    seat_role,
 )
 from .saving import Saver
 
@@ -270,13 +271,17 @@ class _Session(Narrator):
         return True
 
     def why(self) -> None:
-        """The reasons the bots gave for their moves since the human's last decision."""
-        shown = [(step, action, reason) for step, action, reason in self.reasons]
-        if not shown:
+        """The reasons the bots gave for their moves since the human's last decision; a
+        role taken stays secret (move and reason) until the roles are revealed."""
+        if not self.reasons:
             self.say("No bot has moved since your last move.")
             return
-        for _, action, reason in shown:
-            self.say(f"{action}: {reason or 'this bot gives no reasons'}")
+        revealed = view(self.game.state, self.me).roles_revealed
+        for _, action, reason in self.reasons:
+            if isinstance(action, ChooseRole) and not revealed:
+                self.say(f"p{action.player} takes a role: its reason stays secret until the roles are revealed.")
+            else:
+                self.say(f"{action}: {reason or 'this bot gives no reasons'}")
 
     def help(self, v: PlayerView) -> None:
         self.say(HELP)
@@ -294,12 +299,22 @@ class _Session(Narrator):
             self.shown_ring = ring
         self.console.print(players_table(v, self.name))
         lines = []
+        captain = round_captain(v)
+        deposed = captain != v.captain
         if v.offer is not None:
-            lines.append(f"Captain p{v.captain} offers {v.offer} VP to a mate.")
+            if deposed:
+                lines.append(
+                    f"p{captain} offered {v.offer} VP to a mate as captain; the mutiny deposed him, "
+                    f"and p{v.captain} holds the captain cards now."
+                )
+            else:
+                lines.append(f"Captain p{captain} offers {v.offer} VP to a mate.")
         if v.captain_destination is not None:
-            lines.append(f"The captain's destination: {v.island_name(v.captain_destination)}.")
+            whose = f"The deposed captain p{captain}'s destination" if deposed else "The captain's destination"
+            lines.append(f"{whose}: {v.island_name(v.captain_destination)}.")
         if v.mutineer_destination is not None:
-            lines.append(f"The mutineer's destination: {v.island_name(v.mutineer_destination)}.")
+            sails = " (the ship sails there)" if v.mutiny else ""
+            lines.append(f"The mutineer's destination: {v.island_name(v.mutineer_destination)}{sails}.")
         if v.step is Step.MUTINY:
             captain_side, mutineer_side = strengths(v)
             lines.append(
@@ -307,9 +322,7 @@ class _Session(Narrator):
                 "(a tie goes to the mutineer)."
             )
         lines.append(f"Deck {cards(v.deck_size)}; discard pile: {counts_str(v.discard)}.")
-        role = "captain" if v.captain == self.me else role_name(v.role) if v.role is not None else "none yet"
-        if v.role is not None and not v.roles_revealed:
-            role += " (secret)"
+        role = seat_role(v, self.me) or "none yet"
         mine = f"Your hand: {counts_str(v.hand)}   face down: {counts_str(v.face_down)}   role: {role}"
         for line in lines:
             self.say(line)
