@@ -56,6 +56,11 @@ def points_on(island: Island, mine: int, others: Sequence[int], merchant: bool =
     >>> points_on(hochland, 2, [2, 2, 2], merchant=True), points_on(hochland, 1, [2])
     (4, 0)
     """
+    return _points_on(island, mine, tuple(others), merchant)
+
+
+@lru_cache(maxsize=1 << 14)
+def _points_on(island: Island, mine: int, others: tuple[int, ...], merchant: bool) -> int:
     return island_points(island, (mine, *others), (merchant,))[0]
 
 
