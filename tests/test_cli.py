@@ -106,3 +106,12 @@ def test_replay_rejects_a_negative_step(tmp_path: Path, capsys: pytest.CaptureFi
         main(["replay", "x.json", "--step", "-3"])
     assert exit_info.value.code == 2
     assert "a number of actions is 0 or more, not -3" in capsys.readouterr().err
+
+
+def test_the_readme_options_table_is_one_table() -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Rules and options")[1].split("\n## ")[0]
+    lines = section.splitlines()
+    rows = [k for k, line in enumerate(lines) if line.startswith("|")]
+    assert rows == list(range(rows[0], rows[0] + len(rows)))  # no blank line splits it
+    assert any("`pirates`" in lines[k] for k in rows) and any("`sale_order`" in lines[k] for k in rows)
