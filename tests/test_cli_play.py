@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any, TextIO, cast
 
 import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 import meuterer
@@ -542,7 +544,7 @@ def test_after_a_mutiny_the_board_names_the_real_captain(tmp_path: Path) -> None
     assert checked >= 1
 
 
-def _told_draws(out: str) -> list[tuple[int, int] | str]:
+def _told_draws(out: str, me: int = 0) -> list[tuple[int, int] | str]:
     told: list[tuple[int, int] | str] = []
     for line in out.splitlines():
         if line.startswith("The deck is empty"):
@@ -550,7 +552,7 @@ def _told_draws(out: str) -> list[tuple[int, int] | str]:
         elif found := re.match(r"^p(\d) draws (a card|(\d+) cards)$", line):
             told.append((int(found.group(1)), int(found.group(3) or 1)))
         elif line.startswith("You draw "):
-            told.append((0, len(line[len("You draw ") :].split(", "))))
+            told.append((me, len(line[len("You draw ") :].split(", "))))
     return told
 
 
@@ -599,3 +601,34 @@ def test_why_shows_the_bots_reasons_without_their_secrets(tmp_path: Path) -> Non
     # (the reasons for the last round's mutiny support, public since, may come up in the next round)
     public = re.sub(r"^p\d support \d: sides so far: .*$", "", out, flags=re.M)
     _assert_nothing_hidden_shown(public.replace("greedy", "random"), 0, 4)
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    phases=(Phase.explicit, Phase.reuse, Phase.generate),  # a whole game each: no shrinking
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.sampled_from([3, 4]),
+    seat=st.integers(0, 3),
+    pirates=st.booleans(),
+)
+def test_any_game_is_told_as_recorded(tmp_path: Path, seed: int, players: int, seat: int, pirates: bool) -> None:
+    """Whatever the game: the mutinies' sides and outcomes and the draws around reshuffles
+    are told as the record has them."""
+    seat %= players
+    out = io.StringIO()
+    record = tmp_path / f"any-{seed}-{players}-{seat}-{pirates}.json"
+    console = Console(file=out, width=250, no_color=True, emoji=False, highlight=False)
+    answers = io.StringIO("1\n" * 600)
+    assert play(players, seat, "random", seed=seed, pirates=pirates, record=record, stdin=answers, console=console) == 0
+    text, game = out.getvalue(), _finished(record)
+    pattern = r"^The mutiny (succeeds|fails): the mutineer's side (\d+), the captain's side (\d+)\.$"
+    truth = [
+        ("succeeds" if after.mutiny else "fails", *map(str, _sides(before, after)))
+        for _, before, after in _mutinies(game)
+    ]
+    assert re.findall(pattern, text, re.M) == truth
+    assert _told_draws(text, seat) == _recorded_draws(game)

@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import meuterer
 from meuterer import Role
@@ -327,3 +329,18 @@ def test_simulate_stops_cleanly_on_ctrl_c_and_resumes(tmp_path: Path, jobs: str)
     whole = run_tournament(["greedy"], games=120, players=4, seed=3)
     with out.open() as stream:
         assert sorted(read_results(stream, "csv"), key=lambda r: r.index) == list(whole.results)
+
+
+_WHOLE = run_tournament(["greedy", "random"], games=7, players=3, seed=11)
+
+
+@settings(max_examples=15, deadline=None)
+@given(done=st.sets(st.integers(0, 6)), jobs=st.sampled_from([1, 2]))
+def test_resuming_from_any_finished_games_gives_the_same_run(done: set[int], jobs: int) -> None:
+    known = [result for result in _WHOLE.results if result.index in done]
+    seen: list[GameResult] = []
+    run = run_tournament(
+        ["greedy", "random"], games=7, players=3, seed=11, jobs=jobs, done=known, on_result=seen.append
+    )
+    assert run.results == _WHOLE.results
+    assert sorted(result.index for result in seen) == sorted(set(range(7)) - done)

@@ -287,4 +287,7 @@ def play(
             finished = False
     if not save:
         return status
-    return session.finish(finished) or status
+    try:
+        return session.finish(finished) or status
+    except OSError:  # the terminal is gone (SIGHUP): the record is written before anything is said
+        return status or 1
