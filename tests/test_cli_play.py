@@ -349,14 +349,16 @@ def test_default_record_names_never_overwrite(tmp_path: Path, monkeypatch: pytes
 def test_an_unwritable_path_does_not_lose_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     spare = tmp_path / "spare"
     spare.mkdir()
+    (spare / "game.json").write_text("someone else's game")  # never overwritten either
     monkeypatch.setattr("tempfile.tempdir", str(spare))
     record = tmp_path / "no such folder" / "game.json"
     out = io.StringIO()
     status = play(3, 0, "random", seed=2, record=record, stdin=io.StringIO("1\n1\nquit\n"), console=_console(out))
     text = " ".join(out.getvalue().split())
     assert status == 0
-    assert f"Cannot save the record ({record}: No such file or directory): saving it to {spare / 'game.json'}" in text
-    assert meuterer.verify(spare / "game.json").ok
+    assert f"Cannot save the record ({record}: No such file or directory): saving it to {spare / 'game-2.json'}" in text
+    assert meuterer.verify(spare / "game-2.json").ok
+    assert (spare / "game.json").read_text() == "someone else's game"
     # Nowhere to write: the actions are shown, and they are the game.
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "nowhere"))
     out = io.StringIO()
@@ -364,7 +366,7 @@ def test_an_unwritable_path_does_not_lose_the_game(tmp_path: Path, monkeypatch: 
     assert status == 1
     shown = out.getvalue().split("Its actions, to replay with Game.replay:")[1]
     actions = re.findall(r"'([^']+)'", shown)
-    assert meuterer.Game.replay(actions, players=3).actions == meuterer.read_record(spare / "game.json").actions
+    assert meuterer.Game.replay(actions, players=3).actions == meuterer.read_record(spare / "game-2.json").actions
 
 
 def test_a_saved_game_resumes_where_it_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -54,6 +54,7 @@ class Saver:
         self.problem: str | None = None
         """Why the last save did not reach :attr:`path`, if it did not."""
         self._digests: list[str] = []
+        self._fallback: Path | None = None
 
     def record(self, game: Game) -> Record:
         """The record of ``game`` (digests of new states computed, those undone dropped)."""
@@ -80,8 +81,11 @@ class Saver:
         """Write the record; returns where (``None`` if nowhere). ``durable`` also waits
         for the disk (at the end of a session)."""
         text = dumps_record(self.record(game))
-        fallback = Path(tempfile.gettempdir()) / self.path.name
-        for target in (self.path, fallback) if fallback.resolve() != self.path.resolve() else (self.path,):
+        for target in (self.path, None):
+            if target is None:  # the fallback: a free name in the temporary directory, kept once chosen
+                if self._fallback is None:
+                    self._fallback = free_path(Path(tempfile.gettempdir()) / self.path.name)
+                target = self._fallback
             try:
                 write_text_atomic(target, text, durable=durable)
             except OSError as error:
