@@ -10,11 +10,10 @@ from rich.table import Table
 
 from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sale, Sell, Support
 from meuterer.cards import CARD_BY_NAME, Card, Role, counts_str
+from meuterer.machine import STEPS, Actor
 from meuterer.rulings import pirate_destination, robbery, strengths
 from meuterer.state import Step
 from meuterer.views import PlayerView
-
-NOT_DECISIONS: Final = frozenset({Step.RING, Step.DEAL, Step.DRAW, Step.GAME_OVER})
 
 ROLE_HELP: Final = {
     Role.MUTINEER: "seize the ship: your face-down cards set your own destination",
@@ -170,7 +169,7 @@ def players_table(v: PlayerView, name: Callable[[int], str]) -> Table:
     for p in range(v.players):
         role = seat_role(v, p)
         notes = []
-        if v.to_act == p and v.step not in NOT_DECISIONS:
+        if v.to_act == p and STEPS[v.step].actor is Actor.PLAYER:  # the machine says who decides
             notes.append("to act")
         if v.passed[p]:
             notes.append("passed")
