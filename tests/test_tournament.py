@@ -289,7 +289,8 @@ def test_simulate_resume_completes_an_interrupted_run(tmp_path: Path, capsys: py
     whole = run_tournament(["greedy", "random"], games=9, players=3, seed=5)
     out.write_text(results_text(whole.results[:4]) + '{"game": 4, "se')  # killed while writing game 4
     assert simulate(*argv, "--resume") == 0
-    assert "Resumed: 4 games were already in" in capsys.readouterr().out
+    said = " ".join(capsys.readouterr().out.split())
+    assert "Resumed: 4 games were already in" in said and "Time (5 games played now): " in said
     assert out.read_text() == results_text(whole.results)
     assert simulate("-n", "3", "--resume", "--no-progress") == 2
     assert "--resume needs --out" in capsys.readouterr().err

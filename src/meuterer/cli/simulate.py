@@ -244,11 +244,13 @@ def print_summary(console: Console, run: Tournament, summary: Summary) -> None:
                 ),
             )
         console.print(table)
-    per_game = summary.cpu_seconds / summary.games if summary.games else 0.0
+    timed = summary.games_timed
+    per_game = summary.cpu_seconds / timed if timed else 0.0
+    now = "" if timed == summary.games else f" ({timed} games played now)"
     console.print(
         f"Mutinies: {summary.mutinies} of {summary.rounds} rounds; successful: {summary.mutinies_won}\n"
         f"Game length: {summary.mean_actions:.1f} actions, {summary.mean_moves:.1f} decisions\n"
-        f"Time: {run.seconds:.1f} s with {run.jobs} {'process' if run.jobs == 1 else 'processes'} "
+        f"Time{now}: {run.seconds:.1f} s with {run.jobs} {'process' if run.jobs == 1 else 'processes'} "
         f"({run.backend}), {summary.games_per_second:.1f} games/s; {1000 * per_game:.1f} ms of play per game"
     )
 

@@ -108,11 +108,19 @@ class Summary:
     """Wall-clock time of the run."""
     cpu_seconds: float
     """Time spent playing (agents and engine), summed over the games of all processes."""
+    played: int = -1
+    """Games played in this run's time (a resumed run read the others from a file, without
+    timings); ``-1``: all of them."""
+
+    @property
+    def games_timed(self) -> int:
+        """The games :attr:`seconds` and :attr:`cpu_seconds` were spent on."""
+        return self.games if self.played < 0 else self.played
 
     @property
     def games_per_second(self) -> float:
-        """Throughput (games per wall-clock second)."""
-        return self.games / self.seconds if self.seconds else 0.0
+        """Throughput (games played per wall-clock second)."""
+        return self.games_timed / self.seconds if self.seconds else 0.0
 
 
 def _group(label: str, pairs: Sequence[tuple[GameResult, int]]) -> Group:
@@ -163,4 +171,5 @@ def summarize(results: Sequence[GameResult], players: int, seconds: float = 0.0)
         mean_moves=statistics.fmean(sum(result.moves) for result in results) if n else 0.0,
         seconds=seconds,
         cpu_seconds=sum(result.seconds for result in results),
+        played=sum(1 for result in results if result.seconds > 0) if any(r.seconds for r in results) else -1,
     )
