@@ -29,7 +29,7 @@ def positions(count: int) -> list[tuple[PlayerView, tuple[meuterer.Action, ...]]
     found: list[tuple[PlayerView, tuple[meuterer.Action, ...]]] = []
     seed = 0
     while len(found) < count * 4:
-        _, actions = play_game([GreedyAgent()] * 4, seed=seed)
+        actions, _ = play_game([GreedyAgent()] * 4, seed=seed)
         state = meuterer.new_game(4)
         for action in actions:
             if not meuterer.is_chance_node(state):

@@ -6,6 +6,6 @@
 import meuterer
 from meuterer.agents import GreedyAgent, RandomAgent, play_game
 
-final, actions = play_game([GreedyAgent(), RandomAgent(), RandomAgent(), RandomAgent()], seed=1)
+actions, final = play_game([GreedyAgent(), RandomAgent(), RandomAgent(), RandomAgent()], seed=1)
 print(f"{len(actions)} actions, {final.round} rounds")
 print("scores:", meuterer.scores(final), "winners:", meuterer.winners(final))

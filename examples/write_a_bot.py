@@ -3,7 +3,8 @@
 This one plays cards it can sell on an active island and passes otherwise, prefers the
 mate's role (paid whenever the captain keeps the ship) and never takes the mutineer,
 sells as much as it can, spends every support in a mutiny, and takes the first legal
-option for everything else. It then plays three random bots.
+option for everything else. It then plays three random bots, and, registered under the
+name ``trader``, a small tournament against them.
 
     python examples/write_a_bot.py
 """
@@ -14,7 +15,8 @@ import random
 from collections.abc import Sequence
 
 import meuterer
-from meuterer.agents import RandomAgent, play_game
+from meuterer.agents import RandomAgent, play_game, register_agent
+from meuterer.tournament import run_tournament
 from meuterer.views import PlayerView
 
 
@@ -45,10 +47,14 @@ class Trader:
 def main(games: int = 200) -> None:
     wins = 0.0
     for seed in range(games):
-        final, _ = play_game([Trader(), RandomAgent(), RandomAgent(), RandomAgent()], seed=seed, first_captain=seed % 4)
+        _, final = play_game([Trader(), RandomAgent(), RandomAgent(), RandomAgent()], seed=seed, first_captain=seed % 4)
         winners = meuterer.winners(final)
         wins += 1 / len(winners) if 0 in winners else 0
     print(f"the trader won {wins:.1f} of {games} games against three random bots")
+    register_agent("trader", Trader)  # now "trader" is an agent spec like "greedy"
+    run = run_tournament(["trader", "greedy", "random"], games=12, seed=1)
+    for group in run.summary().agents:
+        print(f"{group.label:>7}: {group.wins}")
 
 
 if __name__ == "__main__":

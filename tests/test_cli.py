@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 import meuterer
-from meuterer.__main__ import main
+from meuterer.__main__ import build_parser, main
 from meuterer.narrate import narrate
 
 
@@ -40,3 +46,72 @@ def test_bench_prints_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out.splitlines()
     assert out[1].startswith("3 players, 2 games: games/s") and out[2].startswith("4 players")
     assert "view µs" in out[3] and "verify ms/record" in out[3]
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(Path(meuterer.__file__).parents[1])}
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    # random-game | head -1: the reader goes away after one line
+    process = subprocess.Popen(
+        [sys.executable, "-m", "meuterer", "random-game", "--actions"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_env(),
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()
+    stderr = process.stderr.read()
+    assert process.wait(timeout=60) == 141
+    assert stderr == b""
+
+
+def test_ctrl_c_ends_without_a_traceback(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("meuterer.cli.main.random_game", interrupted)
+    assert main(["random-game"]) == 130
+    assert capsys.readouterr().err == "\nmeuterer: interrupted\n"
+
+
+def test_every_subcommand_has_a_description() -> None:
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sub in commands.choices.items():
+        assert sub.description and len(sub.description) > 40, name
+
+
+def test_verify_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    actions, _ = meuterer.random_game(seed=2, players=3)
+    good = tmp_path / "good.json"
+    meuterer.write_record(meuterer.Game.replay(actions, players=3), good)
+    bad = tmp_path / "bad.json"
+    bad.write_text(good.read_text().replace('"p0 offer', '"p1 offer', 1))
+    assert main(["verify", str(good)]) == 0
+    assert main(["verify", str(good), str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert f"{good}: ok" in out or f"{good}: valid" in out.lower() or out.count(str(good)) == 2
+    assert main(["replay", str(good), "--step", "3"]) == 0
+    shown = capsys.readouterr().out
+    assert "[2] " in shown and "[3] " not in shown
+    assert main(["replay", str(tmp_path / "missing.json")]) == 1
+    assert "missing.json" in capsys.readouterr().err
+
+
+def test_replay_rejects_a_negative_step(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["replay", "x.json", "--step", "-3"])
+    assert exit_info.value.code == 2
+    assert "a number of actions is 0 or more, not -3" in capsys.readouterr().err
+
+
+def test_the_readme_options_table_is_one_table() -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Rules and options")[1].split("\n## ")[0]
+    lines = section.splitlines()
+    rows = [k for k, line in enumerate(lines) if line.startswith("|")]
+    assert rows == list(range(rows[0], rows[0] + len(rows)))  # no blank line splits it
+    assert any("`pirates`" in lines[k] for k in rows) and any("`sale_order`" in lines[k] for k in rows)

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import random
 import re
+import signal
+import subprocess
 import sys
+import time
 import types
 from pathlib import Path
 from typing import Any, TextIO, cast
 
 import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 import meuterer
+from meuterer import Role
 from meuterer.cli_play import BotError, make_bot, make_bots, play, register
 
 CARD = r"(ruby|salt|wine|cloth|grain|support|pirate)"
@@ -75,7 +82,7 @@ def test_a_whole_game_answering_1(tmp_path: Path) -> None:
     assert "merchant ship, active" in out
     assert "1   p0 offer 0   offer 0 VP: a mate would score 1 if you keep the ship" in out
     assert re.search(r"^\d+\s+p0 pass\s+lay your \d cards? face down: your destination is \+\d", out, re.MULTILINE)
-    assert "Your move (1-4, a move, help, undo, board, quit): 1" in out
+    assert "Your move (1-4, a move, help, why, undo, board, quit): 1" in out
     assert re.search(r"^Your hand: \S.*face down: .* role: captain", out, re.MULTILINE)
     # every bot action in words
     assert re.search(rf"^p[123] plays (a|the) {CARD}", out, re.MULTILINE)
@@ -222,9 +229,9 @@ def test_after_an_undo_the_same_answers_give_the_same_game(tmp_path: Path) -> No
 
 def test_bots() -> None:
     assert make_bot("random", 1).name == "random"
-    with pytest.raises(BotError, match=r"unknown bot 'clever': choose from random, greedy, ismcts"):
+    with pytest.raises(BotError, match=r"unknown agent 'clever': use random, greedy, ismcts\[:ITERATIONS"):
         make_bot("clever", 1)
-    with pytest.raises(BotError, match="only ismcts takes an option"):
+    with pytest.raises(BotError, match="random takes no option"):
         make_bot("random:5", 1)
     with pytest.raises(BotError, match=r"names 2 bot\(s\), but 4 players need 3 \(one for each of p0, p1, p3\)"):
         make_bots("random,random", 4, 2, 1)
@@ -253,21 +260,18 @@ def test_bots_are_imported_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
     assert made == [{"iterations": 50, "seed": 7}, {"iterations": 100, "seed": 8}]
 
     monkeypatch.setitem(sys.modules, "meuterer.agents.greedy", None)  # an import of it fails
-    with pytest.raises(BotError, match=r"bot 'greedy' is not available .*use 'random' instead"):
+    with pytest.raises(BotError, match=r"agent 'greedy' is not available .*use 'random' instead"):
         make_bot("greedy", 1)
 
 
 def test_bad_options(tmp_path: Path) -> None:
     status, out, record = _play("", tmp_path, bots="random,nonsense,random")
     assert status == 2
-    assert "unknown bot 'nonsense'" in out
+    assert "unknown agent 'random,nonsense,random'" in out or "unknown agent 'nonsense'" in out
     assert not record.exists()
     status, out, _ = _play("", tmp_path, players=3, seat=3)
     assert status == 2
     assert "--seat is a seat from 0 to 2, not 3" in out
-    status, out, _ = _play("quit\n", tmp_path / "no such folder", players=3)
-    assert status == 1
-    assert "Cannot save the record to" in out
 
 
 def test_register_and_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -283,3 +287,350 @@ def test_register_and_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsy
     assert meuterer.verify(tmp_path / "meuterer-game-4.json").ok
     defaults = parser.parse_args(["play"])
     assert (defaults.players, defaults.seat, defaults.bots, defaults.seed) == (4, 0, None, None)
+
+
+# Nothing lost: saving after every action, signals, no overwriting, resuming ----------------------
+
+
+class _Watcher:
+    """Answers "1" at every prompt after checking the record on disk holds the game so far."""
+
+    def __init__(self, record: Path, screen: io.StringIO) -> None:
+        self.record = record
+        self.screen = screen
+        self.saved: list[int] = []
+
+    def readline(self) -> str:
+        report = meuterer.verify(self.record)
+        assert report.ok, str(report)
+        self.saved.append(len(meuterer.read_record(self.record).actions))
+        return "1\n"
+
+
+def test_the_record_is_saved_after_every_action(tmp_path: Path) -> None:
+    out = io.StringIO()
+    record = tmp_path / "game.json"
+    watcher = _Watcher(record, out)
+    assert play(3, 0, "random", seed=4, record=record, stdin=cast(TextIO, watcher), console=_console(out)) == 0
+    final = meuterer.read_record(record).actions
+    assert watcher.saved == sorted(watcher.saved) and len(set(watcher.saved)) == len(watcher.saved) > 20
+    # at every prompt the file held every action up to the human's decision
+    game = meuterer.Game.replay(final, players=3)
+    for n in watcher.saved:
+        assert meuterer.current_player(game.at(n)) == 0
+    assert not [p.name for p in tmp_path.iterdir() if p.name != "game.json"]  # no temporary files
+
+
+def test_an_existing_record_is_replaced_only_if_the_player_says_so(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    record.write_text("an earlier game")
+    status, out, _ = _play("n\nquit\n", tmp_path, players=3, seed=2)
+    assert status == 0
+    assert f"{record} exists: replace it with this game? [y/N] n" in " ".join(out.split())
+    assert record.read_text() == "an earlier game"
+    assert meuterer.verify(tmp_path / "game-2.json").ok
+    assert "This game is saved to" in out
+    status, out, _ = _play("", tmp_path, players=3, seed=2)  # no answer is no
+    assert record.read_text() == "an earlier game" and meuterer.verify(tmp_path / "game-3.json").ok
+    status, out, _ = _play("y\nquit\n", tmp_path, players=3, seed=2)
+    assert status == 0 and meuterer.verify(record).ok
+
+
+def test_default_record_names_never_overwrite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for answers in ("1\n" * 30 + "quit\n", "quit\n"):
+        out = io.StringIO()
+        play(4, 0, "random", seed=12, stdin=io.StringIO(answers), console=_console(out))
+    first = meuterer.read_record(tmp_path / "meuterer-game-12.json")
+    second = meuterer.read_record(tmp_path / "meuterer-game-12-2.json")
+    assert len(first.actions) > len(second.actions)
+
+
+def test_an_unwritable_path_does_not_lose_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spare = tmp_path / "spare"
+    spare.mkdir()
+    (spare / "game.json").write_text("someone else's game")  # never overwritten either
+    monkeypatch.setattr("tempfile.tempdir", str(spare))
+    record = tmp_path / "no such folder" / "game.json"
+    out = io.StringIO()
+    status = play(3, 0, "random", seed=2, record=record, stdin=io.StringIO("1\n1\nquit\n"), console=_console(out))
+    text = " ".join(out.getvalue().split())
+    assert status == 0
+    assert f"Cannot save the record ({record}: No such file or directory): saving it to {spare / 'game-2.json'}" in text
+    assert meuterer.verify(spare / "game-2.json").ok
+    assert (spare / "game.json").read_text() == "someone else's game"
+    # Nowhere to write: the actions are shown, and they are the game.
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "nowhere"))
+    out = io.StringIO()
+    status = play(3, 0, "random", seed=2, record=record, stdin=io.StringIO("1\n1\nquit\n"), console=_console(out))
+    assert status == 1
+    shown = out.getvalue().split("Its actions, to replay with Game.replay:")[1]
+    actions = re.findall(r"'([^']+)'", shown)
+    assert meuterer.Game.replay(actions, players=3).actions == meuterer.read_record(spare / "game-2.json").actions
+
+
+def test_a_saved_game_resumes_where_it_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    monkeypatch.chdir(tmp_path / "a")
+    out = io.StringIO()
+    assert (
+        play(4, 2, "greedy,random,ismcts:3", seed=6, stdin=io.StringIO("1\n1\n1\nquit\n"), console=_console(out)) == 0
+    )
+    saved = tmp_path / "a" / "meuterer-game-6.json"
+    assert f"'meuterer play --resume {saved.name}' goes on with it" in " ".join(out.getvalue().split())
+    stopped = meuterer.read_record(saved)
+    assert stopped.players == ("greedy", "random", "human", "ismcts:3")
+    out = io.StringIO()
+    assert play(resume=saved.name, stdin=io.StringIO("1\n" * 500), console=_console(out)) == 0
+    text = out.getvalue()
+    assert f"Resuming the saved game after {len(stopped.actions)} actions." in text
+    assert "exists: replace it" not in text  # resuming goes on in the same file
+    resumed = _finished(saved)
+    assert resumed.actions[: len(stopped.actions)] == stopped.actions
+    # the same game as played without a stop
+    monkeypatch.chdir(tmp_path / "b")
+    assert (
+        play(4, 2, "greedy,random,ismcts:3", seed=6, stdin=io.StringIO("1\n" * 500), console=_console(io.StringIO()))
+        == 0
+    )
+    assert meuterer.read_record(tmp_path / "b" / "meuterer-game-6.json").actions == resumed.actions
+    # what cannot be resumed
+    out = io.StringIO()
+    assert play(resume=tmp_path / "nothing.json", console=_console(out)) == 2
+    assert "cannot resume" in out.getvalue()
+    (tmp_path / "bots.json").write_text(meuterer.write_record(meuterer.Game.replay(stopped.actions, 4)))
+    out = io.StringIO()
+    assert play(resume=tmp_path / "bots.json", console=_console(out)) == 2
+    assert "no single seat named 'human'" in " ".join(out.getvalue().split())
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_closing_the_terminal_saves_the_game(tmp_path: Path, signame: str) -> None:
+    record = tmp_path / "game.json"
+    argv = [sys.executable, "-m", "meuterer", "play", "--players", "3", "--bots", "random", "--seed", "5",
+            "--record", str(record)]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(Path(meuterer.__file__).parents[1])}
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert process.stdin is not None
+    process.stdin.write(b"1\n1\n")
+    process.stdin.flush()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not record.exists() or len(meuterer.read_record(record).actions) < 20):
+        time.sleep(0.05)
+    time.sleep(0.3)  # waiting for the third answer
+    process.send_signal(getattr(signal, signame))
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 128 + getattr(signal, signame), stderr
+    assert b"Traceback" not in stderr
+    report = meuterer.verify(record)
+    assert report.ok and report.final is not None and not meuterer.is_terminal(report.final)
+    assert (
+        sum(1 for a in meuterer.read_record(record).actions if a.player == 0 and not isinstance(a, meuterer.Draw)) >= 2
+    )
+
+
+class _Keyboard:
+    """A terminal whose user presses Ctrl-C at the first prompt."""
+
+    def isatty(self) -> bool:
+        return True
+
+    def readline(self, *args: object) -> str:
+        raise KeyboardInterrupt
+
+    def fileno(self) -> int:
+        raise OSError("not a real terminal")
+
+
+def test_ctrl_c_is_not_the_end_of_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", _Keyboard())
+    monkeypatch.setattr("builtins.input", lambda prompt="": sys.stdin.readline())
+    out = io.StringIO()
+    record = tmp_path / "game.json"
+    status = play(3, 0, "random", seed=2, record=record, console=_console(out))
+    text = out.getvalue()
+    assert status == 130
+    assert "Interrupted: leaving the game." in text
+    assert "End of input" not in text
+    assert meuterer.verify(record).ok
+
+
+# The terminal game never misstates the game (issue 14 §4) ----------------------------------------
+
+
+class _Asker:
+    """Answers "why" before every third decision, else "1"; keeps count."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def readline(self) -> str:
+        self.count += 1
+        return "why\n" if self.count % 3 == 0 else "1\n"
+
+
+def _scripted(tmp_path: Path, seed: int, seat: int = 0) -> tuple[str, meuterer.Game]:
+    out = io.StringIO()
+    record = tmp_path / f"game-{seed}.json"
+    stdin = cast(TextIO, _Asker())
+    console = Console(file=out, width=250, no_color=True, emoji=False, highlight=False)
+    assert play(4, seat, "greedy", seed=seed, record=record, stdin=stdin, console=console) == 0
+    return out.getvalue(), _finished(record)
+
+
+def _mutinies(game: meuterer.Game) -> list[tuple[int, meuterer.State, meuterer.State]]:
+    """(step, before, after) of each mutiny's resolution."""
+    states = game.states
+    return [
+        (k, states[k], states[k + 1])
+        for k in range(len(game))
+        if states[k].mutiny is None and states[k + 1].mutiny is not None
+    ]
+
+
+def _sides(before: meuterer.State, after: meuterer.State) -> tuple[int, int]:
+    """The mutineer's and the captain's side when the mutiny was decided, from the cards."""
+    support = meuterer.Card.SUPPORT
+    captain = after.face_up[before.captain][support]
+    mutineer = 0
+    for p, role in enumerate(after.roles):
+        if role is Role.MATE:
+            captain += after.face_up[p][support] + 1
+        elif role in (Role.MUTINEER, Role.CABIN_BOY):
+            mutineer += after.face_up[p][support]
+    return mutineer, captain
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_the_mutiny_is_told_as_it_was(tmp_path: Path, seed: int) -> None:
+    out, game = _scripted(tmp_path, seed)
+    told = re.findall(
+        r"^The mutiny (succeeds|fails): the mutineer's side (\d+), the captain's side (\d+)\.$", out, re.M
+    )
+    truth = []
+    for _, before, after in _mutinies(game):
+        mutineer, captain = _sides(before, after)
+        assert after.mutiny == (mutineer >= captain)
+        truth.append(("succeeds" if after.mutiny else "fails", str(mutineer), str(captain)))
+    assert told == truth
+    assert any(outcome == "succeeds" for outcome, _, _ in truth)
+    assert any(any(r is Role.MATE for r in after.roles) and after.mutiny for _, _, after in _mutinies(game))
+
+
+def test_after_a_mutiny_the_board_names_the_real_captain(tmp_path: Path) -> None:
+    out, game = _scripted(tmp_path, 2)
+    segments = re.split(r"^The mutiny (?:succeeds|fails): .*$", out, flags=re.M)[1:]
+    checked = 0
+    for (_, before, after), segment in zip(_mutinies(game), segments, strict=True):
+        segment = re.split(r"─+ (?:Round \d+ of \d+|Game over)", segment)[0]
+        if not after.mutiny or "Your moves" not in segment:
+            continue
+        board = " ".join(segment.split())
+        deposed, new = before.captain, after.captain
+        assert f"Captain p{deposed} offers" not in board and f"Captain p{new} offers" not in board
+        assert (
+            f"p{deposed} offered {before.offer} VP to a mate as captain; the mutiny deposed him, "
+            f"and p{new} holds the captain cards now."
+        ) in board
+        assert before.captain_destination is not None and after.mutineer_destination is not None
+        assert (
+            f"The deposed captain p{deposed}'s destination: {before.island_name(before.captain_destination)}." in board
+        )
+        sails = after.island_name(after.mutineer_destination)
+        assert f"The mutineer's destination: {sails} (the ship sails there)." in board
+        assert re.search(rf"^ p{deposed} .* captain \(deposed\)", segment, re.M)
+        assert re.search(rf"^ p{new} .* mutineer, now captain", segment, re.M)
+        assert "role: none yet" not in segment or deposed != 0
+        checked += 1
+    assert checked >= 1
+
+
+def _told_draws(out: str, me: int = 0) -> list[tuple[int, int] | str]:
+    told: list[tuple[int, int] | str] = []
+    for line in out.splitlines():
+        if line.startswith("The deck is empty"):
+            told.append("reshuffle")
+        elif found := re.match(r"^p(\d) draws (a card|(\d+) cards)$", line):
+            told.append((int(found.group(1)), int(found.group(3) or 1)))
+        elif line.startswith("You draw "):
+            told.append((me, len(line[len("You draw ") :].split(", "))))
+    return told
+
+
+def _recorded_draws(game: meuterer.Game) -> list[tuple[int, int] | str]:
+    recorded: list[tuple[int, int] | str] = []
+    group: list[int] | None = None
+    for k, action in enumerate(game.actions):
+        if not isinstance(action, meuterer.Draw):
+            group = None
+            continue
+        if sum(game.states[k].deck) == 0:  # the discard pile becomes the deck before this draw
+            recorded.append("reshuffle")
+            group = None
+        if group is not None and group[0] == action.player:
+            group[1] += 1
+            recorded[-1] = (group[0], group[1])
+        else:
+            group = [action.player, 1]
+            recorded.append((action.player, 1))
+    return recorded
+
+
+@pytest.mark.parametrize("seed", [2, 4])
+def test_draws_are_told_in_the_records_order_around_a_reshuffle(tmp_path: Path, seed: int) -> None:
+    out, game = _scripted(tmp_path, seed)
+    recorded = _recorded_draws(game)
+    assert "reshuffle" in recorded[20:]  # the deal aside, the deck ran out at least once
+    assert _told_draws(out) == recorded
+
+
+def test_why_shows_the_bots_reasons_without_their_secrets(tmp_path: Path) -> None:
+    out, game = _scripted(tmp_path, 2)
+    assert "Your move (1-4, a move, help, why, undo, board, quit): why" in out
+    shown = re.findall(r"^(p[123] [a-z]+(?: [^\s:]+)*): (.+)$", out, re.M)
+    assert shown
+    moves = {str(a) for a in game.actions}
+    told = {move for move, _ in shown if move in moves}
+    assert any(" play " in move for move in told) and any(" offer " in move for move in told)
+    assert re.search(r"^p[123] play \w+: plays \w+ toward a majority on ", out, re.M)
+    assert re.search(r"^p[123] offer \d: offers \d: the likelier a mutiny", out, re.M)
+    # a role taken is not shown before the reveal
+    for part in _rounds(out):
+        secret = part.split("Everyone has passed")[0]
+        assert re.search(rf"^p[123] role {ROLE}", secret, re.M) is None
+    assert "takes a role: its reason stays secret until the roles are revealed." in out
+    # (the reasons for the last round's mutiny support, public since, may come up in the next round)
+    public = re.sub(r"^p\d support \d: sides so far: .*$", "", out, flags=re.M)
+    _assert_nothing_hidden_shown(public.replace("greedy", "random"), 0, 4)
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    phases=(Phase.explicit, Phase.reuse, Phase.generate),  # a whole game each: no shrinking
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.sampled_from([3, 4]),
+    seat=st.integers(0, 3),
+    pirates=st.booleans(),
+)
+def test_any_game_is_told_as_recorded(tmp_path: Path, seed: int, players: int, seat: int, pirates: bool) -> None:
+    """Whatever the game: the mutinies' sides and outcomes and the draws around reshuffles
+    are told as the record has them."""
+    seat %= players
+    out = io.StringIO()
+    record = tmp_path / f"any-{seed}-{players}-{seat}-{pirates}.json"
+    console = Console(file=out, width=250, no_color=True, emoji=False, highlight=False)
+    answers = io.StringIO("1\n" * 600)
+    assert play(players, seat, "random", seed=seed, pirates=pirates, record=record, stdin=answers, console=console) == 0
+    text, game = out.getvalue(), _finished(record)
+    pattern = r"^The mutiny (succeeds|fails): the mutineer's side (\d+), the captain's side (\d+)\.$"
+    truth = [
+        ("succeeds" if after.mutiny else "fails", *map(str, _sides(before, after)))
+        for _, before, after in _mutinies(game)
+    ]
+    assert re.findall(pattern, text, re.M) == truth
+    assert _told_draws(text, seat) == _recorded_draws(game)

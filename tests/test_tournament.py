@@ -7,9 +7,16 @@ import csv
 import io
 import json
 import math
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import meuterer
 from meuterer import Role
@@ -18,18 +25,22 @@ from meuterer.cli_simulate import register
 from meuterer.errors import SetupError
 from meuterer.tournament import (
     GameResult,
-    _play,
+    ResultsFile,
+    format_for,
     game_seed,
     lineup,
     make_agent,
     play_game_result,
     ray_available,
+    read_results,
     results_text,
     run_tournament,
     seating,
     summarize,
     wilson,
+    write_text_atomic,
 )
+from meuterer.tournament.run import _Counter
 
 
 def test_wilson_interval() -> None:
@@ -74,10 +85,12 @@ def test_agent_specs() -> None:
             make_agent(bad)
 
 
-def test_the_tournament_loop_plays_the_same_game_as_play_game() -> None:
+def test_the_tournament_hook_sees_the_game_play_game_plays() -> None:
     agents: list[Agent] = [GreedyAgent(), RandomAgent(), GreedyAgent(), RandomAgent()]
-    final, actions = play_game(agents, seed=11, first_captain=2)
-    state, history, moves, _, mutineers, won = _play(agents, 11, 2, None)
+    actions, final = play_game(agents, seed=11, first_captain=2)
+    count = _Counter(4)
+    history, state = play_game(agents, seed=11, first_captain=2, hook=count)
+    moves, mutineers, won = count.moves, count.mutineers, count.won
     assert (state, history) == (final, actions)
     assert sum(moves) == sum(1 for a in actions if not isinstance(a, meuterer.Draw))
     # Count the mutinies again from the states.
@@ -94,7 +107,7 @@ def test_the_tournament_loop_plays_the_same_game_as_play_game() -> None:
 def test_a_game_result() -> None:
     result, history = play_game_result(["greedy", "random", "random"], index=4, seed=9)
     assert result.agents == ("random", "greedy", "random")  # game 4: agent 0 in seat 4 % 3
-    final, actions = play_game([RandomAgent(), GreedyAgent(), RandomAgent()], seed=game_seed(9, 4))
+    actions, final = play_game([RandomAgent(), GreedyAgent(), RandomAgent()], seed=game_seed(9, 4))
     assert history == actions and result.scores == final.scores and result.winners == meuterer.winners(final)
     assert result.rounds == 9 and result.actions == len(actions)
     assert math.isclose(sum(result.shares), 1.0)
@@ -215,3 +228,120 @@ def test_simulate_refuses_bad_agents(capsys: pytest.CaptureFixture[str]) -> None
     assert "unknown agent 'clever'" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         simulate("-n", "2", "--players", "5")
+
+
+def test_results_files_stream_whole_lines_and_resume(tmp_path: Path) -> None:
+    run = run_tournament(["greedy", "random"], games=5, players=3, seed=2)
+    for name in ("r.csv", "r.jsonl"):
+        path = tmp_path / name
+        with ResultsFile(path) as file:
+            for result in run.results[:3]:
+                file.write(result)
+                # each write is on disk at once, as whole lines
+                assert path.read_text().endswith("\n")
+        full = results_text(run.results[:3], format_for(path))
+        assert path.read_text() == full
+        # a crash in the middle of a line: resuming drops the broken line and appends
+        path.write_text(full + results_text(run.results[3:4], format_for(path)).splitlines()[-1][:7])
+        with ResultsFile(path, resume=True) as file:
+            assert file.done == list(run.results[:3])
+            for result in run.results[3:]:
+                file.write(result)
+        assert path.read_text() == results_text(run.results, format_for(path))
+        with path.open() as stream:
+            assert read_results(stream, format_for(path)) == list(run.results)
+    with pytest.raises(meuterer.FormatError):
+        read_results(io.StringIO("{}\n"))
+
+
+def test_atomic_writes_leave_the_old_file_or_the_new_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "a.json"
+    write_text_atomic(path, "old")
+    assert path.read_text() == "old"
+
+    def broken(src: str, dst: str) -> None:
+        raise OSError("disk gone")
+
+    monkeypatch.setattr("os.replace", broken)
+    with pytest.raises(OSError, match="disk gone"):
+        write_text_atomic(path, "new")
+    assert path.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.json"]  # no temporary file left
+
+
+def test_a_resumed_tournament_gives_the_uninterrupted_results() -> None:
+    whole = run_tournament(["greedy", "random"], games=8, players=3, seed=6)
+    seen: list[GameResult] = []
+    part = run_tournament(
+        ["greedy", "random"], games=8, players=3, seed=6, done=whole.results[2:5], on_result=seen.append
+    )
+    assert part.results == whole.results
+    assert sorted(r.index for r in seen) == [0, 1, 5, 6, 7]  # only the missing games were played
+    with pytest.raises(SetupError, match="not game 2 of this run"):
+        run_tournament(["greedy", "random"], games=8, players=3, seed=7, done=whole.results[2:3])
+    with pytest.raises(SetupError, match="not game 2 of this run"):
+        run_tournament(["random", "greedy"], games=8, players=3, seed=6, done=whole.results[2:3])
+
+
+def test_simulate_resume_completes_an_interrupted_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.jsonl"
+    argv = ["-n", "9", "--players", "3", "--agents", "greedy,random", "--seed", "5", "--out", str(out), "--no-progress"]
+    whole = run_tournament(["greedy", "random"], games=9, players=3, seed=5)
+    out.write_text(results_text(whole.results[:4]) + '{"game": 4, "se')  # killed while writing game 4
+    assert simulate(*argv, "--resume") == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "Resumed: 4 games were already in" in said and "Time (5 games played now): " in said
+    assert out.read_text() == results_text(whole.results)
+    assert simulate("-n", "3", "--resume", "--no-progress") == 2
+    assert "--resume needs --out" in capsys.readouterr().err
+
+
+def _lines(path: Path) -> int:
+    return len(path.read_text().splitlines()) if path.exists() else 0
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_simulate_stops_cleanly_on_ctrl_c_and_resumes(tmp_path: Path, jobs: str) -> None:
+    out = tmp_path / "games.csv"
+    records = tmp_path / "records"
+    argv = [sys.executable, "-m", "meuterer", "simulate", "-n", "120", "--agents", "greedy", "--seed", "3",
+            "--jobs", jobs, "--out", str(out), "--records", str(records), "--no-progress"]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(Path(meuterer.__file__).parents[1])}
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 60
+    while _lines(out) < 4 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
+    said = " ".join(stdout.split())
+    assert "Interrupted: " in said and "To finish the run: the same command with --resume" in said, said[-400:]
+    text = out.read_text()
+    assert text.endswith("\n")
+    with out.open() as stream:
+        kept = read_results(stream, "csv")
+    assert 3 <= len(kept) < 120
+    assert all(meuterer.verify(records / f"game-{r.index:06d}.json").ok for r in kept)
+    assert not list(records.glob(".*"))  # no temporary record left behind
+    # Resuming plays the rest; the rows are those of an uninterrupted run.
+    done = subprocess.run([*argv, "--resume"], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    whole = run_tournament(["greedy"], games=120, players=4, seed=3)
+    with out.open() as stream:
+        assert sorted(read_results(stream, "csv"), key=lambda r: r.index) == list(whole.results)
+
+
+_WHOLE = run_tournament(["greedy", "random"], games=7, players=3, seed=11)
+
+
+@settings(max_examples=15, deadline=None)
+@given(done=st.sets(st.integers(0, 6)), jobs=st.sampled_from([1, 2]))
+def test_resuming_from_any_finished_games_gives_the_same_run(done: set[int], jobs: int) -> None:
+    known = [result for result in _WHOLE.results if result.index in done]
+    seen: list[GameResult] = []
+    run = run_tournament(
+        ["greedy", "random"], games=7, players=3, seed=11, jobs=jobs, done=known, on_result=seen.append
+    )
+    assert run.results == _WHOLE.results
+    assert sorted(result.index for result in seen) == sorted(set(range(7)) - done)

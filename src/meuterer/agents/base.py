@@ -1,10 +1,28 @@
-"""The agent protocol, the random agent, and a game loop that shows each agent only its view."""
+"""The agent protocol, the random agent, and the one game loop that shows each agent only its view.
+
+An agent may explain its moves: besides ``act``, it may define ``decide`` returning a
+:class:`Decision` (the action and a short reason); :func:`choose` asks for either.
+:func:`play_game` is the loop every program uses (tournaments too); its ``hook`` sees
+each :class:`Move` as it happens.
+
+>>> from meuterer.agents import GreedyAgent, RandomAgent, play_game
+>>> seen = []
+>>> actions, final = play_game([GreedyAgent(), RandomAgent()] * 2, seed=5, hook=seen.append, reasons=True)
+>>> len(seen) == len(actions), final.scores == seen[-1].after.scores
+(True, True)
+>>> [move.reason for move in seen if move.reason and move.action.player == 0][0]
+'offers 0: the likelier a mutiny, the more it offers, so that a mate sides with it'
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Literal, NamedTuple, Protocol, overload, runtime_checkable
+
+import attrs
 
 from meuterer.actions import Action
 from meuterer.engine import apply, current_player, is_chance_node, legal_actions, new_game, sample_chance
@@ -25,6 +43,23 @@ class Agent(Protocol):
         ...
 
 
+@attrs.frozen
+class Decision:
+    """An action and, if the agent gives one, the short reason for it."""
+
+    action: Action
+    reason: str | None = None
+
+
+def choose(agent: Agent, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Decision:
+    """The agent's move with its reason: from ``agent.decide`` if it has one, else ``act``
+    (no reason). Both draw from ``rng`` alike, so a game is the same either way."""
+    decide: Callable[[PlayerView, Sequence[Action], random.Random], Decision] | None = getattr(agent, "decide", None)
+    if decide is not None:
+        return decide(view, legal, rng)
+    return Decision(agent.act(view, legal, rng))
+
+
 class RandomAgent:
     """Uniform over the legal actions."""
 
@@ -35,24 +70,112 @@ class RandomAgent:
         return legal[rng.randrange(len(legal))]
 
 
+@attrs.frozen
+class Move:
+    """One action of a game as :func:`play_game`'s hook sees it."""
+
+    before: State
+    action: Action
+    after: State
+    seconds: float | None = None
+    """The agent's thinking time; ``None`` for a chance draw."""
+    reason: str | None = None
+    """The agent's reason for its move, if it gave one."""
+
+
+class Played(NamedTuple):
+    """What :func:`play_game` returns: every action and the final state, in the order of
+    :func:`meuterer.random_game`."""
+
+    actions: tuple[Action, ...]
+    final: State
+
+
+@overload
 def play_game(
     agents: Sequence[Agent],
     seed: int | None = None,
     first_captain: int = 0,
     rules: Rules | None = None,
-) -> tuple[State, tuple[Action, ...]]:
+    *,
+    hook: Callable[[Move], None] | None = None,
+    reasons: bool = False,
+    final_first: Literal[False] = False,
+) -> Played: ...
+
+
+@overload
+def play_game(
+    agents: Sequence[Agent],
+    seed: int | None = None,
+    first_captain: int = 0,
+    rules: Rules | None = None,
+    *,
+    hook: Callable[[Move], None] | None = None,
+    reasons: bool = False,
+    final_first: Literal[True],
+) -> tuple[State, tuple[Action, ...]]: ...
+
+
+def play_game(
+    agents: Sequence[Agent],
+    seed: int | None = None,
+    first_captain: int = 0,
+    rules: Rules | None = None,
+    *,
+    hook: Callable[[Move], None] | None = None,
+    reasons: bool = False,
+    final_first: bool = False,
+) -> Played | tuple[State, tuple[Action, ...]]:
     """Play one game, seat ``i`` played by ``agents[i]``; chance and every agent draw from
-    generators derived from ``seed``. Returns the final state and every action."""
+    generators derived from ``seed``. Returns ``(actions, final)`` like
+    :func:`meuterer.random_game`; ``hook`` is called after every action with a :class:`Move`,
+    which holds the agent's reason when ``reasons`` is true (agents that give them are asked
+    through :func:`choose`; the game is the same either way).
+
+    ``final_first=True`` gives the order of earlier versions, ``(final, actions)``, with a
+    :class:`DeprecationWarning`.
+
+    >>> actions, final = play_game([RandomAgent()] * 3, seed=1)
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     old = play_game([RandomAgent()] * 3, seed=1, final_first=True)
+    >>> old == (final, actions), caught[0].category.__name__
+    (True, 'DeprecationWarning')
+    """
+    if final_first:
+        warnings.warn(
+            "play_game(..., final_first=True) returns (final, actions), the old order; "
+            "play_game now returns (actions, final) like random_game",
+            DeprecationWarning,
+            stacklevel=2,
+        )
     rng = random.Random(seed)
     chance = random.Random(rng.getrandbits(64))
     own = [random.Random(rng.getrandbits(64)) for _ in agents]
     state = new_game(len(agents), first_captain, rules)
     history: list[Action] = []
+    clock = time.perf_counter
     while (seat := current_player(state)) is not None:
+        seconds: float | None = None
+        reason: str | None = None
         if is_chance_node(state):
             action = sample_chance(state, chance)
-        else:
+        elif hook is None:
             action = agents[seat].act(view(state, seat), legal_actions(state), own[seat])
+        else:
+            start = clock()
+            if reasons:
+                decision = choose(agents[seat], view(state, seat), legal_actions(state), own[seat])
+                action, reason = decision.action, decision.reason
+            else:
+                action = agents[seat].act(view(state, seat), legal_actions(state), own[seat])
+            seconds = clock() - start
         history.append(action)
-        state = apply(state, action)
-    return state, tuple(history)
+        before, state = state, apply(state, action)
+        if hook is not None:
+            hook(Move(before, action, state, seconds, reason))
+    if final_first:
+        return state, tuple(history)
+    return Played(tuple(history), state)

@@ -8,7 +8,7 @@ the loadmaster's best cards. Everything it knows comes from its
 :class:`~meuterer.views.PlayerView`; hidden cards are estimated from ``view.unseen``.
 
 >>> from meuterer.agents import GreedyAgent, RandomAgent, play_game
->>> final, actions = play_game([GreedyAgent(), RandomAgent(), RandomAgent(), RandomAgent()], seed=1)
+>>> actions, final = play_game([GreedyAgent(), RandomAgent(), RandomAgent(), RandomAgent()], seed=1)
 >>> final.scores[0] > max(final.scores[1:])
 True
 """
@@ -24,7 +24,10 @@ from itertools import product
 from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sell, Support
 from meuterer.cards import GOODS, Card, Counts, Role
 from meuterer.islands import Island
+from meuterer.rulings import island_points, robbery, strengths
 from meuterer.views import PlayerView
+
+from .base import Decision
 
 SUPPORT = Card.SUPPORT
 PIRATE = Card.PIRATE
@@ -43,7 +46,8 @@ PLAY_COST = 0.05
 
 
 def points_on(island: Island, mine: int, others: Sequence[int], merchant: bool = False) -> int:
-    """What selling ``mine`` cards on ``island`` earns against the others' counts there.
+    """What selling ``mine`` cards on ``island`` earns against the others' counts there
+    (the rule itself: :func:`meuterer.rulings.island_points`).
 
     >>> from meuterer import ISLANDS
     >>> hochland = ISLANDS[0]  # values 4/3/2
@@ -52,15 +56,12 @@ def points_on(island: Island, mine: int, others: Sequence[int], merchant: bool =
     >>> points_on(hochland, 2, [2, 2, 2], merchant=True), points_on(hochland, 1, [2])
     (4, 0)
     """
-    if mine <= 0:
-        return 0
-    top = max(others, default=0)
-    if mine != top:
-        return island.values[0] if mine > top else 0
-    if merchant:
-        return island.values[0]
-    tied = 1 + sum(1 for count in others if count == mine)
-    return island.values[tied - 1] if tied <= len(island.values) else 0
+    return _points_on(island, mine, tuple(others), merchant)
+
+
+@lru_cache(maxsize=1 << 14)
+def _points_on(island: Island, mine: int, others: tuple[int, ...], merchant: bool) -> int:
+    return island_points(island, (mine, *others), (merchant,))[0]
 
 
 @lru_cache(maxsize=64)
@@ -138,6 +139,11 @@ def keep_value(cards: Counts) -> float:
     return sum(count * KEEP.get(Card(card), KEEP_GOOD) for card, count in enumerate(cards) if count)
 
 
+def role_label(role: Role) -> str:
+    """A role's name in words (``cabin boy``)."""
+    return str(role).replace("_", " ")
+
+
 def _logistic(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
@@ -193,6 +199,59 @@ class GreedyAgent:
         if isinstance(first, Discard):
             return self.discard(view, legal)
         return first  # pragma: no cover - chance actions never reach an agent
+
+    def decide(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Decision:
+        """:meth:`act`'s choice with a short reason for it (:meth:`explain`)."""
+        action = self.act(view, legal, rng)
+        return Decision(action, self.explain(view, legal, action))
+
+    def explain(self, view: PlayerView, legal: Sequence[Action], action: Action) -> str:
+        """Why :meth:`act` chose ``action``, in a line (costs a second look at the options)."""
+        if len(legal) == 1:
+            return "the only legal move"
+        if isinstance(action, Offer):
+            return f"offers {action.amount}: the likelier a mutiny, the more it offers, so that a mate sides with it"
+        if isinstance(action, Play | Pass):
+            return self._explain_play(view, legal, action)
+        if isinstance(action, ChooseRole):
+            values = self.role_values(view)
+            listed = ", ".join(f"{role_label(r)} {v:.1f}" for r, v in sorted(values.items(), key=lambda i: -i[1]))
+            text = f"expected VP: {listed}"
+            if action.role is Role.MUTINEER:
+                mine = (view.start + sum(view.face_down)) % len(view.ring)
+                text += f"; as mutineer it sails to {view.island_name(mine)}"
+                if mine == view.captain_destination:
+                    text += (
+                        ", the captain's destination too: a successful mutiny takes the captain's ship value "
+                        "and the captain cards from him"
+                    )
+            return text
+        if isinstance(action, Support):
+            captain_side, mutineer_side = strengths(view)
+            return (
+                f"sides so far: captain {captain_side}, mutineer {mutineer_side}; turning up {action.count} "
+                "gives the best chance of winning for the price of the cards"
+            )
+        if isinstance(action, Sell):
+            return "the declaration scoring the most for itself, then leaving the others the least"
+        if isinstance(action, Discard):
+            return "keeps the hand worth most next round (supports, goods the active islands buy)"
+        return "the best estimated value"  # pragma: no cover - chance actions never reach an agent
+
+    def _explain_play(self, view: PlayerView, legal: Sequence[Action], action: Action) -> str:
+        me = view.player
+        assert me is not None
+        if isinstance(action, Play) and action.card is PIRATE:
+            return "the pirates' robbery costs the others more than itself"
+        size = sum(view.hand)
+        if not isinstance(action, Play):
+            where = view.island_name(view.start + size)
+            return f"passes with {size} card(s), destination {where}: no card is worth more played than kept"
+        islands = [view.island(pos) for pos in view.active]
+        buyers = [island.name for island in islands if island.buys_card(action.card)]
+        if buyers:
+            return f"plays {action.card} toward a majority on {', '.join(buyers)}"
+        return "plays a card it does not need, to shorten its hand toward a better destination"
 
     # Phase 1 -------------------------------------------------------------------------
 
@@ -268,11 +327,7 @@ class GreedyAgent:
         me = view.player
         if view.pirate is None or not view.hand[PIRATE] or me is None:
             return None
-        left = sum(view.hand) - 1
-        ring = len(view.ring)
-        reached = {(view.pirate - k) % ring for k in range(1, left + 1)}
-        robs = left > 0 and (view.start in reached or (view.pirate == view.start and view.rules.pirates_rob_at_start))
-        if not robs:
+        if not robbery(view, sum(view.hand) - 1):
             return None
         mine = best_sales(islands, view.face_up[me])
         theirs = 0
@@ -363,8 +418,7 @@ class GreedyAgent:
         captain = view.captain
         defenders = {captain} | {s for s, r in enumerate(roles) if r is Role.MATE}
         attackers = {s for s, r in enumerate(roles) if r in (Role.MUTINEER, Role.CABIN_BOY)}
-        defence = sum(view.face_up[s][SUPPORT] for s in defenders) + (1 if Role.MATE in roles else 0)
-        attack = sum(view.face_up[s][SUPPORT] for s in attackers)
+        defence, attack = strengths(view)
         defending = me in defenders
         opponents = attackers if defending else defenders
         hidden_cards = sum(view.face_down_sizes[s] for s in view.queue if s in opponents)

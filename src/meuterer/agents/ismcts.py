@@ -13,7 +13,7 @@ other seat's; every seat maximises its own such margin. The loadmaster's discard
 scoring, is left to the greedy rules; so is every choice with one legal action.
 
 >>> from meuterer.agents import GreedyAgent, ISMCTSAgent, play_game
->>> final, _ = play_game([ISMCTSAgent(iterations=20), GreedyAgent(), GreedyAgent()], seed=2)
+>>> _, final = play_game([ISMCTSAgent(iterations=20), GreedyAgent(), GreedyAgent()], seed=2)
 >>> len(final.scores)
 3
 """

@@ -1,0 +1,293 @@
+"""``meuterer play``: a human plays Meuterer in the terminal against bots.
+
+The human sees only his own :class:`~meuterer.views.PlayerView`: the board, the
+narration of the other players' moves and the help are all made from his views, and
+an action of another player is redacted before it is described (``p2 draws a card``,
+``p3 passes ... and takes a role``). Chance draws and bot decisions are seeded: each
+one draws from a generator made from the seed and the number of actions played so
+far, so the same seed and the same answers give the same game, and ``undo`` followed by
+the same answers replays the same cards.
+
+The package: :mod:`.session` (the loop, input, board, record), :mod:`.narrate` (telling
+the moves), :mod:`.render` (tables and texts from a view).
+
+>>> import io
+>>> from rich.console import Console
+>>> out = io.StringIO()
+>>> console = Console(file=out, width=100, no_color=True)
+>>> play(players=3, seat=0, bots="random", seed=1, stdin=io.StringIO("quit\\n"), console=console, save=False)
+0
+>>> text = out.getvalue()
+>>> "p0 offer 3" in text, "You leave the game." in text
+(True, True)
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import os
+import random
+import re
+import secrets
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from types import FrameType
+from typing import Final, TextIO
+
+from rich.console import Console
+
+from meuterer.agents.base import Agent
+from meuterer.agents.registry import AgentSpecError, make_agent
+from meuterer.errors import MeutererError
+from meuterer.game import Game
+from meuterer.record import Record, read_record
+from meuterer.rules import Rules
+
+from .saving import Saver, free_path
+from .session import _Session
+
+__all__ = ["BOTS", "BotError", "make_bot", "make_bots", "play", "register", "resume_seed", "run"]
+
+BOTS: Final = ("random", "greedy", "ismcts")
+"""The built-in bot names ``--bots`` accepts (see :mod:`meuterer.agents.registry` for options)."""
+DEFAULT_BOT: Final = "greedy"
+
+BotError = AgentSpecError
+"""A ``--bots`` name that is unknown or whose agent cannot be loaded (the registry's error)."""
+
+
+# Bots ----------------------------------------------------------------------------------------
+
+
+def make_bot(spec: str, seed: int) -> Agent:
+    """The agent a ``--bots`` spec stands for; :func:`meuterer.agents.make_agent` with a seed.
+
+    >>> make_bot("random", 1).name
+    'random'
+    >>> make_bot("clever", 1)
+    Traceback (most recent call last):
+    ...
+    meuterer.agents.registry.AgentSpecError: unknown agent 'clever': use random, greedy, ismcts[:ITERATIONS[:ROLLOUT]]
+    """
+    return make_agent(spec, seed=seed)
+
+
+def make_bots(specs: str | None, players: int, seat: int, seed: int) -> dict[int, tuple[str, Agent]]:
+    """The bots of every seat but ``seat``, in seat order, from a comma-separated list of
+    specs (one spec is used for every bot; ``None`` means greedy bots). Raises :class:`BotError`."""
+    others = [p for p in range(players) if p != seat]
+    names = [name.strip().lower() for name in (specs or DEFAULT_BOT).split(",")]
+    if len(names) == 1:
+        names *= len(others)
+    if len(names) != len(others):
+        raise BotError(
+            f"--bots names {len(names)} bot(s), but {players} players need {len(others)} "
+            f"(one for each of {', '.join(f'p{p}' for p in others)}), or a single name for all"
+        )
+    return {
+        p: (name, make_bot(name, random.Random(f"{seed}/agent/{p}").getrandbits(32)))
+        for p, name in zip(others, names, strict=True)
+    }
+
+
+# The command ---------------------------------------------------------------------------------
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    """Add the ``play`` subcommand to ``subparsers`` (its ``run`` default is :func:`run`)."""
+    parser = subparsers.add_parser(
+        "play",
+        help="play a game in the terminal against bots",
+        description="Play Meuterer in the terminal against bots. Answer with a move's number or text, "
+        "or help, why, undo, board, quit. The game is saved after every action; --resume FILE goes on "
+        "with a saved game.",
+    )
+    parser.add_argument("--players", type=int, choices=(3, 4), default=4, help="3 or 4 players (default 4)")
+    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0, the first captain)")
+    parser.add_argument(
+        "--bots",
+        default=None,
+        metavar="NAMES",
+        help="bots for the other seats in seat order, comma-separated: random, greedy, ismcts or "
+        "ismcts:ITERATIONS[:ROLLOUT]; a single name is used for every bot (default greedy)",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="random seed for the cards and the bots (default: new)")
+    parser.add_argument("--pirates", action="store_true", help="play the pirate variant")
+    parser.add_argument(
+        "--record",
+        default=None,
+        metavar="FILE",
+        help="where to save the game record (default meuterer-game-SEED.json; an existing file is "
+        "replaced only if you say so)",
+    )
+    parser.add_argument(
+        "--resume",
+        default=None,
+        metavar="FILE",
+        help="go on with the saved game in FILE (your seat is the one named 'human'; the bots are those "
+        "named in the record unless --bots is given) and keep saving it there",
+    )
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``meuterer play`` with parsed arguments, on the standard input and output."""
+    return play(
+        players=args.players,
+        seat=args.seat,
+        bots=args.bots,
+        seed=args.seed,
+        pirates=args.pirates,
+        record=args.record,
+        resume=args.resume,
+    )
+
+
+class _Hangup(BaseException):
+    """SIGTERM or SIGHUP arrived (the terminal was closed, or the program asked to stop)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_hangup(signum: int, frame: FrameType | None) -> None:
+    raise _Hangup(signum)
+
+
+@contextlib.contextmanager
+def _hangups_raise() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into :class:`_Hangup` (in the main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    names = [name for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {name: signal.signal(getattr(signal, name), _raise_hangup) for name in names}
+    try:
+        yield
+    finally:
+        for name, handler in previous.items():
+            signal.signal(getattr(signal, name), handler)
+
+
+def resume_seed(path: Path, record: Record) -> int:
+    """The seed a resumed game goes on with: the one in a default record name
+    (``meuterer-game-SEED.json``), else one made from the record's actions (so resuming
+    the same file twice gives the same game).
+
+    >>> from meuterer.record import Record
+    >>> from meuterer.rules import Rules
+    >>> resume_seed(Path("meuterer-game-42.json"), Record(Rules(), ("human", "greedy", "greedy"), 0, ()))
+    42
+    """
+    found = re.fullmatch(r"meuterer-game-(\d+)(-\d+)?\.json", path.name)
+    if found:
+        return int(found.group(1))
+    text = "\n".join(map(str, record.actions))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
+
+
+def play(
+    players: int = 4,
+    seat: int = 0,
+    bots: str | None = None,
+    seed: int | None = None,
+    pirates: bool = False,
+    record: str | os.PathLike[str] | None = None,
+    stdin: TextIO | None = None,
+    console: Console | None = None,
+    save: bool = True,
+    resume: str | os.PathLike[str] | None = None,
+) -> int:
+    """Play one game, the human at ``seat`` answering on ``stdin`` (default: the standard
+    input), the table drawn on ``console`` (default: the terminal).
+
+    Unless ``save`` is false the record is saved after every action (atomically) to
+    ``record``, by default ``meuterer-game-<seed>.json`` in the current directory; an
+    existing file there is replaced only if the player says so (else the game goes to
+    ``...-2.json``). ``resume`` names a saved game to go on with (see :func:`resume_seed`).
+
+    Returns the exit status: 0 when the game ends or the player quits, 1 if the record
+    could not be written anywhere (its actions are then printed), 2 for bad options, 130
+    on Ctrl-C, 128 + the signal's number on SIGTERM or SIGHUP (the game is saved in every case)."""
+    console = console if console is not None else Console(emoji=False, highlight=False)
+    earlier: Record | None = None
+    if resume is not None:
+        try:
+            earlier = read_record(Path(resume))
+            game = Game.from_record(earlier)
+        except MeutererError as error:
+            console.print(f"meuterer play: cannot resume {resume}: {error}", markup=False)
+            return 2
+        players = game.players
+        humans = [p for p, name in enumerate(earlier.players) if name == "human"]
+        if len(humans) != 1:
+            console.print(f"meuterer play: {resume} has no single seat named 'human' to play", markup=False)
+            return 2
+        seat = humans[0]
+        if bots is None:
+            bots = ",".join(name for p, name in enumerate(earlier.players) if p != seat)
+        if seed is None:
+            seed = resume_seed(Path(resume), earlier)
+    else:
+        if players not in (3, 4):
+            console.print(f"meuterer play: 3 or 4 players, not {players}", markup=False)
+            return 2
+        if not 0 <= seat < players:
+            console.print(f"meuterer play: --seat is a seat from 0 to {players - 1}, not {seat}", markup=False)
+            return 2
+        game = Game.new(players, 0, Rules(pirates=pirates))
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+    try:
+        agents = make_bots(bots, players, seat, seed)
+    except BotError as error:
+        hint = " (name the bots with --bots)" if earlier is not None else ""
+        console.print(f"meuterer play: {error}{hint}", markup=False)
+        return 2
+    if record is not None:
+        path = Path(record)
+    elif resume is not None:
+        path = Path(resume)
+    else:
+        path = Path(f"meuterer-game-{seed}.json")
+    names = [agents[p][0] if p != seat else "human" for p in range(players)]
+    session = _Session(
+        console=console,
+        stdin=stdin if stdin is not None else sys.stdin,
+        game=game,
+        me=seat,
+        agents=agents,
+        seed=seed,
+    )
+    status = 0
+    with _hangups_raise():
+        try:
+            if save:
+                same = resume is not None and path.resolve() == Path(resume).resolve()
+                if path.exists() and not same and not session.confirm(f"{path} exists: replace it with this game?"):
+                    path = free_path(path)
+                    session.say(f"This game is saved to {path} instead.")
+                session.saver = Saver(path, names)
+            finished = session.run()
+        except KeyboardInterrupt:
+            session.say("Interrupted: leaving the game.")
+            finished, status = False, 130
+        except _Hangup as hangup:
+            finished, status = False, 128 + hangup.signum
+            with contextlib.suppress(OSError, ValueError):  # the terminal may be gone
+                session.say("Stopped by a signal: leaving the game.")
+        except EOFError:  # pragma: no cover - end of input while asking
+            finished = False
+    if not save:
+        return status
+    try:
+        return session.finish(finished) or status
+    except OSError:  # the terminal is gone (SIGHUP): the record is written before anything is said
+        return status or 1

@@ -1,0 +1,363 @@
+"""One game in the terminal: the loop, the human's input, the board and the saved record."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from meuterer.actions import Action, ChooseRole, parse_action
+from meuterer.agents.base import Agent, choose
+from meuterer.cards import counts_str
+from meuterer.engine import current_player, is_chance_node, is_terminal, legal_actions, sample_chance, winners
+from meuterer.errors import MeutererError
+from meuterer.explain import why_illegal
+from meuterer.game import Game
+from meuterer.record import verify
+from meuterer.rulings import strengths
+from meuterer.state import Step
+from meuterer.views import PlayerView, view
+
+from .narrate import Narrator
+from .render import (
+    HELP,
+    PHASE_HELP,
+    canonical,
+    cards,
+    move_help,
+    players_table,
+    plural,
+    ring_table,
+    round_captain,
+    seat_role,
+)
+from .saving import Saver
+
+
+class _Session(Narrator):
+    """One game in the terminal: the loop, the human's input, the board and the record."""
+
+    def __init__(
+        self,
+        console: Console,
+        stdin: TextIO,
+        game: Game,
+        me: int,
+        agents: dict[int, tuple[str, Agent]],
+        seed: int,
+    ) -> None:
+        super().__init__(console, me, self.seat_name)
+        self.stdin = stdin
+        self.game = game
+        self.agents = agents
+        self.seed = seed
+        self.interactive = stdin is sys.stdin and stdin.isatty()
+        self.decisions: list[int] = []
+        """``len(game)`` at each decision the human made (undo goes back to these)."""
+        self.shown_ring: tuple[object, ...] | None = None
+        self.saver: Saver | None = None
+        """Saves the record after every action (``None``: not saved)."""
+        self.told: Path | str | None = "nothing yet"
+        """Where the player was last told the game is saved."""
+        self.reasons: list[tuple[int, Action, str | None]] = []
+        """Each bot move since the human's last decision: (step, action, the bot's reason)."""
+
+    def seat_name(self, seat: int) -> str:
+        """``you`` or the bot's name."""
+        return "you" if seat == self.me else self.agents[seat][0]
+
+    # The loop -----------------------------------------------------------------------------
+
+    def run(self) -> bool:
+        """Play until the game ends (True) or the human quits (False)."""
+        game = self.game
+        rules = game.rules
+        bots = ", ".join(f"p{p} {name}" for p, (name, _) in self.agents.items())
+        variant = " with pirates" if rules.pirates else ""
+        self.console.rule(Text(f"Meuterer{variant}: {game.players} players, {rules.rounds_for(game.players)} rounds"))
+        self.say(f"You are p{self.me}; the bots are {bots}. Seed {self.seed}. Type 'help' at any prompt.")
+        if len(game):
+            self.say(f"Resuming the saved game after {plural(len(game), 'action')}.", style="bold")
+        self.round_header(view(game.state, self.me))
+        while not is_terminal(game.state):
+            state = game.state
+            seat = current_player(state)
+            assert seat is not None
+            if is_chance_node(state):
+                action = sample_chance(state, self.rng("chance"))
+            elif seat != self.me:
+                _, agent = self.agents[seat]
+                decision = choose(agent, view(state, seat), legal_actions(state), self.rng(f"bot/{seat}"))
+                action = decision.action
+                self.reasons.append((len(game), action, decision.reason))
+            else:
+                legal = tuple(legal_actions(state))
+                if len(legal) == 1:
+                    action = legal[0]
+                    self.say(f"(Your only move: {action})", style="dim")
+                else:
+                    choice = self.decide(legal)
+                    if choice is None:
+                        return False
+                    if choice == "undo":
+                        continue
+                    assert not isinstance(choice, str)
+                    action = choice
+                    self.decisions.append(len(game))
+                    self.reasons.clear()
+            self.push(action)
+        self.flush_draws()
+        self.final()
+        return True
+
+    def rng(self, purpose: str) -> random.Random:
+        # A generator per step: undo and the same answers give the same cards and bot moves.
+        return random.Random(f"{self.seed}/{len(self.game)}/{purpose}")
+
+    def push(self, action: Action) -> None:
+        before = view(self.game.state, self.me)
+        self.game.push(action)
+        after = view(self.game.state, self.me)
+        self.narrate(before, action, after)
+        self.autosave()
+
+    # Saving ------------------------------------------------------------------------------
+
+    def autosave(self, durable: bool = False) -> None:
+        """Save the game so far; tell the player when where it goes changes."""
+        if self.saver is None:
+            return
+        where = self.saver.save(self.game, durable)
+        if where == self.told:
+            return
+        self.told = where
+        problem = self.saver.problem
+        if where is None:
+            self.say(
+                f"Cannot save the record ({problem}); the game goes on and its actions will be shown at the end.",
+                style="red",
+            )
+        elif where != self.saver.path:
+            self.say(f"Cannot save the record ({problem}): saving it to {where} instead.", style="red")
+
+    def finish(self, finished: bool) -> int:
+        """The last save and what became of the record; the exit status (1: not saved)."""
+        if self.saver is None or len(self.game) == 0:
+            return 0
+        self.flush_draws()
+        self.autosave(durable=True)
+        where = self.saver.where
+        if where is None:
+            self.say("The record could not be written anywhere. Its actions, to replay with Game.replay:", style="red")
+            self.console.print(" ".join(f"'{action}'" for action in self.game.actions), markup=False, soft_wrap=True)
+            return 1
+        what = "The record" if finished else f"The unfinished game ({len(self.game)} actions)"
+        check = "verified" if verify(where).ok else "NOT verified"
+        resume = "" if finished else f" 'meuterer play --resume {where}' goes on with it;"
+        self.say(f"{what} is saved to {where} ({check});{resume} 'meuterer replay {where}' shows it.")
+        return 0
+
+    def confirm(self, question: str) -> bool:
+        """Ask a yes/no question; anything but yes (or no answer) is no."""
+        answer = self.ask(f"{question} [y/N] ")
+        return answer is not None and answer.strip().lower() in ("y", "yes")
+
+    # The human's decisions ------------------------------------------------------------------
+
+    def decide(self, legal: tuple[Action, ...]) -> Action | str | None:
+        """The human's move, ``"undo"`` after an undo, or ``None`` to quit."""
+        self.flush_draws()
+        v = view(self.game.state, self.me)
+        self.board(v, full=False)
+        self.moves(v, legal)
+        while True:
+            line = self.ask(f"Your move (1-{len(legal)}, a move, help, why, undo, board, quit): ")
+            if line is None:
+                self.say("End of input: leaving the game.")
+                return None
+            text = " ".join(line.lower().split())
+            if not text:
+                continue
+            if text in ("quit", "exit", "q"):
+                self.say("You leave the game.")
+                return None
+            if text in ("help", "?", "h"):
+                self.help(v)
+                continue
+            if text == "why":
+                self.why()
+                continue
+            if text in ("board", "table"):
+                self.board(v, full=True)
+                self.moves(v, legal)
+                continue
+            if text == "undo":
+                if self.undo():
+                    return "undo"
+                continue
+            found = self.match(text, legal)
+            if isinstance(found, str):
+                self.say(found, style="red")
+                continue
+            return found
+
+    def ask(self, prompt: str) -> str | None:
+        """A line from the player; ``None`` at the end of the input. Ctrl-C is not the end of
+        the input: :class:`KeyboardInterrupt` goes on to the caller."""
+        if self.interactive:
+            try:
+                return self.console.input(Text(prompt, style="bold"))
+            except EOFError:
+                self.console.print()
+                return None
+        self.console.print(Text(prompt, style="bold"), end="")
+        line = self.stdin.readline()
+        if not line:
+            self.console.print()
+            return None
+        self.console.print(Text(line.rstrip("\r\n")))
+        return line
+
+    def match(self, text: str, legal: tuple[Action, ...]) -> Action | str:
+        """The legal move ``text`` names (a number or an action's text), or why there is none."""
+        if text.isdigit():
+            number = int(text)
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
+            return f"There is no move {number}: choose a number from 1 to {len(legal)}."
+        prefix = f"p{self.me} "
+        tries = [text] if text.startswith(prefix) or text.startswith("draw ") else [prefix + text, text]
+        parsed: Action | None = None
+        for attempt in tries:
+            try:
+                action = parse_action(canonical(attempt))
+            except MeutererError:
+                continue
+            if action in legal:
+                return legal[legal.index(action)]
+            parsed = parsed or action
+        if parsed is not None:
+            return f"'{text}' is not a legal move now: {why_illegal(self.game.state, parsed)}. Type 'help' for help."
+        return (
+            f"Sorry, '{text}' is neither a move nor a command. Type a number from 1 to {len(legal)}, "
+            "a move as listed (such as 'p0 pass' or just 'pass'), or help, why, undo, board, quit."
+        )
+
+    def undo(self) -> bool:
+        """Take back the human's last decision and everything after it."""
+        if not self.decisions:
+            self.say("Nothing to undo: you have not decided anything yet.", style="red")
+            return False
+        self.draws = None
+        target = self.decisions.pop()
+        undone: list[Action] = []
+        while len(self.game) > target:
+            undone.append(self.game.pop())
+        self.reasons.clear()
+        if self.saver is not None:
+            self.saver.forget(target)
+            self.autosave()
+        mine = undone[-1]
+        others = len(undone) - 1
+        extra = f" and the {plural(others, 'action')} after it (other players' moves and draws)" if others else ""
+        self.say(f"Undone: your move '{mine}'{extra}. You decide again.", style="yellow")
+        self.shown_ring = None
+        return True
+
+    def why(self) -> None:
+        """The reasons the bots gave for their moves since the human's last decision; a
+        role taken stays secret (move and reason) until the roles are revealed."""
+        if not self.reasons:
+            self.say("No bot has moved since your last move.")
+            return
+        revealed = view(self.game.state, self.me).roles_revealed
+        for _, action, reason in self.reasons:
+            if isinstance(action, ChooseRole) and not revealed:
+                self.say(f"p{action.player} takes a role: its reason stays secret until the roles are revealed.")
+            else:
+                self.say(f"{action}: {reason or 'this bot gives no reasons'}")
+
+    def help(self, v: PlayerView) -> None:
+        self.say(HELP)
+        hint = PHASE_HELP.get(v.step)
+        if hint:
+            self.say(hint)
+
+    # The board ------------------------------------------------------------------------------
+
+    def board(self, v: PlayerView, full: bool) -> None:
+        """The table as the human sees it: islands (when they changed), players, his cards."""
+        ring = (v.round, v.start, v.active, v.pirate, v.captain_destination, v.mutineer_destination)
+        if full or ring != self.shown_ring:
+            self.console.print(ring_table(v))
+            self.shown_ring = ring
+        self.console.print(players_table(v, self.name))
+        lines = []
+        captain = round_captain(v)
+        deposed = captain != v.captain
+        if v.offer is not None:
+            if deposed:
+                lines.append(
+                    f"p{captain} offered {v.offer} VP to a mate as captain; the mutiny deposed him, "
+                    f"and p{v.captain} holds the captain cards now."
+                )
+            else:
+                lines.append(f"Captain p{captain} offers {v.offer} VP to a mate.")
+        if v.captain_destination is not None:
+            whose = f"The deposed captain p{captain}'s destination" if deposed else "The captain's destination"
+            lines.append(f"{whose}: {v.island_name(v.captain_destination)}.")
+        if v.mutineer_destination is not None:
+            sails = " (the ship sails there)" if v.mutiny else ""
+            lines.append(f"The mutineer's destination: {v.island_name(v.mutineer_destination)}{sails}.")
+        if v.step is Step.MUTINY:
+            captain_side, mutineer_side = strengths(v)
+            lines.append(
+                f"Mutiny so far: the captain's side {captain_side}, the mutineer's side {mutineer_side} "
+                "(a tie goes to the mutineer)."
+            )
+        lines.append(f"Deck {cards(v.deck_size)}; discard pile: {counts_str(v.discard)}.")
+        role = seat_role(v, self.me) or "none yet"
+        mine = f"Your hand: {counts_str(v.hand)}   face down: {counts_str(v.face_down)}   role: {role}"
+        for line in lines:
+            self.say(line)
+        self.say(mine, style="bold")
+        if v.drawn_count and v.step is Step.LOADMASTER_DISCARD:
+            self.say(f"You have just drawn: {counts_str(v.drawn)}")
+
+    def moves(self, v: PlayerView, legal: tuple[Action, ...]) -> None:
+        table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False, title_justify="left")
+        table.title = "Your moves"
+        table.add_column("#", justify="right")
+        table.add_column("move")
+        table.add_column("what it does")
+        for number, action in enumerate(legal, 1):
+            table.add_row(str(number), Text(str(action)), Text(move_help(v, action)))
+        self.console.print(table)
+
+    # The end --------------------------------------------------------------------------------
+
+    def final(self) -> None:
+        state = self.game.state
+        best = winners(state)
+        table = Table(title="Final scores", box=box.SIMPLE, title_justify="left")
+        table.add_column("seat")
+        table.add_column("player")
+        table.add_column("score", justify="right")
+        table.add_column("")
+        for p, score in enumerate(state.scores):
+            table.add_row(f"p{p}", self.name(p), str(score), "winner" if p in best else "")
+        self.console.rule(Text("Game over"))
+        self.console.print(table)
+        names = " and ".join(f"p{p} ({self.name(p)})" for p in best)
+        if self.me in best:
+            verdict = "You win!" if len(best) == 1 else f"You share the win: {names}."
+        else:
+            label = "Winner" if len(best) == 1 else "Winners (tied)"
+            verdict = f"{label}: {names} with {state.scores[best[0]]} points."
+        self.say(verdict, style="bold")
