@@ -101,6 +101,22 @@ def test_verify_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert "missing.json" in capsys.readouterr().err
 
 
+def test_replay_writes_an_html_page_from_any_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    actions, _ = meuterer.random_game(seed=2, players=3)
+    record = tmp_path / "game.json"
+    meuterer.write_record(meuterer.Game.replay(actions[:60], players=3), record)
+    page = tmp_path / "game.html"
+    assert main(["replay", str(record), "--html", str(page)]) == 0
+    assert f"wrote {page}" in capsys.readouterr().out
+    whole = page.read_text(encoding="utf-8")
+    assert whole.startswith("<!DOCTYPE html>") and "http://" not in whole.replace("http://www.w3.org", "")
+    assert main(["replay", str(record), "--html", str(page), "--seat", "1"]) == 0
+    assert page.read_text(encoding="utf-8") != whole
+    assert main(["replay", str(record), "--html", str(page), "--seat", "5"]) == 1
+    assert "seat" in capsys.readouterr().err
+    assert main(["replay", str(record), "--seat", "1"]) == 2
+
+
 def test_replay_rejects_a_negative_step(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["replay", "x.json", "--step", "-3"])

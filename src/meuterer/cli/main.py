@@ -53,7 +53,20 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    """``meuterer replay FILE [--step K]``; everything replay does is here."""
+    """``meuterer replay FILE [--step K] [--html OUT [--seat P]]``; everything replay does is here."""
+    if args.html is not None:
+        from meuterer.viewer import write_html  # the page embeds the SVG boards
+
+        try:
+            path = write_html(Path(args.file), args.html, perspective=args.seat)
+        except MeutererError as error:
+            print(f"{args.file}: {error}", file=sys.stderr)
+            return 1
+        print(f"wrote {path}")
+        return 0
+    if args.seat is not None:
+        print("--seat needs --html (the text replay shows the whole table)", file=sys.stderr)
+        return 2
     try:
         record = read_record(Path(args.file))
         lines = replay_lines(
@@ -120,11 +133,17 @@ def build_parser() -> argparse.ArgumentParser:
         "replay",
         help="print a recorded game with the table after each phase",
         description="Print a recorded game: every action in canonical notation, the whole table after each "
-        "phase, and the scores. --step K stops after the first K actions.",
+        "phase, and the scores. --step K stops after the first K actions. --html OUT writes instead one "
+        "self-contained HTML page stepping through the game (records and redacted records; --seat P shows a "
+        "full record as seat P saw it).",
     )
     replay.add_argument("file", metavar="FILE", help="a record file (JSON)")
     replay.add_argument(
         "--step", type=_steps, default=None, metavar="K", help="stop after the first K actions (K >= 0)"
+    )
+    replay.add_argument("--html", metavar="OUT", default=None, help="write a self-contained HTML replay page to OUT")
+    replay.add_argument(
+        "--seat", type=int, default=None, metavar="P", help="with --html: show the game as seat P saw it"
     )
     replay.set_defaults(run=_replay)
     diagram = commands.add_parser(
