@@ -30,8 +30,8 @@ True
 (True, ())
 """
 
-
 from meuterer.views.observation import (
+    PRIVATE_PIECES,
     STEP_CODES,
     Layout,
     Piece,
@@ -41,6 +41,7 @@ from meuterer.views.observation import (
     observation_names,
     observation_text,
     observation_vector,
+    private_text,
     update_rounds,
 )
 from meuterer.views.sample import Slot, sample_state
@@ -62,6 +63,7 @@ from meuterer.views.view import (
 __all__ = [
     "HIDDEN_FIELDS",
     "PRIVATE_FIELDS",
+    "PRIVATE_PIECES",
     "PUBLIC_FIELDS",
     "ROLES_SECRET",
     "STEP_CODES",
@@ -82,6 +84,7 @@ __all__ = [
     "observation_names",
     "observation_text",
     "observation_vector",
+    "private_text",
     "sample_state",
     "seen",
     "seen_by_all",

@@ -93,6 +93,20 @@ def observation_text(v: PlayerView) -> str:
     return "\n".join(lines) + "\n"
 
 
+def private_text(v: PlayerView) -> str:
+    """What only the viewer knows (his cards, his role, what he saw when choosing), as text;
+    ``""`` for a spectator. The public rest is the spectator's :func:`observation_text`."""
+    if v.player is None:
+        return ""
+    role = "-" if v.role is None else str(v.role)
+    mine = f"{_seat_name(v.player)}: hand {counts_str(v.hand)}; face down {counts_str(v.face_down)}; role {role}"
+    if v.drawn_count and v.to_act == v.player:
+        mine += f"; drawn {counts_str(v.drawn)}"
+    if v.roles_seen is not None:
+        mine += f"; centre when choosing {' '.join(map(str, v.roles_seen))}"
+    return mine + "\n"
+
+
 STEP_CODES: Final[Mapping[Step, int]] = {
     Step.RING: 0,
     Step.DEAL: 1,
@@ -219,6 +233,11 @@ class Layout(Generic[S]):
                 out.append((value - low) * scale)
         return tuple(out)
 
+    def subset(self, names: Iterable[str]) -> Layout[S]:
+        """The layout of the pieces named ``names`` only, in this layout's order."""
+        wanted = set(names)
+        return Layout(p for p in self.pieces if p.name in wanted)
+
     def text(self, source: S) -> str:
         """The entries as text, one piece a line (``hand: 0 1 0 0 2 0 0``)."""
         return "".join(f"{p.name}: {' '.join(map(str, p.get(source)))}\n" for p in self.pieces)
@@ -298,9 +317,7 @@ def observation_layout(players: int, rules: Rules | None = None) -> Layout[Playe
         _piece("round", lambda v: (v.round,), 0, rounds + 1),
         _piece("step", lambda v: (STEP_CODES[v.step],), 0, len(STEP_CODES) - 1, categorical=True),
         _piece("captain", lambda v: (v.captain,), 0, n - 1, categorical=True),
-        _piece(
-            "to_act", lambda v: (_NONE if v.step is Step.GAME_OVER else v.to_act,), _NONE, n - 1, categorical=True
-        ),
+        _piece("to_act", lambda v: (_NONE if v.step is Step.GAME_OVER else v.to_act,), _NONE, n - 1, categorical=True),
         _piece("offer", lambda v: (_opt(v.offer),), _NONE, rules.max_offer, categorical=True),
         _piece("start", lambda v: (v.start,), 0, ring - 1, categorical=True),
         _piece("pirate", lambda v: (_opt(v.pirate),), _NONE, ring - 1, categorical=True),
@@ -335,6 +352,12 @@ def observation_layout(players: int, rules: Rules | None = None) -> Layout[Playe
     ]
     pieces += [_seat_piece(seat, n, rules) for seat in range(n)]
     return Layout(pieces)
+
+
+PRIVATE_PIECES: Final = ("hand", "face_down", "drawn", "role", "roles_seen")
+"""The pieces of :func:`observation_layout` that only the viewer knows (a spectator's are
+empty or absent); the others are public, except the viewer's own ``p{seat}.role`` before
+the reveal, and ``viewer`` and ``unseen``, which depend on who views."""
 
 
 def observation_vector(v: PlayerView) -> tuple[int, ...]:
@@ -381,7 +404,8 @@ def update_rounds(rounds: Rounds, s: State | PlayerView) -> Rounds:
     """``rounds`` once ``s`` (a state or view; only public facts are read) has been seen.
 
     A fact, once public in a round, stays in that round's row (destinations, the mutiny,
-    revealed roles, sales); scores are each seat's latest.
+    revealed roles, sales); the captain is the round's first (who made the offer); scores
+    are each seat's latest.
 
     >>> import meuterer
     >>> actions, final = meuterer.random_game(seed=3, players=3)
@@ -399,6 +423,7 @@ def update_rounds(rounds: Rounds, s: State | PlayerView) -> Rounds:
         old = rounds[index]
         width = 8  # per seat: role, score, six sale entries
         merged = [b if b != _NONE else a for a, b in zip(old, new, strict=True)]
+        merged[0] = old[0]  # the round's captain: the one who made the offer, even if deposed
         for seat in range(s.players):
             at = len(_ROUND_KEYS) + seat * width
             merged[at + 1] = new[at + 1]  # the latest score, negative or not

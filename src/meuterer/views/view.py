@@ -294,5 +294,3 @@ def loads_view(text: str | bytes) -> PlayerView:
     if not isinstance(data, dict):
         raise FormatError("$", f"a view is a JSON object, got {type(data).__name__}")
     return structure(data, PlayerView)
-
-
