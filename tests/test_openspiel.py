@@ -455,3 +455,21 @@ def test_ismcts_plays_a_game() -> None:
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     assert len(state.returns()) == 3
+
+
+def test_answers_do_not_depend_on_what_was_asked_before() -> None:
+    """The adapter remembers what it computed for a state; asking in any order gives the same."""
+    game = load({"players": 3, "ring": "shuffled"})
+    for state, _ in playthrough(game, 3):
+        if state.is_terminal():
+            break
+        first = (state.legal_actions(), state.chance_outcomes(), state.current_player())
+        fresh = state.clone()
+        assert (fresh.chance_outcomes(), fresh.legal_actions(), fresh.current_player()) == first[1::-1] + first[2:]
+        for p in range(3):
+            expected = first[0] if p == state.current_player() else []
+            assert state.legal_actions(p) == expected
+            if not state.is_chance_node():  # at chance nodes pyspiel's mask is chance's, whoever asks
+                mask = state.legal_actions_mask(p)
+                assert list(mask) == [int(a in expected) for a in range(len(mask))]
+        assert state.is_chance_node() == (state.current_player() == pyspiel.PlayerId.CHANCE)

@@ -307,22 +307,35 @@ class _Setup:
     utility: str
 
 
-@attrs.frozen
 class _Node:
-    """Everything a state holds, immutable (so cloning a state copies nothing)."""
+    """Everything a state holds, never changed once made (so cloning a state copies nothing);
+    ``memo`` keeps what was computed for it (the player to act, legal ids, chance outcomes)."""
 
-    setup: _Setup
-    state: State
-    placed: tuple[int, ...] = ()
-    """Shuffled ring being laid out: table indices of the islands placed after Hochland."""
-    last: _Move | None = None
-    """The last action applied (the history, as a linked list)."""
-    origin: _Origin | None = None
-    """For a resampled state: the history before the resample."""
-    previous: tuple[float, ...] | None = None
-    """``reward="step"``: the utilities at the last state that was not a chance node, before this one."""
-    bases: tuple[float, ...] | None = None
-    """``reward="turn"``: each seat's utility when he last decided."""
+    __slots__ = ("bases", "last", "memo", "origin", "placed", "previous", "setup", "state")
+
+    def __init__(
+        self,
+        setup: _Setup,
+        state: State,
+        placed: tuple[int, ...] = (),
+        last: _Move | None = None,
+        origin: _Origin | None = None,
+        previous: tuple[float, ...] | None = None,
+        bases: tuple[float, ...] | None = None,
+    ) -> None:
+        self.setup = setup
+        self.state = state
+        self.placed = placed
+        """Shuffled ring being laid out: table indices of the islands placed after Hochland."""
+        self.last = last
+        """The last action applied (the history, as a linked list)."""
+        self.origin = origin
+        """For a resampled state: the history before the resample."""
+        self.previous = previous
+        """``reward="step"``: the utilities at the last state that was not a chance node, before this one."""
+        self.bases = bases
+        """``reward="turn"``: each seat's utility when he last decided."""
+        self.memo: dict[str, Any] = {}
 
     def __deepcopy__(self, memo: object) -> _Node:
         return self
@@ -467,22 +480,70 @@ class MeutererState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         """The seat to act, ``PlayerId.CHANCE`` or ``PlayerId.TERMINAL``."""
-        player = engine.current_player(self._node.state)
+        memo = self._node.memo
+        player: int | None = memo.get("player")
         if player is None:
-            return _TERMINAL
-        return _CHANCE if player == engine.CHANCE else player
+            player = engine.current_player(self._node.state)
+            player = memo["player"] = _TERMINAL if player is None else _CHANCE if player == engine.CHANCE else player
+        return player
 
     def _legal_actions(self, player: int) -> list[int]:
-        return list(self._node.setup.ids.legal_ids(self._node.state))
+        if player != self.current_player():
+            return []
+        if self._node.state.step is Step.RING:
+            return [outcome for outcome, _ in self.chance_outcomes()]
+        return list(self._moves())
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action ids of ``player`` (default: the player to act, or chance), ascending.
+
+        The same as pyspiel's, answered in Python (Python callers skip a round trip through C++).
+        """
+        return self._legal_actions(self.current_player() if player is None else player)
+
+    def is_chance_node(self) -> bool:
+        """Whether a card is drawn (or an island placed) next."""
+        return self.current_player() == _CHANCE
+
+    def _moves(self) -> dict[int, Action]:
+        """The legal action ids, ascending, with the engine's actions (at a chance node: the
+        draws; none while a shuffled ring is laid out)."""
+        node = self._node
+        moves: dict[int, Action] | None = node.memo.get("moves")
+        if moves is None:
+            s = node.state
+            if s.step is Step.RING:
+                moves = {}
+            elif self.current_player() == _CHANCE:
+                self.chance_outcomes()
+                moves = node.memo["moves"]
+            else:
+                ids = node.setup.ids
+                moves = dict(sorted((ids.action_id(s, action), action) for action in engine.legal_actions(s)))
+            node.memo["moves"] = moves
+        return moves
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The chance outcome ids and their probabilities (floats)."""
         node = self._node
-        if node.state.step is Step.RING:
-            left = self._islands_left()
-            return [(NUM_DRAWS + index, 1.0 / len(left)) for index in left]
-        outcomes = engine.chance_outcomes(node.state)
-        return sorted((int(draw.card), float(p)) for draw, p in outcomes if isinstance(draw, Draw))
+        memo = node.memo
+        outcomes: list[tuple[int, float]] | None = memo.get("chance")
+        if outcomes is None:
+            if self.current_player() != _CHANCE:
+                return []
+            if node.state.step is Step.RING:
+                left = self._islands_left()
+                outcomes = [(NUM_DRAWS + index, 1.0 / len(left)) for index in left]
+            else:
+                draws = sorted(
+                    (int(draw.card), p.numerator / p.denominator, draw)
+                    for draw, p in engine.chance_outcomes(node.state)
+                    if isinstance(draw, Draw)
+                )
+                outcomes = [(card, p) for card, p, _ in draws]
+                memo["moves"] = {card: draw for card, _, draw in draws}
+            memo["chance"] = outcomes
+        return list(outcomes)
 
     def _islands_left(self) -> list[int]:
         placed = set(self._node.placed)
@@ -505,17 +566,17 @@ class MeutererState(pyspiel.State):  # type: ignore[misc]
         node = self._node
         s = node.state
         game = node.setup
-        chance = engine.is_chance_node(s)
+        chance = self.current_player() == _CHANCE
         if s.step is Step.RING:
             placed, ring = self._ring_action(action)
             if len(placed) < len(s.rules.islands) - 1:
-                self._node = attrs.evolve(node, placed=placed)
+                self._node = _Node(node.setup, s, placed, node.last, node.origin, node.previous, node.bases)
                 return
             move: Action = ring
-        elif chance:
-            move = game.ids.draw(s, action)
         else:
-            move = game.ids.action(s, action)
+            # The engine's own instance (no lookup); an illegal id is decoded for the engine to refuse.
+            known = self._moves().get(action)
+            move = known or (game.ids.draw(s, action) if chance else game.ids.action(s, action))
         after = engine.apply(s, move)
         previous, bases = node.previous, node.bases
         if previous is not None and not chance:
@@ -610,11 +671,14 @@ def resample(state: MeutererState, player: int, rng: random.Random) -> MeutererS
     mine = node.record(player)
     records = tuple(mine if seat == player else public for seat in range(node.state.players)) + (public,)
     other: MeutererState = state.get_game().new_initial_state()
-    other._node = attrs.evolve(
-        node,
-        state=sample_state(view(node.state, player), rng),
-        last=None,
-        origin=_Origin(records, node.rounds()),
+    other._node = _Node(
+        node.setup,
+        sample_state(view(node.state, player), rng),
+        node.placed,
+        None,
+        _Origin(records, node.rounds()),
+        node.previous,
+        node.bases,
     )
     return other
 
