@@ -84,7 +84,7 @@ except ImportError as error:  # pragma: no cover - without the extra
 from meuterer import engine
 from meuterer.actions import Action, ArrangeRing, Draw
 from meuterer.cards import counts_str
-from meuterer.encoding import NUM_DRAWS, ActionIds, action_ids, score_bounds
+from meuterer.encoding import NUM_DRAWS, UTILITIES, ActionIds, action_ids, utilities, utility_bounds
 from meuterer.errors import MeutererError
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
 from meuterer.state import State, Step
@@ -102,6 +102,23 @@ from meuterer.views import (
     view,
 )
 
+__all__ = [
+    "GAME_TYPE",
+    "PARAMETERS",
+    "REWARDS",
+    "SHORT_NAME",
+    "UTILITIES",
+    "MeutererGame",
+    "MeutererState",
+    "game_type",
+    "parameters",
+    "resample",
+    "resampler",
+    "rules_from_parameters",
+    "utilities",
+    "utility_bounds",
+]
+
 SHORT_NAME: Final = "python_meuterer"
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
@@ -112,13 +129,6 @@ REWARDS: Final[Mapping[str, str]] = {
     "turn": "on a player's turns and at the end, his change of utility since his previous turn (DQN, NFSP)",
 }
 """The values of the ``reward`` parameter and what each is for."""
-
-UTILITIES: Final[Mapping[str, str]] = {
-    "score": "the victory points (general sum)",
-    "relative": "the victory points minus the mean of the others' (zero sum)",
-    "win": "1 shared equally among the players with the most points, at the end (constant sum)",
-}
-"""The values of the ``utility`` parameter and what each is for."""
 
 PARAMETERS: Final[Mapping[str, int | bool | str]] = {
     "players": 4,
@@ -239,40 +249,6 @@ def parameters(
     if rules_from_parameters(values) != rules:
         raise ValueError("game parameters cannot carry an island table or deck of one's own")
     return values
-
-
-def utility_bounds(players: int, rules: Rules, utility: str) -> tuple[float, float]:
-    """The least and greatest return of a seat under ``utility``.
-
-    >>> utility_bounds(4, Rules(), "relative"), utility_bounds(4, Rules(), "win")
-    ((-160.0, 160.0), (0.0, 1.0))
-    """
-    low, high = score_bounds(players, rules)
-    if utility == "relative":
-        return float(low - high), float(high - low)
-    if utility == "win":
-        return 0.0, 1.0
-    return float(low), float(high)
-
-
-def utilities(state: State, utility: str) -> tuple[float, ...]:
-    """Each seat's utility in ``state`` (see :data:`UTILITIES`; ``win`` is 0 before the end).
-
-    >>> import meuterer
-    >>> utilities(meuterer.new_game(3), "win")
-    (0.0, 0.0, 0.0)
-    """
-    scores = state.scores
-    if utility == "score":
-        return tuple(map(float, scores))
-    if utility == "relative":
-        total, others = sum(scores), len(scores) - 1
-        return tuple(score - (total - score) / others for score in scores)
-    if not engine.is_terminal(state):
-        return (0.0,) * len(scores)
-    best = max(scores)
-    winners = scores.count(best)
-    return tuple(1.0 / winners if score == best else 0.0 for score in scores)
 
 
 class _Move:
