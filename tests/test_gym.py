@@ -48,7 +48,7 @@ def test_gymnasiums_env_checker(observation: str) -> None:
 
 def test_gymnasium_make_and_the_registered_id() -> None:
     env = gymnasium.make("meuterer/Meuterer-v0", players=4, opponents="greedy", rounds=1)
-    observation, info = env.reset(seed=3)
+    observation, _info = env.reset(seed=3)
     assert env.observation_space.contains(observation)
     assert env.unwrapped.seat == 0 and len(env.unwrapped._policies) == 3
     env.close()
@@ -57,7 +57,7 @@ def test_gymnasium_make_and_the_registered_id() -> None:
 @pytest.mark.parametrize("utility", ["relative", "score", "win"])
 def test_step_rewards_add_up_to_the_learners_utility(utility: str) -> None:
     env = adapter.MeutererEnv(players=4, opponents="random", utility=utility, rounds=3, seat=2)
-    rewards, observations, terminated, truncated = play(env, 7)
+    rewards, _observations, terminated, truncated = play(env, 7)
     assert terminated and not truncated
     final = env.unwrapped.state
     assert meuterer.is_terminal(final)
@@ -159,7 +159,7 @@ def test_sb3_vector_envs_and_maskable_ppo() -> None:
         assert observations.shape == (2, make().observation_space.shape[0])
         masks = np.stack(envs.env_method("action_masks"))
         actions = [int(np.flatnonzero(mask)[0]) for mask in masks]
-        observations, rewards, dones, infos = envs.step(np.array(actions))
+        observations, rewards, _dones, _infos = envs.step(np.array(actions))
         assert len(rewards) == 2
         envs.close()
     model = sb3_contrib.MaskablePPO("MlpPolicy", vec_env.DummyVecEnv([make]), n_steps=64, batch_size=32, seed=0)
