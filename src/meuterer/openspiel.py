@@ -311,7 +311,7 @@ class _Node:
         """``reward="step"``: the utilities at the last state that was not a chance node, before this one."""
         self.bases = bases
         """``reward="turn"``: each seat's utility when he last decided."""
-        self.memo: dict[str, Any] = {}
+        self.memo: dict[Any, Any] = {}
 
     def __deepcopy__(self, memo: object) -> _Node:
         return self
@@ -683,6 +683,7 @@ class _Observer:
             layout = layout.subset(PRIVATE_PIECES if self._private else ())
         self._layout = layout
         self._history = game.history_layout if self._recall and self._public else None
+        self._kind = (self._public, self._private, self._recall)
         size = layout.size + (self._history.size if self._history else 0)
         self.tensor = np.zeros(size, np.float32)
         self.dict = {name: self.tensor[part] for name, part in layout.slices.items()}
@@ -695,12 +696,19 @@ class _Observer:
         return view(state.meuterer_state, player if self._private else None)
 
     def set_from(self, state: MeutererState, player: int) -> None:
-        """Write what ``player`` observes into :attr:`tensor`."""
-        size = self._layout.size
-        if size:
-            self.tensor[:size] = self._layout.vector(self._view(state, player))
-        if self._history:
-            self.tensor[size:] = self._history.vector(state.public_rounds())
+        """Write what ``player`` observes into :attr:`tensor` (remembered per state and player)."""
+        memo = state._node.memo
+        key = ("tensor", self._kind, player if self._private else None)
+        values: np.ndarray | None = memo.get(key)
+        if values is None:
+            values = np.empty(len(self.tensor), np.float32)
+            size = self._layout.size
+            if size:
+                values[:size] = self._layout.vector(self._view(state, player))
+            if self._history:
+                values[size:] = self._history.vector(state.public_rounds())
+            memo[key] = values
+        self.tensor[:] = values
 
     def string_from(self, state: MeutererState, player: int) -> str:
         """What ``player`` observes as text; with perfect recall, followed by his record."""
