@@ -27,6 +27,9 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=60_000, help="training steps (default 60,000)")
     parser.add_argument("--games", type=int, default=200, help="evaluation games per opponent (default 200)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--reward-scale", type=float, default=1.0, help="multiply rewards by this (default 1)")
+    parser.add_argument("--gamma", type=float, default=1.0, help="discount factor (default 1)")
+    parser.add_argument("--ent-coef", type=float, default=0.0, help="entropy bonus (default 0)")
     args = parser.parse_args()
     if args.quick or os.environ.get("MEUTERER_EXAMPLE_QUICK") == "1":
         args.steps, args.games = 1_024, 4
@@ -57,14 +60,26 @@ def main() -> int:
             observation, _ = env.reset()
         return total / games
 
+    from gymnasium.wrappers import TransformReward
+
     env = MeutererEnv(players=4, opponents="greedy", seat="rotate", reward="step", utility="relative")
     env.reset(seed=args.seed)
+    if args.reward_scale != 1.0:
+        env = TransformReward(env, lambda reward: reward * args.reward_scale)
     checkpoints = 4
     n_steps = min(1024, max(64, args.steps // checkpoints))
     model = MaskablePPO(
-        "MlpPolicy", env, n_steps=n_steps, batch_size=min(256, n_steps), gamma=1.0, seed=args.seed, verbose=0
+        "MlpPolicy",
+        env,
+        n_steps=n_steps,
+        batch_size=min(256, n_steps),
+        gamma=args.gamma,
+        ent_coef=args.ent_coef,
+        seed=args.seed,
+        verbose=0,
     )
     print(f"MaskablePPO, 4 players, learner on a rotating seat against 3 greedy bots, {args.steps:,} steps")
+    print(f"reward scale {args.reward_scale:g}, gamma {args.gamma:g}, entropy coefficient {args.ent_coef:g}")
     print(f"{'steps':>8} {'seconds':>8} {'win rate vs greedy':>19}  (seconds of training)")
     trained = 0.0
     done_steps = 0

@@ -132,9 +132,7 @@ def test_every_step_has_a_fixed_observation_code() -> None:
 # Completeness: every item of SPEC section 6 the player may know is in his view -----------
 
 
-def check_complete(
-    state: State, player: int | None, v: PlayerView, chose_from: Mapping[int, tuple[Role, ...]]
-) -> None:
+def check_complete(state: State, player: int | None, v: PlayerView, chose_from: Mapping[int, tuple[Role, ...]]) -> None:
     """``chose_from``: the roles each seat could choose from (his legal role choices) this
     round, for the seats that have had to choose (an oracle kept by the caller's walk)."""
     n = state.players
