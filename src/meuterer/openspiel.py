@@ -706,7 +706,10 @@ class _Observer:
             if size:
                 values[:size] = self._layout.vector(self._view(state, player))
             if self._history:
-                values[size:] = self._history.vector(state.public_rounds())
+                rounds = memo.get("rounds tensor")
+                if rounds is None:  # public: the same for every player
+                    rounds = memo["rounds tensor"] = np.array(self._history.vector(state.public_rounds()), np.float32)
+                values[size:] = rounds
             memo[key] = values
         self.tensor[:] = values
 
