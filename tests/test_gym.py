@@ -52,6 +52,9 @@ def test_gymnasium_make_and_the_registered_id() -> None:
     assert env.observation_space.contains(observation)
     assert env.unwrapped.seat == 0 and len(env.unwrapped._policies) == 3
     env.close()
+    # The module:id form imports the module first (no prior import needed).
+    prefixed = gymnasium.make("meuterer.gym:meuterer/Meuterer-v0", players=3, rounds=1)
+    assert prefixed.unwrapped.players == 3
 
 
 @pytest.mark.parametrize("utility", ["relative", "score", "win"])

@@ -62,7 +62,8 @@ from meuterer.views import Layout, PlayerView, observation_layout, view
 __all__ = ["ENV_ID", "MeutererEnv", "Policy", "observation_space", "observe"]
 
 ENV_ID: Final = "meuterer/Meuterer-v0"
-"""The id :func:`gymnasium.make` knows the environment by (once this module is imported)."""
+"""The id :func:`gymnasium.make` knows the environment by, once this module is imported
+(``gymnasium.make("meuterer.gym:meuterer/Meuterer-v0")`` imports it first)."""
 
 OBSERVATIONS: Final = ("encoded", "vector")
 """The observation encodings: floats in [0, 1] (one-hot categories), or the raw ints."""
