@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import meuterer
 from meuterer import Action, IllegalActionError, Rules
@@ -172,3 +174,20 @@ def test_sb3_vector_envs_and_maskable_ppo() -> None:
 def test_rules_and_rounds_combine() -> None:
     env = adapter.MeutererEnv(players=3, rules=Rules(pirates=True), rounds=2)
     assert env.rules == Rules(pirates=True, rounds=2)
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.sampled_from([3, 4]),
+    seat=st.integers(0, 2),
+    utility=st.sampled_from(["relative", "score", "win"]),
+    pirates=st.booleans(),
+)
+def test_episode_rewards_always_add_up_to_the_final_utility(
+    seed: int, players: int, seat: int, utility: str, pirates: bool
+) -> None:
+    env = adapter.MeutererEnv(players=players, seat=seat, utility=utility, rules=Rules(pirates=pirates), rounds=2)
+    rewards, observations, terminated, _ = play(env, seed)
+    assert terminated and all(env.observation_space.contains(o) for o in observations)
+    assert sum(rewards) == pytest.approx(utilities(env.state, utility)[seat])

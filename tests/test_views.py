@@ -566,6 +566,14 @@ def test_views_serialise_and_observe_with_a_fixed_layout(setup: Setup) -> None:
             assert len(vector) == len(names) and all(type(x) is int for x in vector)
             assert vector == layout.vector(v)
             assert all(low <= x <= high for low, x, high in zip(layout.low, vector, layout.high, strict=True))
+            if player == state.to_act:  # the encoding: in [0, 1], one 1.0 per category
+                encoded = layout.encode(v)
+                assert len(encoded) == layout.encoded_size and all(0.0 <= x <= 1.0 for x in encoded)
+                hot: Counter[str] = Counter()
+                for name, x in zip(layout.encoded_names, encoded, strict=True):
+                    if "=" in name:
+                        hot[name.split("=")[0]] += int(x == 1.0)
+                assert set(hot.values()) == {1} and len(hot) == sum(layout.categorical)
             entry = dict(zip(names, vector, strict=True))
             assert entry["viewer"] == (-1 if player is None else player)
             assert entry["deck_size"] == sum(state.deck) and entry["round"] == state.round
