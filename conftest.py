@@ -1,15 +1,19 @@
 """pytest configuration: skip collecting modules whose optional library (an extra:
-``meuterer[openspiel]``, ``meuterer[pettingzoo]``, ``meuterer[docs]``) is not installed."""
+``meuterer[openspiel]``, ``meuterer[pettingzoo]``, ``meuterer[gym]``, ``meuterer[docs]``) is not installed."""
 
 from __future__ import annotations
 
 import importlib.util
 
 _OPTIONAL = {
-    "src/meuterer/openspiel.py": "pyspiel",
-    "src/meuterer/pettingzoo.py": "pettingzoo",
+    "src/meuterer/openspiel.py": ("pyspiel",),
+    "src/meuterer/pettingzoo.py": ("pettingzoo",),
+    "src/meuterer/gym.py": ("gymnasium",),
+    "docs/research.md": ("pyspiel", "gymnasium"),
     # A build-time extension of the docs site (extra ``docs``), not part of the library.
-    "docs/griffe_doctests.py": "griffe",
+    "docs/griffe_doctests.py": ("griffe",),
 }
 
-collect_ignore = [path for path, module in _OPTIONAL.items() if importlib.util.find_spec(module) is None]
+collect_ignore = [
+    path for path, modules in _OPTIONAL.items() if any(importlib.util.find_spec(module) is None for module in modules)
+]

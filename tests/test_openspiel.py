@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 import random
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from meuterer.islands import ISLANDS, Island
 from meuterer.record import make_record
 from meuterer.redact import redact
 from meuterer.serialize import check_state
-from meuterer.views import view
+from meuterer.views import Rounds, history_layout, update_rounds, view
 
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
@@ -114,8 +115,10 @@ def test_playthrough_agrees_with_the_engine(params: dict[str, Any], seed: int) -
     game = load(params)
     ids = action_ids(game.rules)
     played: list[str] = []
+    rounds: Rounds = ()
     for state, action in playthrough(game, seed):
         s = state.meuterer_state
+        rounds = update_rounds(rounds, s)
         player = state.current_player()
         if state.is_terminal():
             break
@@ -138,7 +141,10 @@ def test_playthrough_agrees_with_the_engine(params: dict[str, Any], seed: int) -
             for p in range(game.num_players()):
                 assert state.observation_string(p) == view(s, p).observation_text()
                 assert state.observation_tensor(p) == pytest.approx(view(s, p).observation_vector())
-                assert state.information_state_tensor(p) == state.observation_tensor(p)
+                recall = state.information_state_tensor(p)
+                size = len(state.observation_tensor(p))
+                assert recall[:size] == state.observation_tensor(p)
+                assert recall[size:] == list(history_layout(game.num_players(), game.rules).vector(rounds))
         text = state.action_to_string(player, action)
         if s.step is not Step.RING or len(text.split(",")) == len(game.rules.islands):  # the ring once laid
             played.append(text)
@@ -176,14 +182,82 @@ def test_a_shuffled_ring_is_laid_out_island_by_island() -> None:
     assert state.record(0) == (text,)
 
 
-def test_rewards_add_up_to_the_returns() -> None:
-    game = load({"players": 4, "rounds": 3})
-    total = [0.0] * 4
-    for state, _ in playthrough(game, 9):
-        if not state.is_chance_node():
-            total = [t + r for t, r in zip(total, state.rewards(), strict=True)]
-            assert total == state.returns()
-    assert max(total) > 0
+REWARD_MODELS = ["terminal", "step", "turn"]
+UTILITIES = ["score", "relative", "win"]
+
+
+@pytest.mark.parametrize("reward", REWARD_MODELS)
+@pytest.mark.parametrize("utility", UTILITIES)
+def test_every_reward_model_and_utility_passes_openspiels_checks(reward: str, utility: str) -> None:
+    """``random_sim_test`` checks, at every state, that the returns are the sum of the rewards."""
+    game = load({"players": 3, "rounds": 2, "reward": reward, "utility": utility})
+    kind = game.get_type()
+    terminal = pyspiel.GameType.RewardModel.TERMINAL
+    assert (kind.reward_model == terminal) == (reward == "terminal")
+    expected = {"score": "GENERAL_SUM", "relative": "ZERO_SUM", "win": "CONSTANT_SUM"}[utility]
+    assert kind.utility == getattr(pyspiel.GameType.Utility, expected)
+    assert game.utility_sum() == {"score": None, "relative": 0.0, "win": 1.0}[utility]
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def final_and_totals(reward: str, utility: str, seed: int) -> tuple[Any, list[float], list[float]]:
+    """A random game: its final state, the sum of every state's rewards, and the sum of the
+    rewards each player read only when it was his turn and at the end (as DQN reads them)."""
+    game = load({"players": 4, "rounds": 3, "reward": reward, "utility": utility})
+    every, own = [0.0] * 4, [0.0] * 4
+    for state, _ in playthrough(game, seed):
+        rewards = state.rewards()
+        if state.is_chance_node():
+            assert rewards == [0.0] * 4
+        every = [t + r for t, r in zip(every, rewards, strict=True)]
+        assert every == pytest.approx(state.returns())
+        for p in range(4):
+            if state.current_player() == p or state.is_terminal():
+                own[p] += rewards[p]
+    return state, every, own
+
+
+@pytest.mark.parametrize("utility", UTILITIES)
+def test_no_reward_is_lost_to_a_player_who_reads_only_on_his_turns(utility: str) -> None:
+    final, every, own = final_and_totals("turn", utility, 9)
+    assert own == pytest.approx(final.returns())
+    # The issue's pitfall: per-step rewards read only on one's own turns lose points.
+    final, every, own = final_and_totals("step", utility, 9)
+    assert every == pytest.approx(final.returns())
+    if utility != "win":
+        assert own != pytest.approx(final.returns())
+
+
+def test_the_utilities() -> None:
+    final, _, _ = final_and_totals("terminal", "score", 5)
+    scores = final.meuterer_state.scores
+    assert final.returns() == [float(score) for score in scores]
+    relative = adapter.utilities(final.meuterer_state, "relative")
+    assert sum(relative) == pytest.approx(0.0)
+    assert relative[0] == pytest.approx(scores[0] - sum(scores[1:]) / 3)
+    win = adapter.utilities(final.meuterer_state, "win")
+    best = max(scores)
+    assert sum(win) == pytest.approx(1.0) and all((w > 0) == (s == best) for w, s in zip(win, scores, strict=True))
+    for utility in UTILITIES:
+        low, high = adapter.utility_bounds(4, Rules(), utility)
+        game = load({"utility": utility})
+        assert (game.min_utility(), game.max_utility()) == (low, high)
+
+
+def test_mcts_bot_accepts_the_game() -> None:
+    game = load({"players": 3, "rounds": 1})
+    rng = np.random.RandomState(1)
+    bot = mcts.MCTSBot(game, 2.0, 8, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choice(outcomes, p=probabilities))
+        else:
+            state.apply_action(bot.step(state))
+    assert state.returns() == [float(score) for score in state.meuterer_state.scores]
+    with pytest.raises(ValueError, match="terminal rewards"):
+        mcts.MCTSBot(load({"reward": "step"}), 2.0, 8, mcts.RandomRolloutEvaluator(1, rng))
 
 
 def test_illegal_actions_are_refused() -> None:
@@ -225,27 +299,116 @@ def test_resample_from_infostate_keeps_the_information_state() -> None:
     assert str(first) == str(adapter.resampler(random.Random(1))(state, 0))
 
 
+def test_a_resampled_state_holds_no_other_seats_real_history() -> None:
+    """Issue 11 #9: from a state resampled for p0, p0 cannot rebuild p1's real hand, face-down
+    cards or role: p1's information state there is his view of the sample and the public record."""
+    game = load({"players": 4, "rounds": 2})
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    checked = differ = 0
+    for index, (state, _) in enumerate(playthrough(game, 8)):
+        if state.is_chance_node() or state.is_terminal() or index % 5:
+            continue
+        real = state.meuterer_state
+        other = state.resample_from_infostate(0, sampler)
+        sample = other.meuterer_state
+        public = state.record(None)
+        assert other.information_state_string(0) == state.information_state_string(0)
+        for p in (1, 2, 3):
+            history = f"history ({len(public)} actions):\n" + "".join(line + "\n" for line in public)
+            assert other.information_state_string(p) == view(sample, p).observation_text() + history
+            assert other.record(p) == public
+            assert all("?" in line for line in other.record(p) if line.startswith(f"draw p{p}"))
+        if (sample.hands[1], sample.face_down[1], sample.roles[1]) != (real.hands[1], real.face_down[1], real.roles[1]):
+            differ += 1
+            assert other.information_state_string(1) != state.information_state_string(1)
+        checked += 1
+        # The game goes on from the sample; new actions are recorded as each seat sees them.
+        if other.current_player() >= 0:
+            other.apply_action(other.legal_actions()[0])
+            assert len(other.record(1)) == len(public) + 1
+    assert checked >= 10 and differ >= checked // 2
+
+
+def observer(game: Any, public: bool, private: bool, recall: bool) -> Any:
+    kind = pyspiel.IIGObservationType(
+        public_info=public,
+        perfect_recall=recall,
+        private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER if private else pyspiel.PrivateInfoType.NONE,
+    )
+    return observation.make_observation(game, kind)
+
+
 def test_observers() -> None:
     game = load({"players": 4})
-    state = next(s for s, _ in playthrough(game, 2) if not s.is_chance_node())
-    spectator = observation.make_observation(
-        game, pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
-    )
+    state = next(s for s, _ in playthrough(game, 2) if s.meuterer_state.step is Step.PLAY)
+    s = state.meuterer_state
+    spectator = observer(game, True, False, False)
     spectator.set_from(state, 1)
-    assert spectator.string_from(state, 1) == view(state.meuterer_state, None).observation_text()
-    assert list(spectator.tensor) == list(view(state.meuterer_state, None).observation_vector())
-    public_record = observation.make_observation(
-        game, pyspiel.IIGObservationType(perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE)
-    )
-    assert public_record.string_from(state, 1).endswith(
-        "draw p0 ?\n" * 5 + "draw p1 ?\n" * 5 + "draw p2 ?\n" * 5 + "draw p3 ?\n" * 5
-    )
+    assert spectator.string_from(state, 1) == view(s, None).observation_text()
+    assert list(spectator.tensor) == list(view(s, None).observation_vector())
+    both = observer(game, True, True, False)
+    both.set_from(state, 1)
+    assert both.string_from(state, 1) == view(s, 1).observation_text() == state.observation_string(1)
+    assert list(both.tensor) == list(view(s, 1).observation_vector())
+    assert list(both.dict["hand"]) == list(s.hands[1])  # one array per declared piece
+    private = observer(game, False, True, False)
+    private.set_from(state, 1)
+    hand = meuterer.cards.counts_str(s.hands[1])
+    assert private.string_from(state, 1).startswith(f"p1: hand {hand}; face down -; role -")
+    assert set(private.dict) == {"hand", "face_down", "drawn", "role", "roles_seen"}
+    assert list(private.dict["hand"]) == list(s.hands[1]) and len(private.tensor) == 7 * 3 + 1 + 5
+    nothing = observer(game, False, False, False)
+    assert len(nothing.tensor) == 0 and nothing.string_from(state, 1) == ""
+    public_record = observer(game, True, False, True)
+    assert public_record.string_from(state, 1).split("history")[1].count("draw p1 ?") == 5
+    private_record = observer(game, False, True, True)
+    lines = private_record.string_from(state, 1).split("actions):\n")[1].splitlines()
+    assert len(lines) == 5 and all(line.startswith("draw p1 ") and "?" not in line for line in lines)
     with pytest.raises(ValueError, match="at most one player"):
         observation.make_observation(
             game, pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
         )
     with pytest.raises(ValueError, match="not supported"):
         observation.make_observation(game, None, {"colour": True})
+
+
+def test_the_information_state_tensor_remembers_the_rounds() -> None:
+    game = load({"players": 3, "rounds": 3, "pirates": True})
+    states = []
+    for final, _ in playthrough(game, 6):  # one pyspiel state, played on
+        states.append(final.meuterer_state)
+    layout = history_layout(3, game.rules)
+    size = len(final.observation_tensor(0))
+    remembered = dict(zip(layout.names, final.information_state_tensor(0)[size:], strict=True))
+    for number in (1, 2, 3):
+        seen = [s for s in states if s.round == number]
+        prefix = f"round[{number - 1}]."
+        assert remembered[prefix + "captain"] == seen[0].captain
+        destinations = {s.captain_destination for s in seen} - {None}
+        assert remembered[prefix + "captain_destination"] == destinations.pop()
+        mutinies = {s.mutiny for s in seen} - {None}
+        assert remembered[prefix + "mutiny"] == (int(mutinies.pop()) if mutinies else -1)
+        for p in range(3):
+            assert remembered[f"{prefix}p{p}.score"] == seen[-1].scores[p]
+            roles = {s.roles[p] for s in seen if s.step is Step.SELL} - {None}
+            assert remembered[f"{prefix}p{p}.role"] == (int(roles.pop()) if roles else -1)
+    assert game.information_state_tensor_size() == size + layout.size
+
+
+def test_generate_playthrough_works_and_the_committed_playthroughs_replay() -> None:
+    """As OpenSpiel's ``integration_tests/playthrough_test.py`` does for its games."""
+    generate_playthrough = pytest.importorskip("open_spiel.python.algorithms.generate_playthrough")
+    flags = pytest.importorskip("absl.flags")
+    if not flags.FLAGS.is_parsed():
+        flags.FLAGS.mark_as_parsed()
+    folder = Path(__file__).parent / "data" / "playthroughs"
+    files = sorted(folder.glob("*.txt"))
+    assert len(files) == 2
+    for path in files:
+        expected, actual = generate_playthrough.replay(str(path))
+        assert expected == actual, f"{path.name} differs: regenerate with scripts/make_playthroughs.py"
+    text = generate_playthrough.playthrough("python_meuterer(players=4,rounds=1,utility=win)", None, seed=3)
+    assert "PrivateObservationString(3)" in text and "UtilitySum() = 1.0" in text
 
 
 # Parameters -----------------------------------------------------------------------------------
@@ -292,3 +455,21 @@ def test_ismcts_plays_a_game() -> None:
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     assert len(state.returns()) == 3
+
+
+def test_answers_do_not_depend_on_what_was_asked_before() -> None:
+    """The adapter remembers what it computed for a state; asking in any order gives the same."""
+    game = load({"players": 3, "ring": "shuffled"})
+    for state, _ in playthrough(game, 3):
+        if state.is_terminal():
+            break
+        first = (state.legal_actions(), state.chance_outcomes(), state.current_player())
+        fresh = state.clone()
+        assert (fresh.chance_outcomes(), fresh.legal_actions(), fresh.current_player()) == first[1::-1] + first[2:]
+        for p in range(3):
+            expected = first[0] if p == state.current_player() else []
+            assert state.legal_actions(p) == expected
+            if not state.is_chance_node():  # at chance nodes pyspiel's mask is chance's, whoever asks
+                mask = state.legal_actions_mask(p)
+                assert list(mask) == [int(a in expected) for a in range(len(mask))]
+        assert state.is_chance_node() == (state.current_player() == pyspiel.PlayerId.CHANCE)

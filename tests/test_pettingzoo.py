@@ -10,7 +10,8 @@ import pytest
 import meuterer
 from meuterer import IllegalActionError, Rules
 from meuterer.encoding import action_ids
-from meuterer.views import view
+from meuterer.errors import SetupError
+from meuterer.views import observation_layout, view
 
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
 np = pytest.importorskip("numpy")
@@ -109,3 +110,50 @@ def test_render() -> None:
     assert raw.render() == view(raw.game_state, None).observation_text()
     with pytest.raises(ValueError, match="render_mode"):
         adapter.raw_env(render_mode="rgb_array")
+
+
+def test_render_per_player() -> None:
+    current = adapter.raw_env(players=3, render_mode="ansi", render_view="current")
+    current.reset(seed=2)
+    for _ in range(6):
+        seat = current.game_state.to_act
+        assert current.render() == view(current.game_state, seat).observation_text()
+        assert "(you)" in current.render().splitlines()[4 + seat]  # the header lines, then one per seat
+        current.step(int(np.flatnonzero(current.observe(current.agent_selection)["action_mask"])[0]))
+    fixed = adapter.raw_env(players=3, render_mode="ansi", render_view="player_2")
+    fixed.reset(seed=2)
+    assert fixed.render() == view(fixed.game_state, 2).observation_text() == fixed.view_text("player_2")
+    with pytest.raises(SetupError):
+        adapter.raw_env(players=3, render_view="player_3")
+
+
+def test_observation_spaces_bound_each_entry() -> None:
+    raw = adapter.raw_env(players=4)
+    box = raw.observation_space("player_0")["observation"]
+    layout = observation_layout(4)
+    assert list(box.low) == list(layout.low) and list(box.high) == list(layout.high)
+    assert box.low[layout.names.index("step")] == 0 and box.high[layout.names.index("step")] == 16
+    assert box.high[layout.names.index("hand.ruby")] == Rules().deck[0]
+    encoded = adapter.raw_env(players=4, observation="encoded")
+    encoded.reset(seed=3)
+    space = encoded.observation_space("player_1")["observation"]
+    observation = encoded.observe("player_1")["observation"]
+    assert space.contains(observation) and observation.dtype == np.float32
+    assert list(observation) == pytest.approx(layout.encode(view(encoded.game_state, 1)))
+    with pytest.raises(SetupError):
+        adapter.raw_env(observation="pixels")
+
+
+@pytest.mark.filterwarnings("ignore:Observation:UserWarning")
+def test_the_encoded_env_passes_the_api_test() -> None:
+    pettingzoo_test.api_test(adapter.env(players=3, observation="encoded"), num_cycles=300)
+
+
+def test_observations_are_built_once_per_step_and_agent() -> None:
+    raw = adapter.raw_env(players=3)
+    raw.reset(seed=4)
+    agent = raw.agent_selection
+    first = raw.observe(agent)
+    assert raw.observe(agent) is first
+    raw.step(int(np.flatnonzero(first["action_mask"])[0]))
+    assert raw.observe(agent) is not first

@@ -52,12 +52,12 @@ from meuterer.views import (
     ViewError,
     dumps_view,
     loads_view,
+    observation_layout,
     observation_names,
     sample_state,
     unstructure_view,
     view,
 )
-from meuterer.views import _observation as _observation  # the named layout
 from tests.helpers import deal_script
 from tests.strategies import game_setups, walk
 
@@ -132,20 +132,9 @@ def test_every_step_has_a_fixed_observation_code() -> None:
 # Completeness: every item of SPEC section 6 the player may know is in his view -----------
 
 
-def expected_roles_seen(state: State, player: int) -> tuple[Role, ...] | None:
-    """The roles ``player`` saw in the centre, from the order of choices and the roles."""
-    order = state.role_order
-    if player in order:
-        before = order[: order.index(player)]
-    elif state.step is Step.CHOOSE_ROLE and state.to_act == player:
-        before = order
-    else:
-        return None
-    gone = {state.roles[seat] for seat in before}
-    return tuple(role for role in ROLES if role not in gone)
-
-
-def check_complete(state: State, player: int | None, v: PlayerView) -> None:
+def check_complete(state: State, player: int | None, v: PlayerView, chose_from: Mapping[int, tuple[Role, ...]]) -> None:
+    """``chose_from``: the roles each seat could choose from (his legal role choices) this
+    round, for the seats that have had to choose (an oracle kept by the caller's walk)."""
     n = state.players
     others = [seat for seat in range(n) if seat != player]
     # Public (SPEC section 6), item by item.
@@ -175,7 +164,7 @@ def check_complete(state: State, player: int | None, v: PlayerView) -> None:
         assert v.hand == state.hands[player], "his hand"
         assert v.face_down == state.face_down[player], "his face-down cards"
         assert v.roles[player] == state.roles[player] == v.role, "his role (also before phase 3)"
-        assert v.roles_seen == expected_roles_seen(state, player), "the roles he saw when choosing"
+        assert v.roles_seen == chose_from.get(player), "the roles he saw when choosing"
         if state.to_act == player and state.step in (Step.DEAL, Step.DRAW, Step.LOADMASTER_DISCARD):
             assert v.drawn == state.drawn, "the cards he drew this turn"
         else:
@@ -191,19 +180,17 @@ def check_complete(state: State, player: int | None, v: PlayerView) -> None:
 @given(game_setups())
 def test_a_view_holds_every_public_item_and_the_players_own(setup: Setup) -> None:
     players = setup[1]
-    seen_when_choosing: dict[int, tuple[Role, ...]] = {}
+    # The roles a player saw are exactly the roles he could choose from (his legal role
+    # choices when he had to choose), and he keeps knowing them until the roles return.
+    chose_from: dict[int, tuple[Role, ...]] = {}
     for _, _, after in walk(*setup):
-        for player in viewers(players):
-            check_complete(after, player, view(after, player))
-        # The roles a player saw are exactly the roles he could choose from, and he
-        # keeps knowing them until the roles return.
         if after.step is Step.CHOOSE_ROLE:
             choices = tuple(a.role for a in meuterer.legal_actions(after) if isinstance(a, ChooseRole))
-            seen_when_choosing[after.to_act] = choices
+            chose_from[after.to_act] = choices
         if not after.role_order and after.step is not Step.CHOOSE_ROLE:
-            seen_when_choosing.clear()
-        for seat, roles in seen_when_choosing.items():
-            assert view(after, seat).roles_seen == roles
+            chose_from.clear()
+        for player in viewers(players):
+            check_complete(after, player, view(after, player), chose_from)
 
 
 def test_the_view_of_a_scripted_position() -> None:
@@ -567,6 +554,8 @@ def test_views_serialise_and_observe_with_a_fixed_layout(setup: Setup) -> None:
     players = setup[1]
     names = observation_names(players)
     assert len(set(names)) == len(names) == 80 + 21 * players
+    layout = observation_layout(players, setup[3])
+    assert layout.names == names
     for _, _, state in walk(*setup):
         for player in viewers(players):
             v = view(state, player)
@@ -575,7 +564,16 @@ def test_views_serialise_and_observe_with_a_fixed_layout(setup: Setup) -> None:
             assert dumps_view(v) == json.dumps(unstructure_view(v), sort_keys=True, separators=(",", ":"))
             vector = v.observation_vector()
             assert len(vector) == len(names) and all(type(x) is int for x in vector)
-            assert vector == tuple(value for _, value in _observation(v))  # the layout is defined once
+            assert vector == layout.vector(v)
+            assert all(low <= x <= high for low, x, high in zip(layout.low, vector, layout.high, strict=True))
+            if player == state.to_act:  # the encoding: in [0, 1], one 1.0 per category
+                encoded = layout.encode(v)
+                assert len(encoded) == layout.encoded_size and all(0.0 <= x <= 1.0 for x in encoded)
+                hot: Counter[str] = Counter()
+                for name, x in zip(layout.encoded_names, encoded, strict=True):
+                    if "=" in name:
+                        hot[name.split("=")[0]] += int(x == 1.0)
+                assert set(hot.values()) == {1} and len(hot) == sum(layout.categorical)
             entry = dict(zip(names, vector, strict=True))
             assert entry["viewer"] == (-1 if player is None else player)
             assert entry["deck_size"] == sum(state.deck) and entry["round"] == state.round
@@ -774,3 +772,58 @@ def test_the_examples_in_the_documentation_run() -> None:
     page = Path(__file__).parent.parent / "docs" / "views.md"
     result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 10 and result.failed == 0
+
+
+# The declared observation layout -----------------------------------------------------------
+
+
+def test_the_layout_derives_names_bounds_pieces_and_encodings() -> None:
+    layout = observation_layout(4, SMALL)  # the bounds depend on the rules
+    assert observation_layout(4).names == layout.names
+    assert len(layout.low) == len(layout.high) == len(layout.categorical) == layout.size == len(layout.names)
+    assert all(low <= high for low, high in zip(layout.low, layout.high, strict=True))
+    assert sum(piece.size for piece in layout.pieces) == layout.size
+    v = view(small_position(), 1)
+    vector = v.observation_vector()
+    pieces = layout.pieces_of(v)
+    assert tuple(x for piece in layout.pieces for x in pieces[piece.name]) == vector
+    for name, part in pieces.items():
+        assert vector[layout.slices[name]] == part
+    # Entries read independently of the layout, by name.
+    entry = dict(zip(layout.names, vector, strict=True))
+    assert entry["viewer"] == 1 and entry["step"] == STEP_CODES[Step.PLAY] and entry["offer"] == 0
+    assert [entry[f"face_down.{c}"] for c in CARDS] == list(small_position().face_down[1])
+    assert entry["p2.role"] == -1 and entry["p1.role"] == int(Role.MERCHANT) and entry["p3.role_order"] == 2
+    assert [entry[f"roles_seen.{r}"] for r in ROLES] == [1, 1, 0, 1, 1]
+    assert entry["p0.face_up.grain"] == 4 and entry["p1.passed"] == 1 and entry["p0.queue"] == -1
+    assert "hand: 0 0 0 0 0 0 0\n" in layout.text(v)
+    # The encoding: a quantity scaled by its bounds, a category one-hot.
+    encoded = layout.encode(v)
+    assert len(encoded) == len(layout.encoded_names) == layout.encoded_size
+    assert all(0.0 <= x <= 1.0 for x in encoded)
+    coded = dict(zip(layout.encoded_names, encoded, strict=True))
+    assert coded["step=3"] == 1.0 and sum(coded[f"step={k}"] for k in range(17)) == 1.0
+    assert coded["deck_size"] == pytest.approx(4 / sum(SMALL.deck))
+    assert coded["p3.role_order=2"] == 1.0 and coded["p3.role_order=-1"] == 0.0
+
+
+def test_sampling_does_not_materialise_the_deck() -> None:
+    """Issue 11 #2: a view with a billion unseen cards is completed at once (by counts)."""
+    v = view(meuterer.new_game(3), 0)
+    big = 10**9
+    huge = attrs.evolve(v, deck_size=v.deck_size + big, unseen=(v.unseen[0] + big, *v.unseen[1:]))
+    state = sample_state(huge, random.Random(1))
+    assert sum(state.deck) == huge.deck_size and state.deck[0] >= big
+    assert tuple(map(sum, state.hands)) == huge.hand_sizes and state.hands[0] == huge.hand
+
+
+def test_what_each_seat_saw_agrees_with_redacted_records() -> None:
+    from meuterer.redact import _seen as redacted_seen
+    from meuterer.views import seen, seen_by_all
+
+    actions, _ = meuterer.random_game(seed=12, players=4)
+    game = Game.replay(actions, players=4)
+    for before, action, after in zip(game.states, actions, game.states[1:], strict=False):
+        texts = [str(entry) for entry in seen_by_all(before, action, after)]
+        assert texts == [str(redacted_seen(before, action, after, p)) for p in (0, 1, 2, 3, None)]
+        assert texts[1] == str(seen(before, action, after, 1))

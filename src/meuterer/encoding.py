@@ -44,6 +44,7 @@ Chance outcomes: a draw is the card drawn (0 to 6); the drawing player is the st
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Final
@@ -247,8 +248,58 @@ def score_bounds(players: int, rules: Rules) -> tuple[int, int]:
 
 
 def observation_bounds(players: int, rules: Rules) -> tuple[int, int]:
-    """Bounds on every entry of :meth:`meuterer.views.PlayerView.observation_vector`."""
+    """One range holding every entry of :meth:`meuterer.views.PlayerView.observation_vector`
+    (:func:`meuterer.views.observation_layout` bounds each entry on its own).
+
+    >>> observation_bounds(4, Rules())
+    (-24, 136)
+    """
+    from meuterer.views import observation_layout  # the views import this module
+
+    layout = observation_layout(players, rules)
+    return min(layout.low), max(layout.high)
+
+
+UTILITIES: Final[Mapping[str, str]] = {
+    "score": "the victory points (general sum)",
+    "relative": "the victory points minus the mean of the others' (zero sum)",
+    "win": "1 shared equally among the players with the most points, at the end (constant sum)",
+}
+"""What an adapter may return as a player's utility, and what each is for."""
+
+
+def utilities(state: State, utility: str) -> tuple[float, ...]:
+    """Each seat's utility in ``state`` (see :data:`UTILITIES`; ``win`` is 0 before the end).
+
+    >>> import meuterer
+    >>> actions, final = meuterer.random_game(seed=3, players=3)
+    >>> final.scores, utilities(final, "relative"), utilities(final, "win")
+    ((24, 25, 27), (-2.0, -0.5, 2.5), (0.0, 0.0, 1.0))
+    """
+    scores = state.scores
+    if utility == "score":
+        return tuple(map(float, scores))
+    if utility == "relative":
+        total, others = sum(scores), len(scores) - 1
+        return tuple(score - (total - score) / others for score in scores)
+    if utility != "win":
+        raise ValueError(f"utility must be one of {', '.join(UTILITIES)}, got {utility!r}")
+    if not engine.is_terminal(state):
+        return (0.0,) * len(scores)
+    best = max(scores)
+    winners = scores.count(best)
+    return tuple(1.0 / winners if score == best else 0.0 for score in scores)
+
+
+def utility_bounds(players: int, rules: Rules, utility: str) -> tuple[float, float]:
+    """The least and greatest utility of a seat (:data:`UTILITIES`).
+
+    >>> utility_bounds(4, Rules(), "relative"), utility_bounds(4, Rules(), "win")
+    ((-160.0, 160.0), (0.0, 1.0))
+    """
     low, high = score_bounds(players, rules)
-    # Card counts, rounds, step codes, ring positions, draws left, offers.
-    most = max(sum(rules.deck), rules.rounds_for(players), 16, len(rules.islands))
-    return min(low, -1), max(high, most, rules.hand_size + rules.loadmaster_extra, rules.max_offer)
+    if utility == "relative":
+        return float(low - high), float(high - low)
+    if utility == "win":
+        return 0.0, 1.0
+    return float(low), float(high)

@@ -30,23 +30,41 @@ The game:
   notation.
 - **Observations.** ``observation_string`` is :meth:`~meuterer.views.PlayerView.observation_text`
   and ``observation_tensor`` is :meth:`~meuterer.views.PlayerView.observation_vector` of
-  the player's view (``observation_names(players)`` names the entries).
+  the player's view (:func:`meuterer.views.observation_layout` declares the entries; the
+  observer's ``dict`` holds one array per declared piece).
 - **Information states** have perfect recall: ``information_state_string`` is the
   observation text followed by the whole game as the player saw it, one action a line in
-  the notation of redacted records (:mod:`meuterer.redact`: ``draw p1 ?``, ``p1 role ?``,
+  the notation of redacted records (:mod:`meuterer.views.seen`: ``draw p1 ?``, ``p1 role ?``,
   with the ``centre`` and ``reveal`` notes), which determines every view he had.
-  ``information_state_tensor`` cannot hold a history of unbounded length: it is the
-  observation tensor.
-- **Returns** are the victory points so far (general sum); ``rewards`` are the points
-  scored since the previous decision.
-- **Parameters** (:data:`PARAMETERS`): ``players``, ``first_captain`` and the options of
-  :class:`~meuterer.rules.Rules` except the island table and the deck, which keep their
-  defaults; ``rounds=0`` means the rulebook's number.
+  ``information_state_tensor`` is the observation tensor followed by the public facts of
+  every round so far (:func:`meuterer.views.history_layout`: captain, offer, destinations,
+  mutiny, revealed roles, scores and sales of each round).
+- **Observers** (``make_py_observer``, ``observation.make_observation``): public
+  information only (a spectator's view), private only (:func:`meuterer.views.private_text`
+  and the pieces of :data:`~meuterer.views.PRIVATE_PIECES`), or both; each with or without
+  perfect recall. With ``public_info=False`` the private record keeps the lines the
+  player saw differently from a spectator.
+- **Returns and rewards** (parameters ``utility`` and ``reward``, see :data:`UTILITIES`
+  and :data:`REWARDS`): ``utility="score"`` (default) returns the victory points
+  (general sum), ``"relative"`` the points minus the mean of the others' (zero sum),
+  ``"win"`` 1 shared among the winners at the end (constant sum). ``reward="terminal"``
+  (default; what ``mcts.MCTSBot`` and most algorithms expect) gives rewards only at the
+  end; ``"step"`` the change of utility since the previous decision by anyone (0 at chance
+  nodes, whose changes go to the next decision); ``"turn"``, on a
+  player's turns and at the end, his change of utility since his previous turn (0
+  otherwise), so an agent reading its reward on its own turns and at the end (DQN, NFSP)
+  loses nothing. In every model the returns are the sum of the rewards so far, as
+  OpenSpiel requires. The game type declares the combination (``reward_model``, ``utility``,
+  ``utility_sum``, utility bounds).
+- **Parameters** (:data:`PARAMETERS`): ``players``, ``first_captain``, ``reward``,
+  ``utility`` and the options of :class:`~meuterer.rules.Rules` except the island table and
+  the deck, which keep their defaults; ``rounds=0`` means the rulebook's number.
 
 ``MeutererState.resample_from_infostate`` (used by OpenSpiel's IS-MCTS bot) draws a state
-the player cannot tell from this one (:func:`meuterer.views.sample_state`). Only that
-player's information state is kept: the resampled state's ``history()`` is empty, and the
-other seats' records are those of the game it was sampled from.
+the player cannot tell from this one (:func:`meuterer.views.sample_state`). The resampled
+state keeps that player's information state; its ``history()`` is empty, and every other
+seat's information state is rebuilt from the sample: his view of the sampled state and
+the public record of the game so far (what a spectator saw), never his real history.
 """
 
 from __future__ import annotations
@@ -64,22 +82,59 @@ except ImportError as error:  # pragma: no cover - without the extra
     raise ImportError(f"meuterer.openspiel needs OpenSpiel: pip install 'meuterer[openspiel]' ({error})") from error
 
 from meuterer import engine
-from meuterer.actions import Action, ArrangeRing, ChooseRole, Draw, Pass
-from meuterer.cards import ROLES, counts_str
-from meuterer.encoding import NUM_DRAWS, ActionIds, action_ids, score_bounds
+from meuterer.actions import Action, ArrangeRing, Draw
+from meuterer.cards import counts_str
+from meuterer.encoding import NUM_DRAWS, UTILITIES, ActionIds, action_ids, utilities, utility_bounds
 from meuterer.errors import MeutererError
-from meuterer.redact import HiddenDraw, HiddenRole, Seen, SeenAction
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
 from meuterer.state import State, Step
-from meuterer.views import ROLES_SECRET, PlayerView, observation_names, sample_state, view
+from meuterer.views import (
+    PRIVATE_PIECES,
+    Layout,
+    PlayerView,
+    Rounds,
+    history_layout,
+    observation_layout,
+    private_text,
+    sample_state,
+    seen,
+    update_rounds,
+    view,
+)
+
+__all__ = [
+    "GAME_TYPE",
+    "PARAMETERS",
+    "REWARDS",
+    "SHORT_NAME",
+    "UTILITIES",
+    "MeutererGame",
+    "MeutererState",
+    "game_type",
+    "parameters",
+    "resample",
+    "resampler",
+    "rules_from_parameters",
+    "utilities",
+    "utility_bounds",
+]
 
 SHORT_NAME: Final = "python_meuterer"
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 
+REWARDS: Final[Mapping[str, str]] = {
+    "terminal": "rewards only at the end (the returns): what mcts.MCTSBot and most algorithms expect",
+    "step": "the change of utility since the previous decision (by anyone); 0 at chance nodes",
+    "turn": "on a player's turns and at the end, his change of utility since his previous turn (DQN, NFSP)",
+}
+"""The values of the ``reward`` parameter and what each is for."""
+
 PARAMETERS: Final[Mapping[str, int | bool | str]] = {
     "players": 4,
     "first_captain": 0,
+    "reward": "terminal",
+    "utility": "score",
     "pirates": False,
     "ring": "fixed",
     "rounds": 0,
@@ -97,36 +152,62 @@ PARAMETERS: Final[Mapping[str, int | bool | str]] = {
 """The game parameters and their defaults (``rounds=0``: 8 rounds with 4 players, 9 with 3)."""
 
 _CHOICES: Final = {
-    option: tuple(member.value for member in kind)
-    for option, kind in (
-        ("ring", Ring),
-        ("sale_order", SaleOrder),
-        ("discard_pool", DiscardPool),
-        ("reshuffle", Reshuffle),
-    )
+    **{
+        option: tuple(member.value for member in kind)
+        for option, kind in (
+            ("ring", Ring),
+            ("sale_order", SaleOrder),
+            ("discard_pool", DiscardPool),
+            ("reshuffle", Reshuffle),
+        )
+    },
+    "reward": tuple(REWARDS),
+    "utility": tuple(UTILITIES),
 }
-_RULE_OPTIONS: Final = tuple(name for name in PARAMETERS if name not in ("players", "first_captain"))
+_GAME_OPTIONS: Final = ("players", "first_captain", "reward", "utility")
+_RULE_OPTIONS: Final = tuple(name for name in PARAMETERS if name not in _GAME_OPTIONS)
 
-GAME_TYPE: Final = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Python Meuterer",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.REWARDS,
-    max_num_players=4,
-    min_num_players=3,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=dict(PARAMETERS),
-)
+
+def game_type(reward: str = "terminal", utility: str = "score") -> Any:
+    """The ``pyspiel.GameType`` of a game with these ``reward`` and ``utility`` parameters.
+
+    >>> kind = game_type("turn", "relative")
+    >>> kind.reward_model == pyspiel.GameType.RewardModel.REWARDS, kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+    (True, True)
+    """
+    models = pyspiel.GameType.RewardModel
+    kinds = pyspiel.GameType.Utility
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Python Meuterer",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility={"score": kinds.GENERAL_SUM, "relative": kinds.ZERO_SUM, "win": kinds.CONSTANT_SUM}[utility],
+        reward_model=models.TERMINAL if reward == "terminal" else models.REWARDS,
+        max_num_players=4,
+        min_num_players=3,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(PARAMETERS),
+    )
+
+
+GAME_TYPE: Final = game_type()
+"""The registered game type (the default parameters: terminal rewards, scores)."""
 
 
 def rules_from_parameters(params: Mapping[str, Any]) -> Rules:
     """The rule set named by game parameters (missing ones take their defaults)."""
+    values = _checked(params)
+    options = {name: values[name] for name in _RULE_OPTIONS}
+    options["rounds"] = options["rounds"] or None
+    return Rules(**options)
+
+
+def _checked(params: Mapping[str, Any]) -> dict[str, Any]:
     values = {**PARAMETERS, **params}
     unknown = sorted(set(values) - set(PARAMETERS))
     if unknown:
@@ -137,12 +218,16 @@ def rules_from_parameters(params: Mapping[str, Any]) -> Rules:
         choices = _CHOICES.get(name)
         if choices is not None and value not in choices:
             raise ValueError(f"parameter {name} must be one of {', '.join(choices)}, got {value!r}")
-    options = {name: values[name] for name in _RULE_OPTIONS}
-    options["rounds"] = options["rounds"] or None
-    return Rules(**options)
+    return values
 
 
-def parameters(rules: Rules | None = None, players: int = 4, first_captain: int = 0) -> dict[str, int | bool | str]:
+def parameters(
+    rules: Rules | None = None,
+    players: int = 4,
+    first_captain: int = 0,
+    reward: str = "terminal",
+    utility: str = "score",
+) -> dict[str, int | bool | str]:
     """The game parameters of a game (for ``pyspiel.load_game``).
 
     Raises ``ValueError`` if ``rules`` has its own island table or deck, which parameters
@@ -152,7 +237,12 @@ def parameters(rules: Rules | None = None, players: int = 4, first_captain: int 
     2
     """
     rules = Rules() if rules is None else rules
-    values: dict[str, int | bool | str] = {"players": players, "first_captain": first_captain}
+    values: dict[str, int | bool | str] = {
+        "players": players,
+        "first_captain": first_captain,
+        "reward": reward,
+        "utility": utility,
+    }
     for name in _RULE_OPTIONS:
         value = getattr(rules, name)
         values[name] = 0 if value is None else value if isinstance(value, bool | int) else str(value)
@@ -161,70 +251,168 @@ def parameters(rules: Rules | None = None, players: int = 4, first_captain: int 
     return values
 
 
-@attrs.frozen
-class _Node:
-    """Everything a state holds, immutable (so cloning a state copies nothing)."""
+class _Move:
+    """One applied action, linked to the one before (a shared, immutable history)."""
 
-    state: State
-    placed: tuple[int, ...] = ()
-    """Shuffled ring being laid out: table indices of the islands placed after Hochland."""
-    record: tuple[tuple[str, ...], ...] = ()
-    """Each action as each seat saw it, then as a spectator saw it (redacted notation)."""
-    base: tuple[int, ...] | None = None
-    """The scores when the last decision was taken (``None``: no decision yet)."""
+    __slots__ = ("action", "after", "before", "previous", "rounds")
+
+    def __init__(self, previous: _Move | None, before: State, action: Action, after: State) -> None:
+        self.previous = previous
+        self.before = before
+        self.action = action
+        self.after = after
+        self.rounds: Rounds | None = None
+        """The public facts of each round once this action is applied (computed when asked)."""
+
+
+@attrs.frozen
+class _Origin:
+    """Where a resampled state's history starts: each column's record (each seat, then a
+    spectator) and the rounds so far, as the resampled player may know them."""
+
+    records: tuple[tuple[str, ...], ...]
+    rounds: Rounds
+
+
+@attrs.frozen
+class _Setup:
+    """What every state of one game shares."""
+
+    ids: ActionIds
+    reward: str
+    utility: str
+
+
+class _Node:
+    """Everything a state holds, never changed once made (so cloning a state copies nothing);
+    ``memo`` keeps what was computed for it (the player to act, legal ids, chance outcomes)."""
+
+    __slots__ = ("bases", "last", "memo", "origin", "placed", "previous", "setup", "state")
+
+    def __init__(
+        self,
+        setup: _Setup,
+        state: State,
+        placed: tuple[int, ...] = (),
+        last: _Move | None = None,
+        origin: _Origin | None = None,
+        previous: tuple[float, ...] | None = None,
+        bases: tuple[float, ...] | None = None,
+    ) -> None:
+        self.setup = setup
+        self.state = state
+        self.placed = placed
+        """Shuffled ring being laid out: table indices of the islands placed after Hochland."""
+        self.last = last
+        """The last action applied (the history, as a linked list)."""
+        self.origin = origin
+        """For a resampled state: the history before the resample."""
+        self.previous = previous
+        """``reward="step"``: the utilities at the last state that was not a chance node, before this one."""
+        self.bases = bases
+        """``reward="turn"``: each seat's utility when he last decided."""
+        self.memo: dict[Any, Any] = {}
 
     def __deepcopy__(self, memo: object) -> _Node:
         return self
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled flat: a linked list as deep as the game would exhaust pickle's recursion.
+        moves = [(move.before, move.action, move.after) for move in self.moves()]
+        return _restore, (self.setup, self.state, self.placed, moves, self.origin, self.previous, self.bases)
 
-def _seen(before: State, action: Action, after: State) -> tuple[str, ...]:
-    """``action`` as each seat, then a spectator, saw it (the notation of :mod:`meuterer.redact`)."""
-    reveal = after.roles if before.step in ROLES_SECRET and after.step not in ROLES_SECRET else None
-    centre = None
-    if isinstance(action, Pass) and after.step is Step.CHOOSE_ROLE:
-        centre = tuple(role for role in ROLES if role not in after.roles)
-    public = str(Seen(action, None, reveal))
-    texts = []
-    for viewer in (*range(before.players), None):
-        shown: SeenAction = action
-        if isinstance(action, Draw) and action.player != viewer:
-            shown = HiddenDraw(action.player)
-        elif isinstance(action, ChooseRole) and action.player != viewer:
-            shown = HiddenRole(action.player)
-        own_centre = centre if centre is not None and after.to_act == viewer else None
-        texts.append(public if shown is action and own_centre is None else str(Seen(shown, own_centre, reveal)))
-    return tuple(texts)
+    def moves(self) -> list[_Move]:
+        """The actions applied since the start (or the resample), in order."""
+        moves = []
+        move = self.last
+        while move is not None:
+            moves.append(move)
+            move = move.previous
+        moves.reverse()
+        return moves
+
+    def record(self, player: int | None) -> tuple[str, ...]:
+        """The game so far as ``player`` (a seat, or ``None``) saw it, one action a line."""
+        lines = list(self.origin.records[self.state.players if player is None else player]) if self.origin else []
+        lines += [str(seen(move.before, move.action, move.after, player)) for move in self.moves()]
+        return tuple(lines)
+
+    def rounds(self) -> Rounds:
+        """The public facts of each round so far (:func:`meuterer.views.update_rounds`)."""
+        pending = []
+        move = self.last
+        while move is not None and move.rounds is None:
+            pending.append(move)
+            move = move.previous
+        if move is not None and move.rounds is not None:
+            rounds = move.rounds
+        elif self.origin is not None:
+            rounds = self.origin.rounds
+        else:
+            rounds = update_rounds((), pending[-1].before if pending else self.state)
+        for move in reversed(pending):
+            rounds = move.rounds = update_rounds(rounds, move.after)
+        return rounds
+
+
+def _restore(
+    setup: _Setup,
+    state: State,
+    placed: tuple[int, ...],
+    moves: list[tuple[State, Action, State]],
+    origin: _Origin | None,
+    previous: tuple[float, ...] | None,
+    bases: tuple[float, ...] | None,
+) -> _Node:
+    last = None
+    for before, action, after in moves:
+        last = _Move(last, before, action, after)
+    return _Node(setup, state, placed, last, origin, previous, bases)
 
 
 class MeutererGame(pyspiel.Game):  # type: ignore[misc]
     """The pyspiel game; ``pyspiel.load_game("python_meuterer", params)`` makes one."""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        values = {**PARAMETERS, **(params or {})}
         try:
+            values = _checked(params or {})
             rules = rules_from_parameters(values)
             initial = engine.new_game(values["players"], values["first_captain"], rules)
         except MeutererError as error:
             raise ValueError(f"{SHORT_NAME}: {error}") from None
         n, ids = initial.players, action_ids(rules)
-        low, high = score_bounds(n, rules)
+        self.reward: str = values["reward"]
+        """The reward model (:data:`REWARDS`)."""
+        self.utility: str = values["utility"]
+        """The utility (:data:`UTILITIES`)."""
+        low, high = utility_bounds(n, rules, self.utility)
         rounds = rules.rounds_for(n)
         shuffled = rules.ring is Ring.SHUFFLED
         info = pyspiel.GameInfo(
             num_distinct_actions=ids.num_actions,
             max_chance_outcomes=NUM_DRAWS + (len(rules.islands) if shuffled else 0),
             num_players=n,
-            min_utility=float(low),
-            max_utility=float(high),
-            utility_sum=None,
+            min_utility=low,
+            max_utility=high,
+            utility_sum={"score": None, "relative": 0.0, "win": 1.0}[self.utility],
             max_game_length=rounds * (n * (rules.hand_size + 4) + 1),
         )
-        super().__init__(GAME_TYPE, info, values)
+        super().__init__(game_type(self.reward, self.utility), info, values)
         self.rules = rules
         """The rule set."""
         self.ids = ids
         """The action numbering (:class:`meuterer.encoding.ActionIds`)."""
-        self._initial = _Node(initial)
+        self.observation_layout: Layout[PlayerView] = observation_layout(n, rules)
+        """The declared layout of observation tensors."""
+        self.history_layout: Layout[Rounds] = history_layout(n, rules)
+        """The declared layout of the perfect-recall part of information-state tensors."""
+        zeros = (0.0,) * n
+        self._initial = _Node(
+            _Setup(ids, self.reward, self.utility),
+            initial,
+            previous=zeros if self.reward == "step" else None,
+            bases=zeros if self.reward == "turn" else None,
+        )
         hands = n * rules.hand_size
         placements = len(rules.islands) - 2 if shuffled else 0
         self._max_chance = hands + rounds * (hands + rules.loadmaster_extra) + placements
@@ -238,8 +426,7 @@ class MeutererGame(pyspiel.Game):  # type: ignore[misc]
         return self._max_chance
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None) -> _Observer:
-        """An observer: a player's view (``private_info`` ``SINGLE_PLAYER``, the default) or a
-        spectator's (``NONE``); with perfect recall, the information state."""
+        """An observer (see the module's documentation); by default a player's view without recall."""
         if isinstance(iig_obs_type, Mapping):  # pyspiel calls make_py_observer(params) without a type
             iig_obs_type, params = None, iig_obs_type
         return _Observer(self, iig_obs_type, params)
@@ -259,30 +446,80 @@ class MeutererState(pyspiel.State):  # type: ignore[misc]
 
     def record(self, player: int | None) -> tuple[str, ...]:
         """The game so far as ``player`` (a seat, or ``None`` for a spectator) saw it, one action a line."""
-        column = self._node.state.players if player is None else player
-        return tuple(entry[column] for entry in self._node.record)
+        return self._node.record(player)
+
+    def public_rounds(self) -> Rounds:
+        """The public facts of each round so far (the perfect-recall part of information-state tensors)."""
+        return self._node.rounds()
 
     # The pyspiel API ----------------------------------------------------------------------
 
     def current_player(self) -> int:
         """The seat to act, ``PlayerId.CHANCE`` or ``PlayerId.TERMINAL``."""
-        player = engine.current_player(self._node.state)
+        memo = self._node.memo
+        player: int | None = memo.get("player")
         if player is None:
-            return _TERMINAL
-        return _CHANCE if player == engine.CHANCE else player
+            player = engine.current_player(self._node.state)
+            player = memo["player"] = _TERMINAL if player is None else _CHANCE if player == engine.CHANCE else player
+        return player
 
     def _legal_actions(self, player: int) -> list[int]:
-        ids: tuple[int, ...] = self.get_game().ids.legal_ids(self._node.state)
-        return list(ids)
+        if player != self.current_player():
+            return []
+        if self._node.state.step is Step.RING:
+            return [outcome for outcome, _ in self.chance_outcomes()]
+        return list(self._moves())
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action ids of ``player`` (default: the player to act, or chance), ascending.
+
+        The same as pyspiel's, answered in Python (Python callers skip a round trip through C++).
+        """
+        return self._legal_actions(self.current_player() if player is None else player)
+
+    def is_chance_node(self) -> bool:
+        """Whether a card is drawn (or an island placed) next."""
+        return self.current_player() == _CHANCE
+
+    def _moves(self) -> dict[int, Action]:
+        """The legal action ids, ascending, with the engine's actions (at a chance node: the
+        draws; none while a shuffled ring is laid out)."""
+        node = self._node
+        moves: dict[int, Action] | None = node.memo.get("moves")
+        if moves is None:
+            s = node.state
+            if s.step is Step.RING:
+                moves = {}
+            elif self.current_player() == _CHANCE:
+                self.chance_outcomes()
+                moves = node.memo["moves"]
+            else:
+                ids = node.setup.ids
+                moves = dict(sorted((ids.action_id(s, action), action) for action in engine.legal_actions(s)))
+            node.memo["moves"] = moves
+        return moves
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The chance outcome ids and their probabilities."""
+        """The chance outcome ids and their probabilities (floats)."""
         node = self._node
-        if node.state.step is Step.RING:
-            left = self._islands_left()
-            return [(NUM_DRAWS + index, 1.0 / len(left)) for index in left]
-        outcomes = engine.chance_outcomes(node.state)
-        return sorted((int(draw.card), float(p)) for draw, p in outcomes if isinstance(draw, Draw))
+        memo = node.memo
+        outcomes: list[tuple[int, float]] | None = memo.get("chance")
+        if outcomes is None:
+            if self.current_player() != _CHANCE:
+                return []
+            if node.state.step is Step.RING:
+                left = self._islands_left()
+                outcomes = [(NUM_DRAWS + index, 1.0 / len(left)) for index in left]
+            else:
+                draws = sorted(
+                    (int(draw.card), p.numerator / p.denominator, draw)
+                    for draw, p in engine.chance_outcomes(node.state)
+                    if isinstance(draw, Draw)
+                )
+                outcomes = [(card, p) for card, p, _ in draws]
+                memo["moves"] = {card: draw for card, _, draw in draws}
+            memo["chance"] = outcomes
+        return list(outcomes)
 
     def _islands_left(self) -> list[int]:
         placed = set(self._node.placed)
@@ -304,20 +541,25 @@ class MeutererState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         node = self._node
         s = node.state
-        game: MeutererGame = self.get_game()
+        game = node.setup
+        chance = self.current_player() == _CHANCE
         if s.step is Step.RING:
             placed, ring = self._ring_action(action)
             if len(placed) < len(s.rules.islands) - 1:
-                self._node = attrs.evolve(node, placed=placed)
+                self._node = _Node(node.setup, s, placed, node.last, node.origin, node.previous, node.bases)
                 return
             move: Action = ring
-        elif engine.is_chance_node(s):
-            move = game.ids.draw(s, action)
         else:
-            move = game.ids.action(s, action)
+            # The engine's own instance (no lookup); an illegal id is decoded for the engine to refuse.
+            known = self._moves().get(action)
+            move = known or (game.ids.draw(s, action) if chance else game.ids.action(s, action))
         after = engine.apply(s, move)
-        base = node.base if engine.is_chance_node(s) else s.scores
-        self._node = _Node(after, (), node.record + (_seen(s, move, after),), base)
+        previous, bases = node.previous, node.bases
+        if previous is not None and not chance:
+            previous = utilities(s, game.utility)
+        if bases is not None and not chance:
+            bases = (*bases[: s.to_act], utilities(s, game.utility)[s.to_act], *bases[s.to_act + 1 :])
+        self._node = _Node(game, after, (), _Move(node.last, s, move, after), node.origin, previous, bases)
 
     def _action_to_string(self, player: int, action: int) -> str:
         s = self._node.state
@@ -325,21 +567,51 @@ class MeutererState(pyspiel.State):  # type: ignore[misc]
             if s.step is Step.RING:
                 return str(self._ring_action(action)[1])
             return str(ActionIds.draw(s, action))
-        return str(self.get_game().ids.action(s, action, player))
+        return str(self._node.setup.ids.action(s, action, player))
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
         return engine.is_terminal(self._node.state)
 
     def returns(self) -> list[float]:
-        """Each seat's victory points so far."""
-        return [float(score) for score in self._node.state.scores]
+        """The sum of the rewards so far (:data:`REWARDS`): the utility (:data:`UTILITIES`)
+        at the end; before it, 0 (``terminal``), the utility at the latest decision (``step``), or each
+        player's utility at his latest turn (``turn``)."""
+        node = self._node
+        setup = node.setup
+        terminal = engine.is_terminal(node.state)
+        if setup.reward == "terminal" and not terminal:
+            return [0.0] * node.state.players
+        actor = engine.current_player(node.state)
+        if setup.reward == "step" and actor == engine.CHANCE:
+            assert node.previous is not None
+            return list(node.previous)
+        now = utilities(node.state, setup.utility)
+        if setup.reward != "turn" or terminal:
+            return list(now)
+        assert node.bases is not None
+        return [now[p] if p == actor else base for p, base in enumerate(node.bases)]
 
     def rewards(self) -> list[float]:
-        """The points each seat scored since the previous decision."""
+        """The rewards of this state (:data:`REWARDS`): the utility at the end
+        (``terminal``); the change of utility since the previous decision, 0 at chance
+        nodes (``step``); for the
+        player to act and at the end, each player's change since his previous turn, else 0
+        (``turn``). Summed over the states so far, the rewards are the returns."""
         node = self._node
-        base = node.base or (0,) * node.state.players
-        return [float(now - then) for now, then in zip(node.state.scores, base, strict=True)]
+        setup = node.setup
+        if setup.reward == "terminal":
+            return self.returns()
+        now = utilities(node.state, setup.utility)
+        if setup.reward == "step":
+            assert node.previous is not None
+            if engine.is_chance_node(node.state):
+                return [0.0] * node.state.players
+            return [a - b for a, b in zip(now, node.previous, strict=True)]
+        assert node.bases is not None
+        terminal = engine.is_terminal(node.state)
+        actor = engine.current_player(node.state)
+        return [now[p] - base if terminal or p == actor else 0.0 for p, base in enumerate(node.bases)]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MeutererState:
         """A state with the same information state for ``player_id``, the hidden cards and
@@ -365,10 +637,25 @@ class MeutererState(pyspiel.State):  # type: ignore[misc]
 
 def resample(state: MeutererState, player: int, rng: random.Random) -> MeutererState:
     """A state ``player`` cannot tell from ``state``: his information state is the same,
-    the cards and roles he cannot see are drawn with ``rng`` (:func:`meuterer.views.sample_state`)."""
+    the cards and roles he cannot see are drawn with ``rng`` (:func:`meuterer.views.sample_state`).
+
+    The other seats' information states are rebuilt from the sample: each sees his view of
+    the sampled state and, as the game so far, the public record (what a spectator saw).
+    """
     node = state._node
+    public = node.record(None)
+    mine = node.record(player)
+    records = tuple(mine if seat == player else public for seat in range(node.state.players)) + (public,)
     other: MeutererState = state.get_game().new_initial_state()
-    other._node = attrs.evolve(node, state=sample_state(view(node.state, player), rng))
+    other._node = _Node(
+        node.setup,
+        sample_state(view(node.state, player), rng),
+        node.placed,
+        None,
+        _Origin(records, node.rounds()),
+        node.previous,
+        node.bases,
+    )
     return other
 
 
@@ -386,26 +673,55 @@ class _Observer:
         if iig_obs_type is None:
             iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
         private = iig_obs_type.private_info
-        if not iig_obs_type.public_info or private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError("observations include the public information and at most one player's own")
-        self._spectator = private == pyspiel.PrivateInfoType.NONE
+        self._public = bool(iig_obs_type.public_info)
+        self._private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self._recall = bool(iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(len(observation_names(game.num_players())), np.float32)
-        self.dict = {"observation": self.tensor}
+        layout = game.observation_layout
+        if not self._public:
+            layout = layout.subset(PRIVATE_PIECES if self._private else ())
+        self._layout = layout
+        self._history = game.history_layout if self._recall and self._public else None
+        self._kind = (self._public, self._private, self._recall)
+        size = layout.size + (self._history.size if self._history else 0)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {name: self.tensor[part] for name, part in layout.slices.items()}
+        if self._history:
+            offset = layout.size
+            for name, part in self._history.slices.items():
+                self.dict[name] = self.tensor[offset + part.start : offset + part.stop]
 
     def _view(self, state: MeutererState, player: int) -> PlayerView:
-        return view(state.meuterer_state, None if self._spectator else player)
+        return view(state.meuterer_state, player if self._private else None)
 
     def set_from(self, state: MeutererState, player: int) -> None:
-        """Write the view of ``player`` into :attr:`tensor`."""
-        self.tensor[:] = self._view(state, player).observation_vector()
+        """Write what ``player`` observes into :attr:`tensor` (remembered per state and player)."""
+        memo = state._node.memo
+        key = ("tensor", self._kind, player if self._private else None)
+        values: np.ndarray | None = memo.get(key)
+        if values is None:
+            values = np.empty(len(self.tensor), np.float32)
+            size = self._layout.size
+            if size:
+                values[:size] = self._layout.vector(self._view(state, player))
+            if self._history:
+                rounds = memo.get("rounds tensor")
+                if rounds is None:  # public: the same for every player
+                    rounds = memo["rounds tensor"] = np.array(self._history.vector(state.public_rounds()), np.float32)
+                values[size:] = rounds
+            memo[key] = values
+        self.tensor[:] = values
 
     def string_from(self, state: MeutererState, player: int) -> str:
-        """The view of ``player`` as text; with perfect recall, followed by his record."""
-        text = self._view(state, player).observation_text()
+        """What ``player`` observes as text; with perfect recall, followed by his record."""
+        v = self._view(state, player)
+        text = v.observation_text() if self._public else private_text(v)
         if not self._recall:
             return text
-        lines = state.record(None if self._spectator else player)
+        lines = state.record(player if self._private else None)
+        if not self._public:  # only what he saw differently from a spectator
+            lines = tuple(mine for mine, public in zip(lines, state.record(None), strict=True) if mine != public)
         return text + f"history ({len(lines)} actions):\n" + "".join(line + "\n" for line in lines)
 
 

@@ -17,16 +17,24 @@ shuffled ring) is played inside the environment with its own random generator, s
 - **Actions**: ``Discrete(n)`` with the fixed numbering of :mod:`meuterer.encoding` (784
   ids under the default rules), the same as the OpenSpiel adapter's;
   ``env.unwrapped.action_to_string(a)`` gives the canonical notation.
-- **Observations**: ``{"observation": view.observation_vector() (int64),
-  "action_mask": int8 mask of the legal ids}`` from the agent's view; the mask is all
-  zeros except for the agent to act.
+- **Observations**: ``{"observation": ..., "action_mask": int8 mask of the legal ids}``
+  from the agent's view; the mask is all zeros except for the agent to act. With
+  ``observation="vector"`` (default) the observation is
+  :meth:`~meuterer.views.PlayerView.observation_vector` (int64, a ``Box`` with each
+  entry's own bounds); with ``"encoded"`` it is the normalised/one-hot encoding of the same
+  layout (float32 in [0, 1]; :func:`meuterer.views.observation_layout` declares both).
+  Observations and masks are built once per step and agent (treat them as read-only).
+- **Rendering** (``render_mode`` ``"ansi"`` or ``"human"``): by default the spectator's
+  view; ``render_view="current"`` renders the view of the agent to act, and an agent name
+  (``"player_2"``) that agent's view throughout.
 - **Rewards**: the victory points each seat scored during the step (the decision and the
   chance and automatic steps after it), so an agent's rewards add up to his score.
 - **Termination** after the last round; there is no truncation.
 
-:func:`env` wraps :class:`raw_env` like PettingZoo's classic games (an illegal action ends
-the game with reward -1 for the player at fault); :class:`raw_env` itself raises
-:class:`~meuterer.errors.IllegalActionError` and leaves the game as it was.
+:func:`env` behaves like PettingZoo's classic games (an illegal action ends the game with
+reward -1 for the player at fault); :class:`raw_env` itself raises
+:class:`~meuterer.errors.IllegalActionError` and leaves the game as it was (or, with
+``illegal="terminate"``, ends the game as :func:`env` does).
 """
 
 from __future__ import annotations
@@ -40,24 +48,27 @@ try:
     from gymnasium import spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
+    from pettingzoo.utils.env_logger import EnvLogger
 except ImportError as error:  # pragma: no cover - without the extra
     raise ImportError(f"meuterer.pettingzoo needs PettingZoo: pip install 'meuterer[pettingzoo]' ({error})") from error
 
 from meuterer import engine
-from meuterer.encoding import action_ids, observation_bounds
+from meuterer.encoding import action_ids
+from meuterer.errors import SetupError
+from meuterer.gym import observation_space, observe
 from meuterer.rules import Rules
 from meuterer.state import State
-from meuterer.views import observation_names, view
+from meuterer.views import observation_layout, view
 
 __all__ = ["env", "raw_env"]
 
 
 def env(**kwargs: Any) -> Any:
-    """The environment with PettingZoo's usual wrappers (illegal actions end the game)."""
-    environment: Any = raw_env(**kwargs)
-    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
-    environment = wrappers.AssertOutOfBoundsWrapper(environment)
-    return wrappers.OrderEnforcingWrapper(environment)
+    """The environment as PettingZoo's classic games come: an illegal action ends the game
+    with reward -1 for the player at fault (as ``TerminateIllegalWrapper`` does, done inside
+    :class:`raw_env` to spare two wrappers' cost on every step), an action out of range is
+    refused, and ``OrderEnforcingWrapper`` checks the order of calls."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**{"illegal": "terminate", **kwargs}))
 
 
 class raw_env(AECEnv):  # type: ignore[misc]
@@ -70,12 +81,28 @@ class raw_env(AECEnv):  # type: ignore[misc]
     }
 
     def __init__(
-        self, players: int = 4, first_captain: int = 0, rules: Rules | None = None, render_mode: str | None = None
+        self,
+        players: int = 4,
+        first_captain: int = 0,
+        rules: Rules | None = None,
+        render_mode: str | None = None,
+        observation: str = "vector",
+        render_view: str | None = None,
+        illegal: str = "raise",
     ) -> None:
         super().__init__()
+        if illegal not in ("raise", "terminate"):
+            raise SetupError(f"illegal must be raise or terminate, got {illegal!r}")
+        self.illegal = illegal
+        """``"raise"``: an illegal action raises; ``"terminate"``: it ends the game, reward -1 for its player."""
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.render_mode = render_mode
+        names = [f"player_{seat}" for seat in range(players)] if players in (3, 4) else []
+        if render_view not in (None, "current", *names):
+            raise SetupError(f"render_view must be None, 'current' or an agent name, got {render_view!r}")
+        self.render_view = render_view
+        """Whose view :meth:`render` shows: ``None`` a spectator's, ``"current"`` the agent to act's, or an agent's."""
         self._initial = engine.new_game(players, first_captain, rules)
         self.rules = self._initial.rules
         """The rule set."""
@@ -84,12 +111,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.possible_agents: list[str] = [f"player_{seat}" for seat in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents: list[str] = []
-        low, high = observation_bounds(players, self.rules)
-        size = len(observation_names(players))
+        self.layout = observation_layout(players, self.rules)
+        """The declared observation layout (:func:`meuterer.views.observation_layout`)."""
+        self.observation_kind = observation
+        box = observation_space(self.layout, observation)
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(low, high, (size,), np.int64),
+                    "observation": box,
                     "action_mask": spaces.Box(0, 1, (self.ids.num_actions,), np.int8),
                 }
             )
@@ -105,6 +134,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection = self.possible_agents[self._initial.to_act]
+        self._observed: dict[str, dict[str, Any]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent``."""
@@ -124,6 +154,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._rng = random.Random(seed)
         self.game_state = self._chance(self._initial)
+        self._observed = {}
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -140,9 +171,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} must act: None is only for agents who are done")
+        if not 0 <= int(action) < self.ids.num_actions:
+            raise ValueError(f"action {action} is not in the action space of {agent}")
+        if self.illegal == "terminate" and not self.observe(agent)["action_mask"][int(action)]:
+            self._terminate_illegal(agent)
+            return
         before = self.game_state
         after = self._chance(engine.apply(before, self.ids.action(before, int(action))))
         self.game_state = after
+        self._observed = {}
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {
             name: float(after.scores[self._seat[name]] - before.scores[self._seat[name]]) for name in self.agents
@@ -155,29 +192,51 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
+    def _terminate_illegal(self, agent: str) -> None:
+        # What pettingzoo.utils.wrappers.TerminateIllegalWrapper does.
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.infos = {name: {} for name in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = -1.0
+        self._accumulate_rewards()
+        self._deads_step_first()
+
     def observe(self, agent: str) -> dict[str, Any]:
-        """``agent``'s view as a vector, and the mask of his legal action ids."""
-        seat = self._seat[agent]
-        state = self.game_state
-        mask = np.zeros(self.ids.num_actions, np.int8)
-        if seat == state.to_act and agent == self.agent_selection:
-            mask[list(self.ids.legal_ids(state))] = 1
-        return {"observation": np.asarray(view(state, seat).observation_vector(), np.int64), "action_mask": mask}
+        """``agent``'s view as an observation, and the mask of his legal action ids (built
+        once per step and agent: do not change them in place)."""
+        observed = self._observed.get(agent)
+        if observed is None:
+            seat = self._seat[agent]
+            state = self.game_state
+            mask = np.zeros(self.ids.num_actions, np.int8)
+            if seat == state.to_act and agent == self.agent_selection and not engine.is_terminal(state):
+                mask[list(self.ids.legal_ids(state))] = 1
+            observation = observe(self.layout, view(state, seat), self.observation_kind)
+            observed = self._observed[agent] = {"observation": observation, "action_mask": mask}
+        return observed
 
     def action_to_string(self, action: int) -> str:
         """The canonical notation of action id ``action`` for the agent to act."""
         return str(self.ids.action(self.game_state, int(action)))
 
     def render(self) -> str | None:
-        """The game as a spectator sees it: returned (``"ansi"``) or printed (``"human"``)."""
+        """The game as :attr:`render_view` sees it: returned (``"ansi"``) or printed (``"human"``)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode (use 'human' or 'ansi')")
             return None
-        text = view(self.game_state, None).observation_text()
+        who = self.agent_selection if self.render_view == "current" else self.render_view
+        text = self.view_text(who)
         if self.render_mode == "ansi":
             return text
         print(text, end="")
         return None
+
+    def view_text(self, agent: str | None) -> str:
+        """The game as ``agent`` (``None``: a spectator) sees it, as text."""
+        return view(self.game_state, None if agent is None else self._seat[agent]).observation_text()
 
     def close(self) -> None:
         """Nothing to release."""

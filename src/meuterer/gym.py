@@ -1,0 +1,267 @@
+"""Gymnasium adapter: one learning seat against bots (extra ``meuterer[gym]``).
+
+>>> import gymnasium
+>>> import meuterer.gym  # registers meuterer/Meuterer-v0
+>>> env = gymnasium.make("meuterer/Meuterer-v0", players=4, opponents="greedy")
+>>> observation, info = env.reset(seed=1)
+>>> observation.shape, observation.dtype, int(info["action_mask"].sum()) > 0
+((579,), dtype('float32'), True)
+>>> action = int(info["action_mask"].nonzero()[0][0])
+>>> observation, reward, terminated, truncated, info = env.step(action)
+
+:class:`MeutererEnv` plays one seat (the learner); chance and the other seats
+(``opponents``) are played inside ``step`` until it is the learner's turn again or the
+game ends. Keyword arguments:
+
+- ``players`` (3 or 4), ``rules`` (a :class:`~meuterer.rules.Rules`), ``rounds`` (a
+  shorter game: ``Rules(rounds=...)``), ``first_captain``.
+- ``opponents``: an agent name of :mod:`meuterer.agents` (``"random"``, ``"greedy"``,
+  ``"ismcts"``, ``"ismcts:20"``, ...), an agent (anything with ``act(view, legal, rng)``),
+  a callable ``policy(view, legal, rng) -> action``, or a list of these, one per other seat.
+- ``seat``: the learner's seat, or ``"rotate"`` (seat ``k % players`` in the ``k``-th
+  episode since the last seeded reset) or ``"random"``.
+- ``reward``: ``"step"`` (default: after each of the learner's decisions, his change of
+  utility since his previous decision, the opponents' moves included, so the rewards of an
+  episode add up to his final utility) or ``"terminal"`` (the utility at the end only).
+  ``utility``: ``"relative"`` (default: points minus the others' mean), ``"score"`` or
+  ``"win"`` (see :data:`meuterer.encoding.UTILITIES`).
+- ``observation``: ``"encoded"`` (default: floats in [0, 1], quantities scaled and
+  categories one-hot, :meth:`meuterer.views.Layout.encode`) or ``"vector"`` (the ints of
+  :meth:`~meuterer.views.PlayerView.observation_vector`, with per-entry bounds).
+- ``max_steps``: truncate an episode after this many learner decisions (``None``: never).
+- ``illegal``: ``"end"`` (default: an illegal action ends the episode with
+  ``illegal_reward``) or ``"raise"`` (:class:`~meuterer.errors.IllegalActionError`).
+- ``render_mode``: ``"ansi"`` (``render()`` returns the learner's view as text) or ``"human"``.
+
+``action_masks()`` gives the learner's legal action ids (for sb3-contrib's
+``MaskablePPO``); ``info["action_mask"]`` holds the same. Action ids are those of
+:mod:`meuterer.encoding`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+except ImportError as error:  # pragma: no cover - without the extra
+    raise ImportError(f"meuterer.gym needs Gymnasium: pip install 'meuterer[gym]' ({error})") from error
+
+from meuterer import engine
+from meuterer.actions import Action
+from meuterer.encoding import UTILITIES, action_ids, utilities
+from meuterer.errors import IllegalActionError, SetupError
+from meuterer.rules import Rules
+from meuterer.state import State
+from meuterer.views import Layout, PlayerView, observation_layout, view
+
+__all__ = ["ENV_ID", "MeutererEnv", "Policy", "observation_space", "observe"]
+
+ENV_ID: Final = "meuterer/Meuterer-v0"
+"""The id :func:`gymnasium.make` knows the environment by, once this module is imported
+(``gymnasium.make("meuterer.gym:meuterer/Meuterer-v0")`` imports it first)."""
+
+OBSERVATIONS: Final = ("encoded", "vector")
+"""The observation encodings: floats in [0, 1] (one-hot categories), or the raw ints."""
+
+Policy = Callable[[PlayerView, Sequence[Action], random.Random], Action]
+"""A policy: the action to take, given one's view, the legal actions and a generator."""
+
+
+def observation_space(layout: Layout[PlayerView], observation: str) -> spaces.Box:
+    """The ``Box`` of an observation encoding (per-entry bounds for ``"vector"``)."""
+    if observation == "vector":
+        return spaces.Box(np.array(layout.low, np.int64), np.array(layout.high, np.int64), dtype=np.int64)
+    if observation == "encoded":
+        return spaces.Box(0.0, 1.0, (layout.encoded_size,), np.float32)
+    raise SetupError(f"observation must be one of {', '.join(OBSERVATIONS)}, got {observation!r}")
+
+
+def observe(layout: Layout[PlayerView], v: PlayerView, observation: str) -> np.ndarray:
+    """A view as an observation of the given encoding (a new array)."""
+    if observation == "vector":
+        return np.array(layout.vector(v), np.int64)
+    return np.array(layout.encode(v), np.float32)
+
+
+def _policy(spec: Any) -> Policy:
+    if isinstance(spec, str):
+        try:
+            from meuterer.agents import make_agent  # type: ignore[attr-defined]
+        except ImportError:  # pragma: no cover - before the agent registry
+            from meuterer.tournament import make_agent
+        agent = make_agent(spec)
+        return agent.act  # type: ignore[no-any-return]
+    act = getattr(spec, "act", None)
+    if callable(act):
+        return act  # type: ignore[no-any-return]
+    if callable(spec):
+        return spec  # type: ignore[no-any-return]
+    raise SetupError(f"an opponent is an agent name, an agent or a callable policy, got {spec!r}")
+
+
+class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """Meuterer for one learning seat against ``opponents`` (see the module's documentation)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        players: int = 4,
+        opponents: Any = "random",
+        seat: int | str = 0,
+        reward: str = "step",
+        utility: str = "relative",
+        observation: str = "encoded",
+        rules: Rules | None = None,
+        rounds: int | None = None,
+        first_captain: int = 0,
+        max_steps: int | None = None,
+        illegal: str = "end",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if rounds is not None:
+            rules = Rules(rounds=rounds) if rules is None else Rules(**{**_options(rules), "rounds": rounds})
+        self._initial = engine.new_game(players, first_captain, rules)
+        self.rules: Rules = self._initial.rules
+        """The rule set."""
+        self.players = players
+        if reward not in ("step", "terminal"):
+            raise SetupError(f"reward must be step or terminal, got {reward!r}")
+        if utility not in UTILITIES:
+            raise SetupError(f"utility must be one of {', '.join(UTILITIES)}, got {utility!r}")
+        if illegal not in ("end", "raise"):
+            raise SetupError(f"illegal must be end or raise, got {illegal!r}")
+        if not (seat in ("rotate", "random") or (type(seat) is int and 0 <= seat < players)):
+            raise SetupError(f"seat must be a seat from 0 to {players - 1}, 'rotate' or 'random', got {seat!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise SetupError(f"render_mode must be ansi, human or None, got {render_mode!r}")
+        specs = list(opponents) if isinstance(opponents, list | tuple) else [opponents] * (players - 1)
+        if len(specs) != players - 1:
+            raise SetupError(f"{players - 1} opponents are needed, got {len(specs)}")
+        self._opponent_specs = specs
+        self._policies = [_policy(spec) for spec in specs]
+        self.seat_choice = seat
+        self.reward_model = reward
+        self.utility = utility
+        self.observation_kind = observation
+        self.max_steps = max_steps
+        self.illegal = illegal
+        self.illegal_reward = illegal_reward
+        self.render_mode = render_mode
+        self.ids = action_ids(self.rules)
+        """The action numbering (:class:`meuterer.encoding.ActionIds`)."""
+        self.layout = observation_layout(players, self.rules)
+        """The declared observation layout (:func:`meuterer.views.observation_layout`)."""
+        self.observation_space = observation_space(self.layout, observation)
+        self.action_space = spaces.Discrete(self.ids.num_actions)
+        self.state: State = self._initial
+        """The engine's state (the learner to act, or the game over)."""
+        self.seat = seat if isinstance(seat, int) else 0
+        """The learner's seat in this episode."""
+        self._rng = random.Random()
+        self._episodes = 0
+        self._steps = 0
+        self._base = 0.0
+        self._mask: np.ndarray | None = None
+
+    # Gymnasium API -----------------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start a new episode; ``seed`` seeds chance, the opponents and the seat choice."""
+        super().reset(seed=seed)
+        if seed is not None:  # a seeded reset starts over: chance, opponents, seat rotation
+            self._rng = random.Random(seed)
+            self.action_space.seed(seed)
+            self._episodes = 0
+        if self.seat_choice == "rotate":
+            self.seat = self._episodes % self.players
+        elif self.seat_choice == "random":
+            self.seat = self._rng.randrange(self.players)
+        self._episodes += 1
+        self._steps = 0
+        self.state = self._advance(self._initial)
+        self._base = utilities(self.state, self.utility)[self.seat] if self.reward_model == "step" else 0.0
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """The learner takes action id ``action``; then chance and the opponents play."""
+        state = self.state
+        if engine.is_terminal(state):
+            raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
+        legal = self.ids.legal_ids(state)
+        if int(action) not in legal:
+            if self.illegal == "raise":
+                raise IllegalActionError(f"action id {action}", f"not legal for p{self.seat}: legal ids {legal}")
+            return self._observation(), self.illegal_reward, True, False, {**self._info(), "illegal": True}
+        self.state = self._advance(engine.apply(state, self.ids.action(state, int(action))))
+        self._steps += 1
+        terminated = engine.is_terminal(self.state)
+        now = utilities(self.state, self.utility)[self.seat]
+        if self.reward_model == "step":
+            reward, self._base = now - self._base, now
+        else:
+            reward = now if terminated else 0.0
+        truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), float(reward), terminated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal action ids as booleans (sb3-contrib's ``MaskablePPO`` asks for this)."""
+        if self._mask is None:
+            mask = np.zeros(self.ids.num_actions, np.bool_)
+            mask[list(self.ids.legal_ids(self.state))] = True
+            self._mask = mask
+        return self._mask.copy()
+
+    def render(self) -> str | None:
+        """The learner's view as text: returned (``"ansi"``) or printed (``"human"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode (use 'ansi' or 'human')")
+            return None
+        text = view(self.state, self.seat).observation_text()
+        if self.render_mode == "ansi":
+            return text
+        print(text, end="")
+        return None
+
+    # The game -------------------------------------------------------------------------------
+
+    def _advance(self, state: State) -> State:
+        """Play chance and the opponents until the learner is to decide or the game is over."""
+        self._mask = None
+        while True:
+            player = engine.current_player(state)
+            if player is None or player == self.seat:
+                return state
+            if player == engine.CHANCE:
+                state = engine.apply(state, engine.sample_chance(state, self._rng))
+                continue
+            policy = self._policies[player if player < self.seat else player - 1]
+            legal = engine.legal_actions(state)
+            state = engine.apply(state, policy(view(state, player), legal, self._rng))
+
+    def _observation(self) -> np.ndarray:
+        return observe(self.layout, view(self.state, self.seat), self.observation_kind)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), "seat": self.seat, "scores": self.state.scores}
+
+
+def _options(rules: Rules) -> dict[str, Any]:
+    import attrs
+
+    return attrs.asdict(rules, recurse=False)
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(ENV_ID, entry_point="meuterer.gym:MeutererEnv")

@@ -1,0 +1,296 @@
+"""The view: what one seat (or a spectator) knows of a state, and its JSON form."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from operator import attrgetter
+from typing import Final
+
+import attrs
+from cattrs.gen import make_dict_unstructure_fn, override
+
+from meuterer import engine
+from meuterer.actions import Action, Sale
+from meuterer.cards import EMPTY, ROLES, Counts, Role
+from meuterer.errors import FormatError, MeutererError
+from meuterer.islands import Island
+from meuterer.rules import Rules
+from meuterer.serialize import converter, parse_json, structure
+from meuterer.state import STEP_PHASE, Phase, State, Step
+
+PUBLIC_FIELDS: Final = (
+    "players",
+    "rules",
+    "step",
+    "round",
+    "captain",
+    "to_act",
+    "queue",
+    "offer",
+    "ring",
+    "start",
+    "active",
+    "pirate",
+    "face_up",
+    "passed",
+    "role_order",
+    "captain_destination",
+    "mutineer_destination",
+    "mutiny",
+    "sales",
+    "scores",
+    "discard",
+    "draws_left",
+)
+"""State fields every player sees as they are (copied into every view under the same name)."""
+
+PRIVATE_FIELDS: Final = ("hands", "face_down", "roles", "drawn")
+"""State fields each seat sees only his own entry of (roles: until the reveal, phase 3;
+``drawn``: the cards the player now drawing has drawn this turn). Their sizes are public."""
+
+HIDDEN_FIELDS: Final = ("deck",)
+"""State fields nobody sees; only the deck's size is public."""
+
+ROLES_SECRET: Final = frozenset({Step.RING, Step.DEAL, Step.OFFER, Step.PLAY, Step.CHOOSE_ROLE})
+"""Steps in which the roles chosen this round are still secret (they are revealed in phase 3)."""
+
+
+class ViewError(MeutererError):
+    """A view that no state can have (an edited or forged view), or a seat that is not one."""
+
+
+@attrs.frozen
+class PlayerView:
+    """A game as one seat (``player``) or a spectator (``player is None``) sees it.
+
+    Immutable, hashable, compared by value and serialisable (:func:`dumps_view`). It
+    holds no reference to the state it was made from. Fields named as in
+    :class:`~meuterer.state.State` hold the same public values; the others are:
+    the seat's own ``hand``, ``face_down`` and ``drawn`` cards (empty for a spectator),
+    the sizes of everyone's hand and face-down pile, the deck's size, the roles he
+    knows, the roles he saw in the centre when choosing, and ``unseen``: every card he
+    has not seen (the deck and the other players' hands and face-down cards together).
+    """
+
+    player: int | None
+    """The seat whose view this is; ``None`` for a spectator (public information only)."""
+    players: int
+    rules: Rules
+    step: Step
+    round: int
+    captain: int
+    to_act: int
+    queue: tuple[int, ...]
+    offer: int | None
+    ring: tuple[int, ...]
+    start: int
+    active: tuple[int, ...]
+    pirate: int | None
+    face_up: tuple[Counts, ...]
+    passed: tuple[bool, ...]
+    role_order: tuple[int, ...]
+    """Seats in the order they chose roles this round (public: each chooses right after passing)."""
+    captain_destination: int | None
+    mutineer_destination: int | None
+    mutiny: bool | None
+    sales: tuple[tuple[Sale, ...] | None, ...]
+    scores: tuple[int, ...]
+    discard: Counts
+    """The discard pile (public, SPEC section 6)."""
+    draws_left: int
+    hand_sizes: tuple[int, ...]
+    """Cards in each seat's hand."""
+    face_down_sizes: tuple[int, ...]
+    """Face-down cards of each seat (non-zero only for players who have passed)."""
+    deck_size: int
+    drawn_count: int
+    """How many cards the player now drawing has drawn this turn (0 outside drawing)."""
+    roles: tuple[Role | None, ...]
+    """Each seat's role as the viewer knows it: everyone's from phase 3 (the reveal) on,
+    before that only his own. ``None`` for no role or a role he cannot know; ``role_order``
+    says who has chosen one."""
+    hand: Counts
+    """The viewer's hand (empty for a spectator)."""
+    face_down: Counts
+    """The viewer's face-down cards (empty for a spectator)."""
+    drawn: Counts
+    """The cards the viewer drew this turn while he is the one drawing (the loadmaster
+    discards from these); empty otherwise."""
+    roles_seen: tuple[Role, ...] | None
+    """The roles that were in the centre when the viewer chose his (those he could choose
+    from), in canonical order, from the moment he has to choose until the roles return;
+    ``None`` otherwise."""
+    unseen: Counts
+    """Every card the viewer has not seen: the rule set's deck minus the discard pile, all
+    face-up cards and his own hand and face-down cards."""
+
+    @property
+    def phase(self) -> Phase:
+        """The rulebook phase."""
+        return STEP_PHASE[self.step]
+
+    @property
+    def role(self) -> Role | None:
+        """The viewer's own role this round, if he has one."""
+        return None if self.player is None else self.roles[self.player]
+
+    @property
+    def roles_revealed(self) -> bool:
+        """Whether this round's roles are public (phase 3 on)."""
+        return self.step not in ROLES_SECRET
+
+    def island(self, position: int) -> Island:
+        """The island card at ring ``position``."""
+        return self.rules.islands[self.ring[position % len(self.ring)]]
+
+    def island_name(self, position: int) -> str:
+        """The notation name of the island at ring ``position``."""
+        return self.island(position).name
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The actions the viewer may take now: ``legal_actions(state)`` when he is the
+        player to decide, ``()`` otherwise (someone else decides, a card is drawn by
+        chance, the game is over, or this is a spectator's view).
+
+        :func:`meuterer.legal_actions` accepts a view and calls this.
+        """
+        if self.player is None or self.to_act != self.player or self.step is Step.GAME_OVER:
+            return ()
+        from meuterer.views.sample import _complete  # imported here: sample.py imports this module
+
+        stand_in = _complete(self, None)
+        if engine.current_player(stand_in) != self.player:
+            return ()
+        return tuple(engine.legal_actions(stand_in))
+
+    def observation_text(self) -> str:
+        """The view as stable, human-readable text (one line per topic, one per seat)."""
+        from meuterer.views.observation import observation_text
+
+        return observation_text(self)
+
+    def observation_vector(self) -> tuple[int, ...]:
+        """The view as a flat tuple of ints; :func:`observation_names` names each entry.
+
+        The length depends only on the number of players (see ``docs/views.md``).
+        """
+        from meuterer.views.observation import observation_vector
+
+        return observation_vector(self)
+
+
+def _check_seat(state: State, player: int | None) -> None:
+    if player is not None and (type(player) is not int or not 0 <= player < state.players):
+        raise ViewError(f"a view is of a seat from 0 to {state.players - 1} or None (a spectator), got {player!r}")
+
+
+def view(state: State, player: int | None) -> PlayerView:
+    """What ``player`` (a seat, or ``None`` for a spectator) knows of ``state``.
+
+    Public (SPEC section 6): the captain, his offer, all face-up cards, hand sizes,
+    face-down counts, deck and discard sizes, the discard pile, the ships, destinations,
+    revealed roles, sales, scores, and whose turn it is. The seat's own: his hand, his
+    face-down cards, his role before the reveal, the roles he saw when choosing, the
+    cards he has drawn this turn. Never another player's cards, an unrevealed role, or
+    the deck's composition (only ``unseen``, which mixes it with the other hands).
+    """
+    _check_seat(state, player)
+    secret = state.step in ROLES_SECRET
+    drawn_count = sum(state.drawn)
+    if player is None:
+        hand = own_down = drawn = EMPTY
+        roles = (None,) * state.players if secret else state.roles
+        seen = None
+    else:
+        hand = state.hands[player]
+        own_down = state.face_down[player]
+        drawn = state.drawn if state.to_act == player and drawn_count else EMPTY
+        if secret:
+            roles = tuple(role if seat == player else None for seat, role in enumerate(state.roles))
+        else:
+            roles = state.roles
+        seen = _roles_seen(state, player)
+    unseen = list(state.rules.deck)
+    for pile in (state.discard, hand, own_down, *state.face_up):
+        for card, count in enumerate(pile):
+            if count:
+                unseen[card] -= count
+    # The public fields, copied in the order of PUBLIC_FIELDS (checked below to be the order
+    # of PlayerView's fields after ``player``), then the rest by keyword.
+    return PlayerView(  # type: ignore[misc]
+        player,
+        *_public(state),
+        # The sizes of the private and hidden fields are public.
+        hand_sizes=tuple(map(sum, state.hands)),
+        face_down_sizes=tuple(map(sum, state.face_down)),
+        deck_size=sum(state.deck),
+        drawn_count=drawn_count,
+        # The viewer's own entries of the private fields, and what he saw.
+        hand=hand,
+        face_down=own_down,
+        drawn=drawn,
+        roles=roles,
+        roles_seen=seen,
+        unseen=tuple(unseen),
+    )
+
+
+_public: Final = attrgetter(*PUBLIC_FIELDS)
+"""The public fields of a state, in the order of :data:`PUBLIC_FIELDS`."""
+if tuple(f.name for f in attrs.fields(PlayerView))[1 : 1 + len(PUBLIC_FIELDS)] != PUBLIC_FIELDS:  # pragma: no cover
+    raise ImportError("PlayerView must list PUBLIC_FIELDS right after player, in that order")
+
+
+def _roles_seen(state: State, player: int) -> tuple[Role, ...] | None:
+    order = state.role_order
+    if player in order:
+        before = order[: order.index(player)]
+    elif state.step is Step.CHOOSE_ROLE and state.to_act == player:
+        before = order
+    else:
+        return None
+    gone = {state.roles[seat] for seat in before}
+    return tuple(role for role in ROLES if role not in gone)
+
+
+# Serialisation -----------------------------------------------------------------------------
+
+
+def unstructure_view(v: PlayerView) -> dict[str, object]:
+    """A view as plain JSON-compatible data (cards, roles and steps by name)."""
+    data: dict[str, object] = converter.unstructure(v)
+    return data
+
+
+def _json(data: object) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+# The rule set (with its island table) is most of a view's text and hardly ever changes:
+# write it once per rule set and splice it in at its sorted place.
+_without_rules = converter.copy()
+_without_rules.register_unstructure_hook(
+    PlayerView, make_dict_unstructure_fn(PlayerView, _without_rules, rules=override(omit=True))
+)
+
+
+@lru_cache(maxsize=16)
+def _rules_text(rules: Rules) -> str:
+    return _json(converter.unstructure(rules))
+
+
+def dumps_view(v: PlayerView) -> str:
+    """The canonical JSON text of a view: ``json.dumps`` of :func:`unstructure_view` with keys
+    sorted, no white space between tokens and non-ASCII characters as they are."""
+    data: dict[str, object] = _without_rules.unstructure(v)
+    low = {key: data.pop(key) for key in sorted(data) if key < "rules"}
+    return _json(low)[:-1] + ',"rules":' + _rules_text(v.rules) + "," + _json(data)[1:]
+
+
+def loads_view(text: str | bytes) -> PlayerView:
+    """The view of a JSON text written by :func:`dumps_view`; raises :class:`FormatError`."""
+    data = parse_json(text)
+    if not isinstance(data, dict):
+        raise FormatError("$", f"a view is a JSON object, got {type(data).__name__}")
+    return structure(data, PlayerView)

@@ -1,0 +1,193 @@
+"""The Gymnasium adapter: Gymnasium's checker, SB3's vector envs, and agreement with the engine."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import meuterer
+from meuterer import Action, IllegalActionError, Rules
+from meuterer.encoding import utilities
+from meuterer.errors import SetupError
+from meuterer.views import PlayerView, observation_layout, view
+
+gymnasium = pytest.importorskip("gymnasium")
+np = pytest.importorskip("numpy")
+env_checker = pytest.importorskip("gymnasium.utils.env_checker")
+adapter = pytest.importorskip("meuterer.gym")
+
+
+def play(env: Any, seed: int, steps: int | None = None) -> tuple[list[float], list[Any], bool, bool]:
+    """An episode with random legal actions: rewards, observations, terminated, truncated."""
+    rng = random.Random(seed)
+    observation, info = env.reset(seed=seed)
+    rewards, observations = [], [observation]
+    terminated = truncated = False
+    while not (terminated or truncated):
+        mask = env.action_masks()
+        assert (mask == info["action_mask"]).all() and mask.any()
+        observation, reward, terminated, truncated, info = env.step(rng.choice(list(np.flatnonzero(mask))))
+        rewards.append(reward)
+        observations.append(observation)
+        if steps is not None and len(rewards) >= steps:
+            break
+    return rewards, observations, terminated, truncated
+
+
+@pytest.mark.filterwarnings("ignore:.*maximum and minimum values are equal")  # no pirate cards in the deck
+@pytest.mark.filterwarnings("ignore:.*not having a spec")
+@pytest.mark.parametrize("observation", ["encoded", "vector"])
+def test_gymnasiums_env_checker(observation: str) -> None:
+    env = adapter.MeutererEnv(players=3, opponents="greedy", observation=observation, rounds=1)
+    env_checker.check_env(env, skip_render_check=False)
+    env_checker.check_env(adapter.MeutererEnv(players=4, seat="rotate", render_mode="ansi", rounds=1))
+
+
+def test_gymnasium_make_and_the_registered_id() -> None:
+    env = gymnasium.make("meuterer/Meuterer-v0", players=4, opponents="greedy", rounds=1)
+    observation, _info = env.reset(seed=3)
+    assert env.observation_space.contains(observation)
+    assert env.unwrapped.seat == 0 and len(env.unwrapped._policies) == 3
+    env.close()
+    # The module:id form imports the module first (no prior import needed).
+    prefixed = gymnasium.make("meuterer.gym:meuterer/Meuterer-v0", players=3, rounds=1)
+    assert prefixed.unwrapped.players == 3
+
+
+@pytest.mark.parametrize("utility", ["relative", "score", "win"])
+def test_step_rewards_add_up_to_the_learners_utility(utility: str) -> None:
+    env = adapter.MeutererEnv(players=4, opponents="random", utility=utility, rounds=3, seat=2)
+    rewards, _observations, terminated, truncated = play(env, 7)
+    assert terminated and not truncated
+    final = env.unwrapped.state
+    assert meuterer.is_terminal(final)
+    assert sum(rewards) == pytest.approx(utilities(final, utility)[2])
+    terminal = adapter.MeutererEnv(players=4, opponents="random", utility=utility, rounds=3, seat=2, reward="terminal")
+    rewards, _, _, _ = play(terminal, 7)
+    assert rewards[:-1] == [0.0] * (len(rewards) - 1)
+    assert rewards[-1] == pytest.approx(utilities(terminal.state, utility)[2])
+
+
+def test_observations_are_the_learners_view() -> None:
+    env = adapter.MeutererEnv(players=3, opponents="greedy", observation="vector", seat=1, rounds=2)
+    observation, _ = env.reset(seed=4)
+    layout = observation_layout(3, env.rules)
+    assert list(observation) == list(view(env.state, 1).observation_vector())
+    assert env.state.to_act == 1 and (observation >= np.array(layout.low)).all()
+    encoded = adapter.MeutererEnv(players=3, opponents="greedy", seat=1, rounds=2)
+    observation, _ = encoded.reset(seed=4)
+    assert list(observation) == pytest.approx(layout.encode(view(encoded.state, 1)))
+    with pytest.warns(UserWarning, match="render_mode"):
+        assert encoded.render() is None
+    shown = adapter.MeutererEnv(players=3, seat=1, rounds=2, render_mode="ansi")
+    shown.reset(seed=4)
+    assert shown.render() == view(shown.state, 1).observation_text()
+
+
+def test_seeding_seats_and_truncation() -> None:
+    first = play(adapter.MeutererEnv(players=3, opponents="greedy", rounds=2), 11)
+    again = play(adapter.MeutererEnv(players=3, opponents="greedy", rounds=2), 11)
+    assert first[0] == again[0] and all((a == b).all() for a, b in zip(first[1], again[1], strict=True))
+    rotating = adapter.MeutererEnv(players=4, seat="rotate", rounds=1)
+    seats = []
+    for episode in range(5):
+        rotating.reset(seed=9 if episode == 0 else None)
+        seats.append(rotating.seat)
+    assert seats == [0, 1, 2, 3, 0]
+    rotating.reset(seed=9)
+    assert rotating.seat == 0  # a seeded reset starts the rotation over
+    chosen = adapter.MeutererEnv(players=4, seat="random", rounds=1)
+    chosen.reset(seed=5)
+    seat = chosen.seat
+    chosen.reset(seed=5)
+    assert chosen.seat == seat
+    short = adapter.MeutererEnv(players=4, max_steps=4)
+    rewards, _, terminated, truncated = play(short, 2)
+    assert len(rewards) == 4 and truncated and not terminated
+    rounds = adapter.MeutererEnv(players=4, rounds=1)
+    play(rounds, 2)
+    assert rounds.state.round == 1 and rounds.rules.rounds == 1
+
+
+def test_opponents_may_be_names_agents_or_policies() -> None:
+    calls: list[int] = []
+
+    def first_legal(v: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+        calls.append(v.player or 0)
+        return legal[0]
+
+    agents = meuterer.agents
+    env = adapter.MeutererEnv(players=4, opponents=[first_legal, agents.GreedyAgent(), "random"], rounds=1)
+    play(env, 1)
+    assert set(calls) == {1}
+    for bad in ("clever", 3, ["random"]):
+        with pytest.raises(SetupError):
+            adapter.MeutererEnv(players=4, opponents=bad)
+    for kwargs in ({"seat": 4}, {"reward": "often"}, {"utility": "joy"}, {"observation": "image"}, {"illegal": "x"}):
+        with pytest.raises(SetupError):
+            adapter.MeutererEnv(**kwargs)
+
+
+def test_illegal_actions() -> None:
+    env = adapter.MeutererEnv(players=3, rounds=1)
+    _, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(~info["action_mask"])[0])
+    before = env.state
+    _, reward, terminated, _, info = env.step(illegal)
+    assert terminated and reward == -1.0 and info["illegal"] and env.state is before
+    strict = adapter.MeutererEnv(players=3, rounds=1, illegal="raise")
+    strict.reset(seed=1)
+    with pytest.raises(IllegalActionError):
+        strict.step(illegal)
+    over = adapter.MeutererEnv(players=3, rounds=1)
+    play(over, 3)
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        over.step(0)
+
+
+def test_sb3_vector_envs_and_maskable_ppo() -> None:
+    vec_env = pytest.importorskip("stable_baselines3.common.vec_env")
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+
+    def make() -> Any:
+        return adapter.MeutererEnv(players=3, opponents="random", rounds=1)
+
+    for kind in (vec_env.DummyVecEnv, vec_env.SubprocVecEnv):
+        envs = kind([make, make])
+        envs.seed(1)
+        observations = envs.reset()
+        assert observations.shape == (2, make().observation_space.shape[0])
+        masks = np.stack(envs.env_method("action_masks"))
+        actions = [int(np.flatnonzero(mask)[0]) for mask in masks]
+        observations, rewards, _dones, _infos = envs.step(np.array(actions))
+        assert len(rewards) == 2
+        envs.close()
+    model = sb3_contrib.MaskablePPO("MlpPolicy", vec_env.DummyVecEnv([make]), n_steps=64, batch_size=32, seed=0)
+    model.learn(64)
+
+
+def test_rules_and_rounds_combine() -> None:
+    env = adapter.MeutererEnv(players=3, rules=Rules(pirates=True), rounds=2)
+    assert env.rules == Rules(pirates=True, rounds=2)
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.sampled_from([3, 4]),
+    seat=st.integers(0, 2),
+    utility=st.sampled_from(["relative", "score", "win"]),
+    pirates=st.booleans(),
+)
+def test_episode_rewards_always_add_up_to_the_final_utility(
+    seed: int, players: int, seat: int, utility: str, pirates: bool
+) -> None:
+    env = adapter.MeutererEnv(players=players, seat=seat, utility=utility, rules=Rules(pirates=pirates), rounds=2)
+    rewards, observations, terminated, _ = play(env, seed)
+    assert terminated and all(env.observation_space.contains(o) for o in observations)
+    assert sum(rewards) == pytest.approx(utilities(env.state, utility)[seat])
