@@ -238,3 +238,5 @@ def test_states_show_as_their_board_in_jupyter() -> None:
     state = meuterer.new_game(3)
     assert state._repr_svg_() == board(state)
     assert state._repr_svg_().startswith("<svg")
+    seen = view(state, 1)
+    assert seen._repr_svg_() == board(seen) == board(state, perspective=1)

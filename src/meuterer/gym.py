@@ -90,12 +90,9 @@ def observe(layout: Layout[PlayerView], v: PlayerView, observation: str) -> np.n
 
 def _policy(spec: Any) -> Policy:
     if isinstance(spec, str):
-        try:
-            from meuterer.agents import make_agent  # type: ignore[attr-defined]
-        except ImportError:  # pragma: no cover - before the agent registry
-            from meuterer.tournament import make_agent
-        agent = make_agent(spec)
-        return agent.act  # type: ignore[no-any-return]
+        from meuterer.agents import make_agent
+
+        return make_agent(spec).act
     act = getattr(spec, "act", None)
     if callable(act):
         return act  # type: ignore[no-any-return]

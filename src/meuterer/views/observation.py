@@ -28,6 +28,7 @@ import attrs
 
 from meuterer.cards import CARDS, GOODS, ROLES, counts_str
 from meuterer.encoding import score_bounds
+from meuterer.machine import STEP_CODES as _STEP_CODES
 from meuterer.rules import Rules
 from meuterer.state import State, Step
 from meuterer.views.view import ROLES_SECRET, PlayerView
@@ -107,25 +108,7 @@ def private_text(v: PlayerView) -> str:
     return mine + "\n"
 
 
-STEP_CODES: Final[Mapping[Step, int]] = {
-    Step.RING: 0,
-    Step.DEAL: 1,
-    Step.OFFER: 2,
-    Step.PLAY: 3,
-    Step.CHOOSE_ROLE: 4,
-    Step.REVEAL: 5,
-    Step.MUTINY: 6,
-    Step.RESOLVE_MUTINY: 7,
-    Step.ROLE_POINTS: 8,
-    Step.SELL: 9,
-    Step.SAIL: 10,
-    Step.CLEAN_UP: 11,
-    Step.DRAW: 12,
-    Step.LOADMASTER_DISCARD: 13,
-    Step.ROLES_RETURN: 14,
-    Step.END_OF_ROUND: 15,
-    Step.GAME_OVER: 16,
-}
+STEP_CODES: Final[Mapping[Step, int]] = _STEP_CODES
 """The number of each step in observation vectors (fixed; never reused)."""
 
 

@@ -15,6 +15,7 @@ from meuterer.actions import Action, Sale
 from meuterer.cards import EMPTY, ROLES, Counts, Role
 from meuterer.errors import FormatError, MeutererError
 from meuterer.islands import Island
+from meuterer.machine import ROLES_SECRET as _ROLES_SECRET
 from meuterer.rules import Rules
 from meuterer.serialize import converter, parse_json, structure
 from meuterer.state import STEP_PHASE, Phase, State, Step
@@ -52,7 +53,7 @@ PRIVATE_FIELDS: Final = ("hands", "face_down", "roles", "drawn")
 HIDDEN_FIELDS: Final = ("deck",)
 """State fields nobody sees; only the deck's size is public."""
 
-ROLES_SECRET: Final = frozenset({Step.RING, Step.DEAL, Step.OFFER, Step.PLAY, Step.CHOOSE_ROLE})
+ROLES_SECRET: Final = _ROLES_SECRET
 """Steps in which the roles chosen this round are still secret (they are revealed in phase 3)."""
 
 
@@ -178,6 +179,12 @@ class PlayerView:
         from meuterer.views.observation import observation_vector
 
         return observation_vector(self)
+
+    def _repr_svg_(self) -> str:
+        """The table as this seat sees it, as an SVG picture (:func:`meuterer.svg.board`)."""
+        from meuterer.svg import board  # svg imports this module
+
+        return board(self)
 
 
 def _check_seat(state: State, player: int | None) -> None:
