@@ -595,15 +595,20 @@ def test_oversized_input_is_refused(monkeypatch: pytest.MonkeyPatch, tmp_path: P
 
 def test_the_documented_limits() -> None:
     assert meuterer.record.MAX_RECORD_CHARS == 16 * 1024 * 1024
-    assert meuterer.record.MAX_ACTIONS == 100_000
+    assert meuterer.record.MAX_ACTIONS == 10_000
+    assert meuterer.record.MAX_ACTION_CHARS == 1_000
     assert meuterer.record.MAX_NAME_CHARS == 100
+    assert meuterer.record.MAX_LIBRARY_CHARS == 200
 
 
 def test_too_many_actions_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = meuterer.write_record(partial_game(4, 7, 11))
     monkeypatch.setattr(meuterer.record, "MAX_ACTIONS", 10)
     with pytest.raises(FormatError) as info:
-        meuterer.read_record(meuterer.write_record(partial_game(4, 7, 11)))
+        meuterer.read_record(text)
     assert info.value.path == "$.actions"
+    with pytest.raises(meuterer.SetupError, match="at most 10 actions"):
+        meuterer.write_record(partial_game(4, 7, 11))
 
 
 @pytest.mark.parametrize("raw", [b"\xff\xfe\x00", b"\x80", b'{"format": "\xe9"}', "Péter".encode("latin-1"), b"\xc3"])
