@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import json
+import random
+import time
 from functools import cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import meuterer
 import meuterer.serialize
-from meuterer import FormatError, Game
+from meuterer import FormatError, Game, Rules
 from meuterer.record import make_record
-from meuterer.redact import dumps_redacted, loads_redacted, redact
-from meuterer.views import dumps_view, loads_view, view
+from meuterer.redact import dumps_redacted, loads_redacted, redact, replay_views
+from meuterer.views import dumps_view, loads_view, sample_state, view
 
 
 @cache
@@ -187,3 +191,84 @@ def test_an_overlong_action_text_is_refused_before_it_is_parsed() -> None:
     with pytest.raises(FormatError) as info:
         meuterer.read_record(text)
     assert info.value.path == "$.actions[0]" and "at most 1000 characters" in info.value.message
+
+
+# Bounded rule options (items 1 and 2) ------------------------------------------------------
+
+BIGGEST = Rules(
+    deck=(80, 80, 80, 80, 80, 99, 1),
+    pirates=True,
+    hand_size=meuterer.rules.MAX_HAND_SIZE,
+    loadmaster_extra=meuterer.rules.MAX_LOADMASTER_EXTRA,
+    max_offer=meuterer.rules.MAX_OFFER,
+    withholding=True,
+    discard_pool=meuterer.DiscardPool.HAND,
+    rounds=3,
+)
+"""The largest rule set the bounds allow (500 cards)."""
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"max_offer": 10**7},
+        {"max_offer": 10**9},
+        {"loadmaster_extra": 40},
+        {"hand_size": 10**6},
+        {"deck": (10**9, 5, 6, 7, 8, 6, 0)},
+        {"deck": (100, 100, 100, 100, 100, 1, 0)},
+        {"rounds": 10**6},
+        {"rounds": True},
+    ],
+    ids=repr,
+)
+def test_options_that_size_the_game_are_bounded(options: dict[str, object]) -> None:
+    with pytest.raises(meuterer.RulesError, match=r"at most|from"):
+        Rules(**options)  # type: ignore[arg-type]
+
+
+def test_the_documented_bounds() -> None:
+    r = meuterer.rules
+    assert (r.MAX_DECK, r.MAX_HAND_SIZE, r.MAX_LOADMASTER_EXTRA, r.MAX_OFFER, r.MAX_ROUNDS) == (500, 20, 6, 100, 1000)
+    assert sum(BIGGEST.deck) == r.MAX_DECK
+    Rules(max_offer=100, loadmaster_extra=6, hand_size=20, deck=(20, 20, 20, 20, 20, 20, 0), rounds=1000)
+
+
+@pytest.mark.parametrize(("option", "value"), [("max_offer", 10**7), ("max_offer", 10**9), ("loadmaster_extra", 10**4)])
+def test_verify_refuses_an_unbounded_option_quickly(option: str, value: int) -> None:
+    text = record_text().replace(f'"{option}":{getattr(Rules(), option)}', f'"{option}":{value}')
+    started = time.process_time()
+    report = meuterer.verify(text)
+    assert time.process_time() - started < 1
+    assert not report.ok and report.findings[0].path == "$.rules"
+    assert option in report.findings[0].message
+
+
+def test_a_redacted_record_with_a_huge_deck_is_refused() -> None:
+    text = redacted_text().replace('"deck":[4,5,6,7,8,6,0]', '"deck":[1000000000,5,6,7,8,6,0]')
+    assert text != redacted_text()
+    with pytest.raises(FormatError) as info:
+        loads_redacted(text)
+    assert info.value.path == "$.rules" and "at most 500 cards" in info.value.message
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 4))
+def test_every_action_space_under_the_largest_rules_is_small(seed: int, players: int) -> None:
+    rng = random.Random(seed)
+    state = meuterer.new_game(players, 0, BIGGEST)
+    while not meuterer.is_terminal(state):
+        legal = meuterer.legal_actions(state)
+        assert 0 < len(legal) <= 1000, state.step
+        action = meuterer.sample_chance(state, rng) if meuterer.is_chance_node(state) else rng.choice(legal)
+        state = meuterer.apply(state, action)
+
+
+def test_views_and_replays_of_the_largest_deck_are_quick() -> None:
+    actions, _ = meuterer.random_game(seed=3, players=4, rules=BIGGEST)
+    big = Game.replay(actions, players=4, rules=BIGGEST)
+    started = time.process_time()
+    mine = redact(make_record(big), 0)
+    assert replay_views(mine)[-1] == view(big.state, 0)
+    sample_state(view(big.at(len(actions) // 2), 1), random.Random(0))
+    assert time.process_time() - started < 10
