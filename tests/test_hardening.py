@@ -17,6 +17,7 @@ from meuterer import FormatError, Game, Rules
 from meuterer.record import make_record
 from meuterer.redact import dumps_redacted, loads_redacted, redact, replay_views
 from meuterer.views import dumps_view, loads_view, sample_state, view
+from tests.strategies import walk
 
 
 @cache
@@ -272,3 +273,131 @@ def test_views_and_replays_of_the_largest_deck_are_quick() -> None:
     assert replay_views(mine)[-1] == view(big.state, 0)
     sample_state(view(big.at(len(actions) // 2), 1), random.Random(0))
     assert time.process_time() - started < 10
+
+
+# loads_state checks what it reads (item 6) -------------------------------------------------
+
+
+def smoke(state: meuterer.State, rng: random.Random, steps: int = 30) -> None:
+    """Use a loaded state as callers do: views of every seat, samples, a short playout."""
+    meuterer.dumps_state(state)
+    for p in [None, *range(state.players)]:
+        v = view(state, p)
+        v.observation_vector(), v.observation_text(), v.legal_actions()
+        if p is not None:
+            sample_state(v, rng)
+    for _ in range(steps):
+        if meuterer.is_terminal(state):
+            return
+        if meuterer.is_chance_node(state):
+            if state.step is not meuterer.Step.RING:
+                assert meuterer.chance_outcomes(state)
+            action = meuterer.sample_chance(state, rng)
+        else:
+            legal = meuterer.legal_actions(state)
+            assert legal, f"no legal action at {state.step}"
+            action = rng.choice(legal)
+        state = meuterer.apply(state, action)
+
+
+def mutate(data: dict[str, object], rng: random.Random) -> None:
+    """Change one field of a state's data to another plausible value."""
+    key = rng.choice(sorted(k for k in data if k != "rules"))
+    value = data[key]
+    small = [-1, 0, 1, 2, 3, 4, 5, 7, 11, 12, 40]
+    if key == "step":
+        data[key] = rng.choice([s.value for s in meuterer.Step])
+    elif key == "mutiny" or isinstance(value, bool):
+        data[key] = rng.choice([True, False, None])
+    elif isinstance(value, int) or value is None:
+        data[key] = rng.choice([None, *small])
+    elif isinstance(value, list):
+        if not value or rng.random() < 0.2:
+            data[key] = rng.choice([[], [rng.choice(small)], value + value[:1], value[:-1]])
+            return
+        i = rng.randrange(len(value))
+        item = value[i]
+        if isinstance(item, list) and item and isinstance(item[0], int):
+            counts = list(item)
+            counts[rng.randrange(len(counts))] += (delta := rng.choice([-1, 1]))
+            if rng.random() < 0.7:  # move a card: the total stays right
+                counts[rng.randrange(len(counts))] -= delta
+            value[i] = counts
+        elif isinstance(item, bool):
+            value[i] = not item
+        elif isinstance(item, int):
+            value[i] = rng.choice(small)
+        elif key == "roles":
+            value[i] = rng.choice([None, "mutineer", "cabin_boy", "mate", "merchant", "loadmaster"])
+        elif key == "sales":
+            island = rng.choice(["atlantis", "hochland", "sandkap", "eisfelsen", "gruenland"])
+            value[i] = rng.choice([None, [], [{"card": "ruby", "count": 1, "island": island}]])
+
+
+@cache
+def resting_states() -> tuple[meuterer.State, ...]:
+    found = []
+    for g in range(8):
+        rules = Rules(pirates=g % 2 == 0, ring="shuffled" if g % 3 == 0 else "fixed", withholding=g % 4 == 1)
+        found += [before for before, _, _ in walk(g, 3 + g % 2, g % 3, rules)][:: 1 + g]
+    return tuple(found)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pick=st.integers(0, 10**6), seed=st.integers(0, 2**32 - 1), count=st.integers(1, 3))
+def test_a_mutated_state_is_refused_or_safe_to_use(pick: int, seed: int, count: int) -> None:
+    states = resting_states()
+    rng = random.Random(seed)
+    data = meuterer.serialize.unstructure_state(states[pick % len(states)])
+    for _ in range(count):
+        mutate(data, rng)
+    try:
+        state = meuterer.loads_state(json.dumps(data))
+    except FormatError:
+        return
+    smoke(state, rng)  # nothing may fail: not even a MeutererError
+
+
+def test_every_resting_state_of_real_games_loads() -> None:
+    for state in resting_states():
+        assert meuterer.loads_state(meuterer.dumps_state(state)) == state
+
+
+def edited_state(k: int, changes: dict[str, object]) -> str:
+    data = meuterer.serialize.unstructure_state(game().at(k))
+    data.update(changes)
+    if data["mutiny"] == "flip":  # resolved without a mutineer, or unresolved with one
+        data["mutiny"] = True if game().at(k).mutiny is None else None
+    return json.dumps(data)
+
+
+def first_step(kind: meuterer.Step) -> int:
+    return next(k for k, s in enumerate(game().states) if s.step is kind)
+
+
+@pytest.mark.parametrize(
+    ("kind", "changes", "path", "words"),
+    [
+        (
+            "game_over",
+            {"sales": [[{"card": "ruby", "count": 1, "island": "atlantis"}], [], [], []]},
+            "$.sales[0]",
+            "no island",
+        ),
+        ("play", {"step": "reveal"}, "$.step", "automatic"),
+        ("play", {"pirate": 3}, "$.pirate", "pirate variant"),
+        ("draw", {"draws_left": 40}, "$.draws_left", "until his hand is full"),
+        ("sell", {"mutiny": "flip"}, "$.mutiny", "mutineer"),
+        ("sell", {"captain_destination": None}, "$", "destination"),
+        ("offer", {"offer": 2}, "$.offer", "phase 1"),
+        ("play", {"to_act": 0, "passed": [True, False, False, False]}, "$.hands[0]", "passed"),
+        ("choose_role", {"roles": ["mate", "mate", None, None], "role_order": [0, 1]}, "$.roles", "one seat"),
+        ("loadmaster_discard", {"drawn": [0, 0, 0, 0, 0, 0, 0]}, "$.to_act", "discard"),
+    ],
+)
+def test_inconsistent_states_are_refused_with_a_clear_error(
+    kind: str, changes: dict[str, object], path: str, words: str
+) -> None:
+    with pytest.raises(FormatError) as info:
+        meuterer.loads_state(edited_state(first_step(meuterer.Step(kind)), changes))
+    assert info.value.path == path and words in info.value.message, str(info.value)

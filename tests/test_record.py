@@ -892,7 +892,14 @@ def test_dropping_an_action_from_a_complete_record_makes_it_invalid(
         del document["digests"][i]
     else:
         del document["digests"]
-    assert not check_reading(text_of(document)).ok
+    report = check_reading(text_of(document))
+    if keep_digests or not report.ok:
+        assert not report.ok
+        return
+    # Without digests a shorter game can be legal with the same result (drop the second of
+    # two plays of the same card): then it must really be a whole game with that result.
+    game = Game.from_record(meuterer.read_record(text_of(document)))
+    assert meuterer.is_terminal(game.state) and list(game.state.scores) == document["result"]["scores"]
 
 
 @settings(max_examples=40, deadline=None)

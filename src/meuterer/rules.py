@@ -106,7 +106,7 @@ def _validate_deck(instance: Rules, attribute: attrs.Attribute[Counts], value: C
 def _at_least(least: int, most: int | None = None) -> Any:
     def validate(instance: Rules, attribute: attrs.Attribute[int], value: int) -> None:
         if type(value) is not int or value < least or (most is not None and value > most):
-            bounds = f"of at least {least}" if most is None else f"from {least} to {most}"
+            bounds = f"of at least {least}" + ("" if most is None else f" and at most {most}")
             raise RulesError(f"{attribute.name} must be a whole number {bounds}, got {value!r}")
 
     return validate
