@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import meuterer
 import meuterer.serialize
+import meuterer.views
 from meuterer import FormatError, Game, Rules
 from meuterer.record import make_record
 from meuterer.redact import dumps_redacted, loads_redacted, redact, replay_views
@@ -401,3 +402,35 @@ def test_inconsistent_states_are_refused_with_a_clear_error(
     with pytest.raises(FormatError) as info:
         meuterer.loads_state(edited_state(first_step(meuterer.Step(kind)), changes))
     assert info.value.path == path and words in info.value.message, str(info.value)
+
+
+# One rules-JSON splice (issue 10 §2) ---------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    data=st.dictionaries(
+        st.text(max_size=8).filter(lambda key: key != "rules"),
+        st.none() | st.integers() | st.text(max_size=5) | st.lists(st.integers(), max_size=3),
+        max_size=6,
+    ),
+    rules=st.sampled_from([Rules(), Rules(pirates=True, hand_size=6), BIGGEST]),
+)
+def test_json_with_rules_is_the_canonical_json_of_the_whole(data: dict[str, object], rules: Rules) -> None:
+    whole = {**data, "rules": meuterer.serialize.converter.unstructure(rules)}
+    expected = json.dumps(whole, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    assert meuterer.serialize.json_with_rules(data, rules) == expected
+
+
+def test_json_with_rules_gives_the_canonical_text_of_states_and_views() -> None:
+    state = game().at(40)
+    data = meuterer.serialize.unstructure_state(state)
+    rules = data.pop("rules")
+    assert rules == meuterer.serialize.converter.unstructure(state.rules)
+    assert meuterer.serialize.json_with_rules(data, state.rules) == meuterer.dumps_state(state)
+    v = view(state, 1)
+    data = meuterer.views.unstructure_view(v)
+    del data["rules"]
+    assert meuterer.serialize.json_with_rules(data, v.rules) == dumps_view(v)
+    with pytest.raises(ValueError, match="already"):
+        meuterer.serialize.json_with_rules({"rules": 1}, v.rules)

@@ -179,6 +179,28 @@ def _canonical_json(data: object) -> str:
 _SORTED_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 
 
+def json_with_rules(data: Mapping[str, Any], rules: Rules) -> str:
+    """The canonical JSON text of ``data`` with a ``"rules"`` member holding ``rules``.
+
+    The same text as sorted-key, compact JSON of ``{**data, "rules": unstructured rules}``,
+    but the rule set (most of the text of a state or a view, and rarely changing) is
+    written once per rule set and spliced in at its sorted place. ``data`` must be
+    JSON-compatible and must not have a ``"rules"`` key.
+
+    >>> json_with_rules({"z": 1, "a": [2]}, Rules()).startswith('{"a":[2],"rules":{"cabin_boy_points":2,')
+    True
+    """
+    if "rules" in data:
+        raise ValueError("data already has a 'rules' member")
+    low = {key: value for key, value in data.items() if key < "rules"}
+    high = {key: value for key, value in data.items() if key > "rules"}
+    parts = [_canonical_json(low)[1:-1]] if low else []
+    parts.append('"rules":' + _rules_json(rules))
+    if high:
+        parts.append(_canonical_json(high)[1:-1])
+    return "{" + ",".join(parts) + "}"
+
+
 def unstructure_state(state: State) -> dict[str, Any]:
     """A state as plain JSON-compatible data (dicts, lists, strings, numbers, booleans, None)."""
     data: dict[str, Any] = converter.unstructure(state)
