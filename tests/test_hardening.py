@@ -434,3 +434,12 @@ def test_json_with_rules_gives_the_canonical_text_of_states_and_views() -> None:
     assert meuterer.serialize.json_with_rules(data, v.rules) == dumps_view(v)
     with pytest.raises(ValueError, match="already"):
         meuterer.serialize.json_with_rules({"rules": 1}, v.rules)
+
+
+def test_a_seat_still_to_draw_after_the_loadmaster_needs_cards() -> None:
+    k = first_step(meuterer.Step.LOADMASTER_DISCARD)
+    state = game().at(k)
+    full = next(s for s in range(4) if s != state.to_act and sum(state.hands[s]) == state.rules.hand_size)
+    with pytest.raises(FormatError) as info:
+        meuterer.loads_state(edited_state(k, {"queue": [full]}))
+    assert info.value.path == "$.queue" and "needs cards" in info.value.message

@@ -466,9 +466,9 @@ def _check_step(state: State) -> None:
         held = sum(state.hands[seat]) + sum(state.face_up[seat]) + sum(state.face_down[seat])
         if held > _full(state, seat):
             _fail(f"$.hands[{seat}]", f"p{seat} holds {held} cards, more than a full hand ({_full(state, seat)})")
-    if step in (Step.DEAL, Step.DRAW):
-        if state.draws_left != _full(state, p) - sum(state.hands[p]):
-            _fail("$.draws_left", "the drawer draws until his hand is full")
+    if step in (Step.DEAL, Step.DRAW) and state.draws_left != _full(state, p) - sum(state.hands[p]):
+        _fail("$.draws_left", "the drawer draws until his hand is full")
+    if step in _DRAWING:
         for seat in state.queue:
             if (step is Step.DEAL and any(state.hands[seat])) or sum(state.hands[seat]) >= _full(state, seat):
                 _fail("$.queue", f"p{seat}, still to draw, needs cards")
