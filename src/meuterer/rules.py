@@ -56,7 +56,7 @@ class Reshuffle(StrEnum):
 
 def _validate_rounds(instance: Rules, attribute: attrs.Attribute[int | None], value: int | None) -> None:
     if value is not None and (type(value) is not int or not 1 <= value <= MAX_ROUNDS):
-        raise RulesError(f"rounds must be a whole number from 1 to {MAX_ROUNDS}, got {value!r}")
+        raise RulesError(f"rounds must be a positive whole number, at most {MAX_ROUNDS}, got {value!r}")
 
 
 def _validate_table(instance: Rules, attribute: attrs.Attribute[tuple[Island, ...]], value: tuple[Island, ...]) -> None:
