@@ -212,3 +212,19 @@ def test_fuzzed_table_data_loads_or_raises_rules_error(data: Any) -> None:
     for candidate in (data, [data] * 12, {"islands": data}):
         with contextlib.suppress(RulesError):
             meuterer.islands.islands_from_data(candidate)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        attrs.evolve(ISLANDS[1], values=("3", 2, 1)),  # type: ignore[arg-type]
+        attrs.evolve(ISLANDS[1], values=[3, 2, 1]),  # type: ignore[arg-type]
+        attrs.evolve(ISLANDS[1], ship=None),  # type: ignore[arg-type]
+        attrs.evolve(ISLANDS[1], name=["frosthoehle"]),  # type: ignore[arg-type]
+        "frosthoehle",
+    ],
+    ids=repr,
+)
+def test_an_island_of_the_wrong_types_is_a_rules_error(bad: Any) -> None:
+    with pytest.raises(RulesError):
+        Rules(islands=(ISLANDS[0], bad, *ISLANDS[2:]))

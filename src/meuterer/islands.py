@@ -68,8 +68,14 @@ def validate_islands(islands: tuple[Island, ...]) -> None:
     ...
     meuterer.errors.RulesError: the island table needs 12 islands, got 11
     """
+    if not isinstance(islands, tuple) or not all(isinstance(island, Island) for island in islands):
+        raise RulesError("the island table is a tuple of meuterer.Island")
     if len(islands) != len(ISLANDS):
         raise RulesError(f"the island table needs {len(ISLANDS)} islands, got {len(islands)}")
+    for index, island in enumerate(islands):
+        numbers = (*island.values, island.ship) if isinstance(island.values, tuple) else ()
+        if not isinstance(island.name, str) or len(numbers) != 4 or any(type(v) is not int for v in numbers):
+            raise RulesError(f"island {index}: a name, three whole sale values and whole ship points")
     names = sorted(island.name for island in islands)
     if names != sorted(ISLAND_NAMES):
         raise RulesError(
