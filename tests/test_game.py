@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+import random
+import sys
+import threading
 from functools import cache
 
 import pytest
@@ -433,3 +438,67 @@ def test_every_snapshot_is_shared_with_at(setup: tuple[int, int, int, Rules]) ->
     n = len(game)
     for k in range(n + 1):
         assert states[k] is game.at(k) is game.at(k - n - 1)
+
+
+# Threads (issue 11, item 13) ------------------------------------------------------------------
+
+
+def _race(game: Game, seed: int, moves: int, undo: bool) -> None:
+    rng = random.Random(seed)
+    for _ in range(moves):
+        try:
+            if undo and rng.random() < 0.2:
+                game.pop() if rng.random() < 0.5 else game.redo()
+                continue
+            state = game.state
+            if meuterer.is_terminal(state):
+                return
+            action = (
+                meuterer.sample_chance(state, rng)
+                if meuterer.is_chance_node(state)
+                else rng.choice(meuterer.legal_actions(state))
+            )
+            game.push(action)
+        except (IllegalActionError, HistoryError):
+            pass  # another thread moved first: expected, and harmless
+
+
+def _consistent(game: Game) -> bool:
+    states, actions, cursor = list(game._states), list(game._actions), game._cursor  # the threads are done
+    if len(states) != len(actions) + 1 or not 0 <= cursor <= len(actions):
+        return False
+    return all(meuterer.apply(states[k], actions[k]) == states[k + 1] for k in range(len(actions)))
+
+
+@pytest.mark.parametrize("undo", [False, True])
+def test_threads_pushing_onto_one_game_never_tear_its_history(undo: bool) -> None:
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        for trial in range(10):
+            game = Game.new(4)
+            threads = [threading.Thread(target=_race, args=(game, 10 * trial + t, 150, undo)) for t in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert _consistent(game), f"trial {trial}"
+            assert game.states[-1] is game.state and len(game.states) == len(game) + 1
+    finally:
+        sys.setswitchinterval(interval)
+
+
+def test_push_after_refuses_when_another_action_came_first() -> None:
+    game = Game.new(4)
+    game.push("draw p0 ruby")
+    with pytest.raises(HistoryError, match="another action came first"):
+        game.push("draw p0 salt", after=0)
+    assert game.push("draw p0 salt", after=1) is game.state and len(game) == 2
+
+
+def test_a_game_pickles_and_copies_with_a_fresh_lock() -> None:
+    game = Game.replay(["draw p0 ruby", "draw p0 salt"], players=3)
+    for twin in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert twin.actions == game.actions and twin.states == game.states and twin._lock is not game._lock
+        twin.push("draw p0 wine")
+        assert len(twin) == 3 and len(game) == 2

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import meuterer
+import meuterer.islands
 from meuterer import Card, Island, Rules, RulesError
 from meuterer.islands import ISLANDS, load_islands
 
@@ -124,3 +128,103 @@ def test_unreadable_table_files_are_refused(tmp_path: Path) -> None:
     (tmp_path / "bad.toml").write_text("[[islands]\n", encoding="utf-8")
     with pytest.raises(RulesError, match="not valid TOML"):
         load_islands(tmp_path / "bad.toml")
+
+
+# Hostile table files (issue 11, item 4): every failure is a RulesError -----------------------
+
+
+def _toml(rows: list[dict[str, Any]]) -> str:
+    def value(v: Any) -> str:
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{k} = {value(x)}" for k, x in v.items()) + "}"
+        return json.dumps(v)
+
+    return "".join("[[islands]]\n" + "".join(f"{k} = {value(v)}\n" for k, v in row.items()) + "\n" for row in rows)
+
+
+@pytest.mark.parametrize("buys", [[], {}, ["ruby"], {"a": 1}, 3, 2.5, True])
+@pytest.mark.parametrize("suffix", [".json", ".toml"])
+def test_an_unhashable_or_odd_buys_is_a_rules_error(tmp_path: Path, buys: Any, suffix: str) -> None:
+    rows = _rows()
+    rows[2]["buys"] = buys
+    path = tmp_path / f"islands{suffix}"
+    path.write_text(json.dumps(rows) if suffix == ".json" else _toml(rows), encoding="utf-8")
+    with pytest.raises(RulesError, match="buys must be a good"):
+        load_islands(path)
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("deep.json", "[" * 100_000 + "]" * 100_000),
+        ("deep.toml", "a = " + "[" * 100_000 + "]" * 100_000),
+        ("inline.toml", "a = " + "{b = " * 5_000 + "1" + "}" * 5_000),
+        ("twice.json", '{"islands": [], "islands": []}'),
+        ("big.json", " " * (64 * 1024 + 1)),
+        ("latin1.json", "Grünland"),
+    ],
+)
+def test_hostile_files_are_rules_errors(tmp_path: Path, name: str, text: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(text.encode("latin-1"))
+    with pytest.raises(RulesError):
+        load_islands(path)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    index=st.integers(0, 11),
+    key=st.sampled_from(["name", "buys", "values", "ship", "extra"]),
+    value=JSON,
+    toml=st.booleans(),
+)
+def test_fuzzed_table_files_load_or_raise_rules_error(
+    tmp_path: Path, index: int, key: str, value: Any, toml: bool
+) -> None:
+    rows = _rows()
+    rows[index][key] = value
+    if toml:
+        try:
+            text = _toml(rows)
+        except (TypeError, ValueError):
+            return
+        path = tmp_path / "fuzz.toml"
+    else:
+        text, path = json.dumps(rows), tmp_path / "fuzz.json"
+    path.write_text(text, encoding="utf-8")
+    try:
+        table = load_islands(path)
+    except RulesError:
+        return
+    assert Rules(islands=table).islands == table
+
+
+@settings(max_examples=200, deadline=None)
+@given(JSON)
+def test_fuzzed_table_data_loads_or_raises_rules_error(data: Any) -> None:
+    for candidate in (data, [data] * 12, {"islands": data}):
+        with contextlib.suppress(RulesError):
+            meuterer.islands.islands_from_data(candidate)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        attrs.evolve(ISLANDS[1], values=("3", 2, 1)),  # type: ignore[arg-type]
+        attrs.evolve(ISLANDS[1], values=[3, 2, 1]),  # type: ignore[arg-type]
+        attrs.evolve(ISLANDS[1], ship=None),  # type: ignore[arg-type]
+        attrs.evolve(ISLANDS[1], name=["frosthoehle"]),  # type: ignore[arg-type]
+        "frosthoehle",
+    ],
+    ids=repr,
+)
+def test_an_island_of_the_wrong_types_is_a_rules_error(bad: Any) -> None:
+    with pytest.raises(RulesError):
+        Rules(islands=(ISLANDS[0], bad, *ISLANDS[2:]))

@@ -818,12 +818,15 @@ def test_sampling_does_not_materialise_the_deck() -> None:
 
 
 def test_what_each_seat_saw_agrees_with_redacted_records() -> None:
-    from meuterer.redact import _seen as redacted_seen
+    from meuterer.record import make_record
+    from meuterer.redact import redact
     from meuterer.views import seen, seen_by_all
 
     actions, _ = meuterer.random_game(seed=12, players=4)
     game = Game.replay(actions, players=4)
-    for before, action, after in zip(game.states, actions, game.states[1:], strict=False):
+    record = make_record(game)
+    redacted = [redact(record, p).actions for p in (0, 1, 2, 3, None)]
+    for k, (before, action, after) in enumerate(zip(game.states, actions, game.states[1:], strict=False)):
         texts = [str(entry) for entry in seen_by_all(before, action, after)]
-        assert texts == [str(redacted_seen(before, action, after, p)) for p in (0, 1, 2, 3, None)]
+        assert texts == [str(entries[k]) for entries in redacted]
         assert texts[1] == str(seen(before, action, after, 1))

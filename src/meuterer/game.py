@@ -18,8 +18,9 @@ meuterer.errors.IllegalActionError: illegal action 'p0 offer 9': the game expect
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from meuterer.actions import Action, parse_action
 from meuterer.engine import apply, new_game
@@ -37,15 +38,36 @@ class Game:
     ``states[k]`` is the snapshot after the first ``k`` actions; snapshots are immutable
     and shared, never copied. Undo (:meth:`pop`) and :meth:`redo` are O(1). A
     :meth:`push` that raises leaves the game exactly as it was.
+
+    A game may be shared between threads: :meth:`push`, :meth:`pop`, :meth:`redo` and
+    every read hold the game's lock, so each is atomic and the history is never torn.
+    (Which of two racing pushes comes first is still up to the threads: the second is
+    checked against the state the first made. Pass ``after=len(game)`` to push only if
+    no other action came in between.)
     """
 
-    __slots__ = ("_actions", "_cursor", "_states", "first_captain")
+    __slots__ = ("_actions", "_cursor", "_lock", "_states", "first_captain")
 
     def __init__(self, start: State, first_captain: int) -> None:
         self._states: list[State] = [start]
         self._actions: list[Action] = []
         self._cursor = 0  # actions in effect; those beyond it can be redone
+        self._lock = threading.RLock()
         self.first_captain = first_captain
+
+    def __getstate__(self) -> dict[str, Any]:
+        with self._lock:
+            return {
+                "states": list(self._states),
+                "actions": list(self._actions),
+                "cursor": self._cursor,
+                "first_captain": self.first_captain,
+            }
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self._states, self._actions, self._cursor = data["states"], data["actions"], data["cursor"]
+        self.first_captain = data["first_captain"]
+        self._lock = threading.RLock()
 
     @classmethod
     def new(cls, players: int = 4, first_captain: int = 0, rules: Rules | None = None) -> Game:
@@ -82,7 +104,8 @@ class Game:
     @property
     def state(self) -> State:
         """The current snapshot."""
-        return self._states[self._cursor]
+        with self._lock:
+            return self._states[self._cursor]
 
     @property
     def rules(self) -> Rules:
@@ -97,12 +120,14 @@ class Game:
     @property
     def actions(self) -> tuple[Action, ...]:
         """The actions in effect, in order."""
-        return tuple(self._actions[: self._cursor])
+        with self._lock:
+            return tuple(self._actions[: self._cursor])
 
     @property
     def states(self) -> tuple[State, ...]:
         """Every snapshot from the start to the current one (one more than :attr:`actions`)."""
-        return tuple(self._states[: self._cursor + 1])
+        with self._lock:
+            return tuple(self._states[: self._cursor + 1])
 
     def __len__(self) -> int:
         """The number of actions in effect."""
@@ -110,35 +135,47 @@ class Game:
 
     def at(self, k: int) -> State:
         """The snapshot after the first ``k`` actions (0 is the start; negative counts from the end)."""
-        if not -(self._cursor + 1) <= k <= self._cursor:
-            raise HistoryError(f"no step {k}: the game has {self._cursor} action(s)")
-        return self._states[k if k >= 0 else self._cursor + 1 + k]
+        with self._lock:
+            if not -(self._cursor + 1) <= k <= self._cursor:
+                raise HistoryError(f"no step {k}: the game has {self._cursor} action(s)")
+            return self._states[k if k >= 0 else self._cursor + 1 + k]
 
-    def push(self, action: Action | str) -> State:
-        """Apply ``action`` (typed or in text) and return the new snapshot. Clears what could be redone."""
+    def push(self, action: Action | str, after: int | None = None) -> State:
+        """Apply ``action`` (typed or in text) and return the new snapshot. Clears what could be redone.
+
+        With ``after``, push only if the game has exactly ``after`` actions in effect
+        (else :class:`~meuterer.errors.HistoryError`): a client that chose ``action``
+        looking at ``game.at(after)`` is sure it is applied to that state.
+        """
         typed = parse_action(action) if isinstance(action, str) else action
-        state = apply(self.state, typed)  # raises before anything changes
-        del self._states[self._cursor + 1 :]
-        del self._actions[self._cursor :]
-        self._states.append(state)
-        self._actions.append(typed)
-        self._cursor += 1
-        return state
+        with self._lock:
+            if after is not None and after != self._cursor:
+                raise HistoryError(f"the game has {self._cursor} action(s), not {after}: another action came first")
+            state = apply(self._states[self._cursor], typed)  # raises before anything changes
+            del self._states[self._cursor + 1 :]
+            del self._actions[self._cursor :]
+            self._states.append(state)
+            self._actions.append(typed)
+            self._cursor += 1
+            return state
 
     def pop(self) -> Action:
         """Undo the last action and return it (it can be redone)."""
-        if self._cursor == 0:
-            raise HistoryError("nothing to undo: no action has been played")
-        self._cursor -= 1
-        return self._actions[self._cursor]
+        with self._lock:
+            if self._cursor == 0:
+                raise HistoryError("nothing to undo: no action has been played")
+            self._cursor -= 1
+            return self._actions[self._cursor]
 
     def redo(self) -> Action:
         """Play again the last undone action and return it."""
-        if self._cursor == len(self._actions):
-            raise HistoryError("nothing to redo")
-        self._cursor += 1
-        return self._actions[self._cursor - 1]
+        with self._lock:
+            if self._cursor == len(self._actions):
+                raise HistoryError("nothing to redo")
+            self._cursor += 1
+            return self._actions[self._cursor - 1]
 
     def __repr__(self) -> str:
-        s = self.state
-        return f"<Game {s.players} players, round {s.round}, phase {s.phase}, {self._cursor} actions>"
+        with self._lock:
+            s, n = self._states[self._cursor], self._cursor
+        return f"<Game {s.players} players, round {s.round}, phase {s.phase}, {n} actions>"

@@ -68,8 +68,14 @@ def validate_islands(islands: tuple[Island, ...]) -> None:
     ...
     meuterer.errors.RulesError: the island table needs 12 islands, got 11
     """
+    if not isinstance(islands, tuple) or not all(isinstance(island, Island) for island in islands):
+        raise RulesError("the island table is a tuple of meuterer.Island")
     if len(islands) != len(ISLANDS):
         raise RulesError(f"the island table needs {len(ISLANDS)} islands, got {len(islands)}")
+    for index, island in enumerate(islands):
+        numbers = (*island.values, island.ship) if isinstance(island.values, tuple) else ()
+        if not isinstance(island.name, str) or len(numbers) != 4 or any(type(v) is not int for v in numbers):
+            raise RulesError(f"island {index}: a name, three whole sale values and whole ship points")
     names = sorted(island.name for island in islands)
     if names != sorted(ISLAND_NAMES):
         raise RulesError(
@@ -101,21 +107,23 @@ def islands_from_data(data: object) -> tuple[Island, ...]:
     rows = data.get("islands") if isinstance(data, dict) else data
     if not isinstance(rows, list):
         raise RulesError("an island table is a list of islands (or an object with an 'islands' list)")
+    if len(rows) != len(ISLANDS):
+        raise RulesError(f"the island table needs {len(ISLANDS)} islands, got {len(rows)}")
     table = []
     goods = {str(good): good for good in GOODS}
     for index, row in enumerate(rows):
         where = f"island {index}"
         if not isinstance(row, dict) or set(row) != {"name", "buys", "values", "ship"}:
-            raise RulesError(f"{where}: expected the keys name, buys, values and ship, got {row!r}")
+            raise RulesError(f"{where}: expected the keys name, buys, values and ship, got {_short(row)}")
         name, buys, values, ship = row["name"], row["buys"], row["values"], row["ship"]
-        if not isinstance(name, str):
-            raise RulesError(f"{where}: name must be text, got {name!r}")
-        if buys not in (None, "any") and buys not in goods:
-            raise RulesError(f"{where} ({name}): buys must be a good or 'any', got {buys!r}")
+        if not isinstance(name, str) or name not in ISLAND_NAMES:
+            raise RulesError(f"{where}: name must be one of {', '.join(ISLAND_NAMES)}, got {_short(name)}")
+        if buys is not None and (not isinstance(buys, str) or (buys != "any" and buys not in goods)):
+            raise RulesError(f"{where} ({name}): buys must be a good or 'any', got {_short(buys)}")
         if not isinstance(values, list) or len(values) != 3 or not all(type(v) is int for v in values):
-            raise RulesError(f"{where} ({name}): values must be three whole numbers, got {values!r}")
+            raise RulesError(f"{where} ({name}): values must be three whole numbers, got {_short(values)}")
         if type(ship) is not int:
-            raise RulesError(f"{where} ({name}): ship must be a whole number, got {ship!r}")
+            raise RulesError(f"{where} ({name}): ship must be a whole number, got {_short(ship)}")
         card = None if buys in (None, "any") else goods[buys]
         table.append(Island(name, card, (values[0], values[1], values[2]), ship))
     result = tuple(table)
@@ -123,22 +131,46 @@ def islands_from_data(data: object) -> tuple[Island, ...]:
     return result
 
 
+MAX_TABLE_BYTES = 64 * 1024
+"""The largest island table file :func:`load_islands` reads (a table has about 1 KB)."""
+
+_MAX_BRACKETS = 100  # a table has 12 islands, each with a list of values
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def load_islands(path: str | os.PathLike[str]) -> tuple[Island, ...]:
     """Read and validate an island table from a JSON or TOML file (by its suffix).
 
     In TOML, write one ``[[islands]]`` table per island. Use the result as
-    ``Rules(islands=load_islands("my-islands.toml"))``.
+    ``Rules(islands=load_islands("my-islands.toml"))``. Every problem, including a file
+    over :data:`MAX_TABLE_BYTES`, nesting, repeated JSON keys or a wrong type anywhere, is
+    a :class:`RulesError`.
     """
     file = Path(path)
     try:
-        raw = file.read_bytes()
+        with file.open("rb") as stream:
+            raw = stream.read(MAX_TABLE_BYTES + 1)
     except OSError as error:
         raise RulesError(f"cannot read {str(file)!r}: {error.strerror}") from None
+    kind = "TOML" if file.suffix.lower() == ".toml" else "JSON"
+    if len(raw) > MAX_TABLE_BYTES:
+        raise RulesError(f"{str(file)!r}: an island table file has at most {MAX_TABLE_BYTES} bytes")
     try:
-        if file.suffix.lower() == ".toml":
-            data: object = tomllib.loads(raw.decode("utf-8"))
-        else:
-            data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise RulesError(f"{str(file)!r} is not valid {file.suffix.lstrip('.').upper() or 'JSON'}: {error}") from None
+        text = raw.decode("utf-8")
+        if text.count("[") + text.count("{") > _MAX_BRACKETS:
+            raise ValueError("too many arrays, tables or objects for an island table")
+        data: object = tomllib.loads(text) if kind == "TOML" else json.loads(text, object_pairs_hook=_unique)
+    except (ValueError, RecursionError) as error:  # UnicodeDecodeError and TOMLDecodeError are ValueErrors
+        raise RulesError(f"{str(file)!r} is not valid {kind}: {error}") from None
     return islands_from_data(data)
+
+
+def _unique(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        raise ValueError("a key appears twice in an object")
+    return data

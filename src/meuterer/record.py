@@ -35,17 +35,22 @@ from meuterer.engine import apply, is_terminal, new_game, winners
 from meuterer.errors import FormatError, MeutererError, SetupError
 from meuterer.game import Game
 from meuterer.rules import Rules
-from meuterer.serialize import converter, parse_json, state_digest, structure
+from meuterer.serialize import converter, has_lone_surrogate, parse_json, state_digest, structure
 from meuterer.state import State
 
 FORMAT_NAME = "meuterer-record"
 FORMAT_VERSION = 1
 MAX_RECORD_CHARS = 16 * 1024 * 1024
 """The longest record text :func:`read_record` reads (16 MiB)."""
-MAX_ACTIONS = 100_000
-"""The most actions a record may hold (a game has a few hundred)."""
+MAX_ACTIONS = 10_000
+"""The most actions a record may hold (a game has a few hundred; the longest game the
+bounded rule options allow may not fit, and then cannot be written)."""
+MAX_ACTION_CHARS = 1_000
+"""The longest action text in a record (the longest legal action has under 200)."""
 MAX_NAME_CHARS = 100
 """The longest seat name."""
+MAX_LIBRARY_CHARS = 200
+"""The longest ``library`` text."""
 
 
 @attrs.frozen
@@ -121,21 +126,46 @@ class Report:
 # Writing -------------------------------------------------------------------------------
 
 
-def record_data(record: Record) -> dict[str, Any]:
-    """The JSON document of ``record`` as plain data."""
+def document_data(
+    name: str,
+    record: Record | Any,
+    own: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The JSON document of a record-like ``record`` (a :class:`Record` or a
+    :class:`~meuterer.redact.RedactedRecord`) as plain data: the format ``name``, the
+    shared members in their fixed order, the document's ``own`` members before
+    ``actions``, then ``digests`` and ``result`` when present."""
     data: dict[str, Any] = {
-        "format": {"name": FORMAT_NAME, "version": FORMAT_VERSION},
+        "format": {"name": name, "version": FORMAT_VERSION},
         "library": record.library,
         "rules": converter.unstructure(record.rules),
         "players": list(record.players),
         "first_captain": record.first_captain,
+        **(own or {}),
         "actions": [str(a) for a in record.actions],
     }
-    if record.digests is not None:
-        data["digests"] = list(record.digests)
+    digests = getattr(record, "digests", None)
+    if digests is not None:
+        data["digests"] = list(digests)
     if record.result is not None:
         data["result"] = {"scores": list(record.result.scores), "winners": list(record.result.winners)}
     return data
+
+
+def record_data(record: Record) -> dict[str, Any]:
+    """The JSON document of ``record`` as plain data."""
+    return document_data(FORMAT_NAME, record)
+
+
+def _check_names(names: Sequence[object], seats: int) -> None:
+    def usable(name: object) -> bool:
+        return isinstance(name, str) and 0 < len(name) <= MAX_NAME_CHARS and not has_lone_surrogate(name)
+
+    if len(names) != seats or not all(usable(n) for n in names):
+        raise SetupError(
+            f"names: one name of 1 to {MAX_NAME_CHARS} characters (Unicode text, no lone surrogate)"
+            f" per seat ({seats}), got {list(names)!r}"
+        )
 
 
 def make_record(game: Game, names: Sequence[str] | None = None, digests: bool = True) -> Record:
@@ -143,10 +173,9 @@ def make_record(game: Game, names: Sequence[str] | None = None, digests: bool = 
     and, once the game is over, its result. Raises :class:`~meuterer.errors.SetupError`
     unless ``names`` has one name of 1 to 100 characters per seat."""
     players = tuple(names) if names is not None else tuple(f"p{p}" for p in range(game.players))
-    if len(players) != game.players or not all(isinstance(n, str) and 0 < len(n) <= MAX_NAME_CHARS for n in players):
-        raise SetupError(
-            f"names: one name of 1 to {MAX_NAME_CHARS} characters per seat ({game.players}), got {list(players)!r}"
-        )
+    _check_names(players, game.players)
+    if len(game) > MAX_ACTIONS:
+        raise SetupError(f"a record holds at most {MAX_ACTIONS} actions, the game has {len(game)}")
     result = None
     if is_terminal(game.state):
         result = Result(game.state.scores, winners(game.state))
@@ -195,13 +224,14 @@ def write_record(
 # Reading -------------------------------------------------------------------------------
 
 
-_KEYS = {"format", "library", "rules", "players", "first_captain", "actions", "digests", "result"}
-_REQUIRED = _KEYS - {"digests", "result", "library"}
+_COMMON_KEYS = {"format", "library", "rules", "players", "first_captain", "actions", "result"}
+_COMMON_REQUIRED = _COMMON_KEYS - {"library", "result"}
 
 
 def read_source(source: str | bytes | os.PathLike[str] | IO[str], what: str = "a record") -> str:
     """The text of ``source`` (text, UTF-8 bytes, a path or a text stream), at most
-    :data:`MAX_RECORD_CHARS` characters; raises :class:`FormatError`."""
+    :data:`MAX_RECORD_CHARS` characters; raises :class:`FormatError`, or :class:`TypeError`
+    for any other kind of argument (``None``, a number, a dict...)."""
     if isinstance(source, os.PathLike):
         try:
             with open(source, encoding="utf-8") as stream:
@@ -210,14 +240,16 @@ def read_source(source: str | bytes | os.PathLike[str] | IO[str], what: str = "a
             raise FormatError("$", f"cannot read {os.fspath(source)!r}: {error.strerror}") from None
         except UnicodeDecodeError as error:
             raise FormatError("$", f"not UTF-8 text: {error}") from None
-    elif isinstance(source, bytes):
+    elif isinstance(source, bytes | bytearray | memoryview):
+        if len(source) > 4 * MAX_RECORD_CHARS:
+            raise FormatError("$", f"{what} is at most {MAX_RECORD_CHARS} characters")
         try:
-            text = source.decode("utf-8")
+            text = bytes(source).decode("utf-8")
         except UnicodeDecodeError as error:
             raise FormatError("$", f"not UTF-8 text: {error}") from None
     elif isinstance(source, str):
         text = source
-    else:
+    elif callable(getattr(source, "read", None)):
         try:
             text = source.read(MAX_RECORD_CHARS + 1)
         except UnicodeDecodeError as error:
@@ -226,6 +258,8 @@ def read_source(source: str | bytes | os.PathLike[str] | IO[str], what: str = "a
             raise FormatError("$", f"cannot read the stream: {error}") from None
         if not isinstance(text, str):
             raise FormatError("$", f"expected a text stream, got {type(text).__name__} from it")
+    else:
+        raise TypeError(f"{what} is read from text, bytes, a path or a text stream, not {type(source).__name__}")
     if len(text) > MAX_RECORD_CHARS:
         raise FormatError("$", f"{what} is at most {MAX_RECORD_CHARS} characters")
     return text
@@ -234,49 +268,90 @@ def read_source(source: str | bytes | os.PathLike[str] | IO[str], what: str = "a
 def _expect(data: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
     value = data[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise FormatError(f"$.{key}", f"expected {what}, got {json.dumps(value)[:60]}")
+        raise FormatError(f"$.{key}", f"expected {what}, got {_shown(value)}")
     return value
 
 
+def _shown(value: object) -> str:
+    """At most 60 characters of ``value`` as JSON (never the whole of a huge value)."""
+    if isinstance(value, str):
+        return json.dumps(value[:60])[:60]
+    if isinstance(value, list | dict):
+        return f"a JSON {'array' if isinstance(value, list) else 'object'} of {len(value)} entries"
+    return json.dumps(value)[:60]
+
+
 def _list_of(data: dict[str, Any], key: str, kind: type, what: str, limit: int) -> list[Any]:
-    values: list[Any] = list(_expect(data, key, list, f"a list of {what}"))
+    values: list[Any] = _expect(data, key, list, f"a list of {what}")
     if len(values) > limit:
         raise FormatError(f"$.{key}", f"at most {limit} entries, got {len(values)}")
     for index, value in enumerate(values):
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-            raise FormatError(f"$.{key}[{index}]", f"expected {what}, got {json.dumps(value)[:60]}")
+            raise FormatError(f"$.{key}[{index}]", f"expected {what}, got {_shown(value)}")
     return values
 
 
-def record_from_data(data: object) -> Record:
-    """The :class:`Record` of a parsed JSON document; raises :class:`FormatError` naming the path."""
+@attrs.frozen
+class Document:
+    """What records and redacted records share, as :func:`read_document` read it.
+
+    ``actions`` are the action texts, each checked for length only."""
+
+    library: str
+    rules: Rules
+    players: tuple[str, ...]
+    first_captain: int
+    actions: tuple[str, ...]
+    result: Result | None
+
+
+def read_document(data: object, name: str, own: dict[str, bool], what: str = "a record") -> Document:
+    """Check the members every record-like document shares and return them.
+
+    ``name`` is the expected format name; ``own`` maps the document's own keys to whether
+    they are required (``{"digests": False}`` for a record). Raises :class:`FormatError`
+    naming the path of the first problem. The caller reads its own keys.
+    """
     if not isinstance(data, dict):
-        raise FormatError("$", f"a record is a JSON object, got {type(data).__name__}")
-    unknown = sorted(set(data) - _KEYS)
+        raise FormatError("$", f"{what} is a JSON object, got {type(data).__name__}")
+    unknown = sorted(set(data) - _COMMON_KEYS - set(own))
     if unknown:
         raise FormatError("$", f"unknown key(s) {', '.join(map(repr, unknown))}")
-    missing = sorted(_REQUIRED - set(data))
+    missing = sorted((_COMMON_REQUIRED | {key for key, required in own.items() if required}) - set(data))
     if missing:
         raise FormatError("$", f"missing key(s) {', '.join(map(repr, missing))}")
     fmt = _expect(data, "format", dict, "an object")
-    if fmt.get("name") != FORMAT_NAME or set(fmt) != {"name", "version"}:
-        raise FormatError("$.format", f'expected {{"name": "{FORMAT_NAME}", "version": {FORMAT_VERSION}}}')
+    if fmt.get("name") != name or set(fmt) != {"name", "version"}:
+        raise FormatError("$.format", f'expected {{"name": "{name}", "version": {FORMAT_VERSION}}}')
     if fmt["version"] != FORMAT_VERSION or type(fmt["version"]) is not int:
         raise FormatError("$.format.version", f"this library reads version {FORMAT_VERSION}, got {fmt['version']!r}")
     library = _expect(data, "library", str, "text") if "library" in data else "unknown"
+    if len(library) > MAX_LIBRARY_CHARS:
+        raise FormatError("$.library", f"at most {MAX_LIBRARY_CHARS} characters")
     rules = structure(data["rules"], Rules, "$.rules")
     players = _list_of(data, "players", str, "a seat name", 4)
     if len(players) not in (3, 4):
         raise FormatError("$.players", f"3 or 4 seats, got {len(players)}")
-    for index, name in enumerate(players):
-        if not 0 < len(name) <= MAX_NAME_CHARS:
+    for index, player in enumerate(players):
+        if not 0 < len(player) <= MAX_NAME_CHARS:
             raise FormatError(f"$.players[{index}]", f"a name has 1 to {MAX_NAME_CHARS} characters")
     first_captain = _expect(data, "first_captain", int, "a seat number")
     if not 0 <= first_captain < len(players):
         raise FormatError("$.first_captain", f"a seat from 0 to {len(players) - 1}, got {first_captain}")
     texts = _list_of(data, "actions", str, "an action in canonical notation", MAX_ACTIONS)
-    actions = []
     for index, text in enumerate(texts):
+        if len(text) > MAX_ACTION_CHARS:
+            raise FormatError(f"$.actions[{index}]", f"an action has at most {MAX_ACTION_CHARS} characters")
+    result = structure(data["result"], Result, "$.result") if "result" in data else None
+    return Document(library, rules, tuple(players), first_captain, tuple(texts), result)
+
+
+def record_from_data(data: object) -> Record:
+    """The :class:`Record` of a parsed JSON document; raises :class:`FormatError` naming the path."""
+    document = read_document(data, FORMAT_NAME, {"digests": False})
+    assert isinstance(data, dict)
+    actions = []
+    for index, text in enumerate(document.actions):
         try:
             actions.append(parse_action(text))
         except MeutererError as error:
@@ -287,15 +362,17 @@ def record_from_data(data: object) -> Record:
         for index, digest in enumerate(digests):
             if len(digest) != 64 or digest.strip("0123456789abcdef"):
                 raise FormatError(f"$.digests[{index}]", "expected 64 lower-case hexadecimal digits")
-    result = structure(data["result"], Result, "$.result") if "result" in data else None
-    return Record(rules, tuple(players), first_captain, tuple(actions), digests, result, library)
+    d = document
+    return Record(d.rules, d.players, d.first_captain, tuple(actions), digests, d.result, d.library)
 
 
 def read_record(source: str | bytes | os.PathLike[str] | IO[str]) -> Record:
     """Read a record from JSON text, a path (``pathlib.Path``) or a text stream.
 
-    Raises :class:`~meuterer.errors.FormatError` naming the path of the first problem.
-    Nothing is evaluated or unpickled: the input is parsed as JSON only.
+    Raises :class:`~meuterer.errors.FormatError` naming the path of the first problem, and
+    :class:`TypeError` for an argument of another type (``None``, a number, a dict: a
+    programming error, not bad data). Nothing is evaluated or unpickled: the input is
+    parsed as JSON only, and repeated keys and lone surrogates are refused.
     """
     return record_from_data(parse_json(read_source(source)))
 
@@ -304,17 +381,28 @@ def read_record(source: str | bytes | os.PathLike[str] | IO[str]) -> Record:
 
 
 def verify(source: Record | str | bytes | os.PathLike[str] | IO[str]) -> Report:
-    """Replay a record and report every problem found; never raises on bad input.
+    """Replay a record and report every problem found; never raises.
 
-    Checks that every action is legal in turn, that each stated digest matches the state
+    Anything that is not a readable record (malformed JSON, a wrong argument such as
+    ``None`` or a dict, even an internal error) comes back as a single finding. Checks
+    that every action is legal in turn, that each stated digest matches the state
     reached, and that the stated result is the game's. The first illegal action ends the
     replay (what follows cannot be checked).
     """
+    try:
+        return _verify(source)
+    except Exception as error:  # verify reports, it never raises (MemoryError included)
+        return Report((Finding("$", f"cannot be verified: {type(error).__name__}: {error}"),), 0, None)
+
+
+def _verify(source: Record | str | bytes | os.PathLike[str] | IO[str]) -> Report:
     if not isinstance(source, Record):
         try:
             source = read_record(source)
         except FormatError as error:
             return Report((Finding(error.path, error.message),), 0, None)
+        except TypeError as error:
+            return Report((Finding("$", str(error)),), 0, None)
     record = source
     findings: list[Finding] = []
     try:
@@ -337,8 +425,8 @@ def verify(source: Record | str | bytes | os.PathLike[str] | IO[str]) -> Report:
             break
         steps += 1
         if digests is not None and index < len(digests) and not digest_failed:
-            actual = state_digest(state)
-            if actual != digests[index]:
+            replayed = state_digest(state)
+            if replayed != digests[index]:
                 digest_failed = True  # later digests would all differ too
                 findings.append(
                     Finding(
@@ -346,7 +434,7 @@ def verify(source: Record | str | bytes | os.PathLike[str] | IO[str]) -> Report:
                         "the state reached differs from the recorded one",
                         index,
                         str(action),
-                        expected=actual,
+                        expected=replayed,
                         actual=digests[index],
                     )
                 )

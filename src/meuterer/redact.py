@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import IO, Any, ClassVar, Final
+from typing import IO, Any, Final
 
 import attrs
 
@@ -36,64 +36,19 @@ from meuterer._version import __version__ as _version
 from meuterer.actions import Action, ChooseRole, Discard, Draw, Pass, Play, Support, parse_action
 from meuterer.cards import EMPTY, ROLE_BY_NAME, ROLES, Card, Role, add, counts_of
 from meuterer.errors import FormatError, IllegalActionError, MeutererError
-from meuterer.record import MAX_ACTIONS, MAX_NAME_CHARS, Record, Result, layout, read_source
+from meuterer.record import Record, Result, document_data, layout, read_document, read_source
 from meuterer.rules import Rules
-from meuterer.serialize import converter, parse_json, structure
+from meuterer.serialize import parse_json
 from meuterer.state import State, Step, evolve
 from meuterer.views import ROLES_SECRET, PlayerView, Slot, _complete, view
+from meuterer.views import HiddenDraw as HiddenDraw  # re-exported: redacted records are made of these
+from meuterer.views import HiddenRole as HiddenRole
+from meuterer.views import Seen as Seen
+from meuterer.views import SeenAction as SeenAction
+from meuterer.views import seen as seen_by
 
 FORMAT_NAME: Final = "meuterer-redacted-record"
 FORMAT_VERSION: Final = 1
-
-
-@attrs.frozen
-class HiddenDraw:
-    """Chance, as seen by everyone but the drawer: ``player`` drew a card (``draw p1 ?``)."""
-
-    kind: ClassVar[str] = "draw"
-    player: int
-
-    def __str__(self) -> str:
-        return f"draw p{self.player} ?"
-
-
-@attrs.frozen
-class HiddenRole:
-    """Phase 2, as seen by the others: ``player`` took a role, which one is secret (``p1 role ?``)."""
-
-    kind: ClassVar[str] = "role"
-    player: int
-
-    def __str__(self) -> str:
-        return f"p{self.player} role ?"
-
-
-SeenAction = Action | HiddenDraw | HiddenRole
-"""An action as one player saw it."""
-
-
-@attrs.frozen
-class Seen:
-    """One action of a game as one player saw it, and what he learnt with it.
-
-    ``centre``: on the viewer's own pass (when he goes on to choose a role), the roles
-    still in the centre. ``reveal``: on the action after which phase 3 reveals the
-    roles, each seat's role (``None`` for the captain).
-    """
-
-    action: SeenAction
-    centre: tuple[Role, ...] | None = None
-    reveal: tuple[Role | None, ...] | None = None
-
-    def __str__(self) -> str:
-        text = str(self.action)
-        if self.centre is not None:
-            text += "; centre " + ",".join(map(str, self.centre))
-        if self.reveal is not None:
-            text += "; reveal " + ",".join(
-                f"p{seat}:{role}" for seat, role in enumerate(self.reveal) if role is not None
-            )
-        return text
 
 
 @attrs.frozen
@@ -131,22 +86,9 @@ def redact(record: Record, player: int | None) -> RedactedRecord:
         except MeutererError as error:
             error.add_note(f"at step {index} (0-based) of the record")
             raise
-        seen.append(_seen(state, action, after, player))
+        seen.append(seen_by(state, action, after, player))
         state = after
     return RedactedRecord(record.rules, record.players, record.first_captain, player, tuple(seen), record.result)
-
-
-def _seen(state: State, action: Action, after: State, player: int | None) -> Seen:
-    shown: SeenAction = action
-    if isinstance(action, Draw) and action.player != player:
-        shown = HiddenDraw(action.player)
-    elif isinstance(action, ChooseRole) and action.player != player:
-        shown = HiddenRole(action.player)
-    centre = None
-    if after.step is Step.CHOOSE_ROLE and after.to_act == player and isinstance(action, Pass):
-        centre = tuple(role for role in ROLES if role not in after.roles)
-    reveal = after.roles if state.step in ROLES_SECRET and after.step not in ROLES_SECRET else None
-    return Seen(shown, centre, reveal)
 
 
 # Replaying -----------------------------------------------------------------------------------
@@ -324,18 +266,7 @@ def parse_seen(text: str, players: int) -> Seen:
 
 def redacted_data(record: RedactedRecord) -> dict[str, Any]:
     """The JSON document of a redacted record as plain data."""
-    data: dict[str, Any] = {
-        "format": {"name": FORMAT_NAME, "version": FORMAT_VERSION},
-        "library": record.library,
-        "rules": converter.unstructure(record.rules),
-        "players": list(record.players),
-        "first_captain": record.first_captain,
-        "viewer": record.viewer,
-        "actions": [str(seen) for seen in record.actions],
-    }
-    if record.result is not None:
-        data["result"] = {"scores": list(record.result.scores), "winners": list(record.result.winners)}
-    return data
+    return document_data(FORMAT_NAME, record, {"viewer": record.viewer})
 
 
 def dumps_redacted(record: RedactedRecord) -> str:
@@ -343,58 +274,28 @@ def dumps_redacted(record: RedactedRecord) -> str:
     return layout(redacted_data(record))
 
 
-_KEYS = {"format", "library", "rules", "players", "first_captain", "viewer", "actions", "result"}
-_REQUIRED = _KEYS - {"library", "result"}
-
-
-def _is_int(value: object) -> bool:
-    return type(value) is int
-
-
 def redacted_from_data(data: object) -> RedactedRecord:
     """The redacted record of a parsed JSON document; raises :class:`FormatError` naming the path."""
-    if not isinstance(data, dict):
-        raise FormatError("$", f"a redacted record is a JSON object, got {type(data).__name__}")
-    if set(data) - _KEYS or _REQUIRED - set(data):
-        wrong = sorted(set(data) - _KEYS) or sorted(_REQUIRED - set(data))
-        raise FormatError("$", f"unknown or missing key(s) {', '.join(map(repr, wrong))}")
-    if data["format"] != {"name": FORMAT_NAME, "version": FORMAT_VERSION}:
-        raise FormatError("$.format", f'expected {{"name": "{FORMAT_NAME}", "version": {FORMAT_VERSION}}}')
-    library = data.get("library", "unknown")
-    if not isinstance(library, str):
-        raise FormatError("$.library", "expected text")
-    rules = structure(data["rules"], Rules, "$.rules")
-    players = data["players"]
-    if not isinstance(players, list) or len(players) not in (3, 4):
-        raise FormatError("$.players", "expected 3 or 4 seat names")
-    for index, name in enumerate(players):
-        if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME_CHARS:
-            raise FormatError(f"$.players[{index}]", f"a name has 1 to {MAX_NAME_CHARS} characters")
-    n = len(players)
-    first = data["first_captain"]
-    if not _is_int(first) or not 0 <= first < n:
-        raise FormatError("$.first_captain", f"a seat from 0 to {n - 1}")
+    document = read_document(data, FORMAT_NAME, {"viewer": True}, "a redacted record")
+    assert isinstance(data, dict)
+    n = len(document.players)
     viewer = data["viewer"]
-    if viewer is not None and (not _is_int(viewer) or not 0 <= viewer < n):
+    if viewer is not None and (type(viewer) is not int or not 0 <= viewer < n):
         raise FormatError("$.viewer", f"a seat from 0 to {n - 1}, or null for a spectator")
-    texts = data["actions"]
-    if not isinstance(texts, list) or len(texts) > MAX_ACTIONS:
-        raise FormatError("$.actions", f"a list of at most {MAX_ACTIONS} actions")
     actions = []
-    for index, text in enumerate(texts):
-        if not isinstance(text, str):
-            raise FormatError(f"$.actions[{index}]", "expected an action in (redacted) notation")
+    for index, text in enumerate(document.actions):
         try:
             actions.append(parse_seen(text, n))
         except FormatError as error:
             raise FormatError(f"$.actions[{index}]", error.message) from None
-    result = structure(data["result"], Result, "$.result") if "result" in data else None
-    return RedactedRecord(rules, tuple(players), first, viewer, tuple(actions), result, library)
+    d = document
+    return RedactedRecord(d.rules, d.players, d.first_captain, viewer, tuple(actions), d.result, d.library)
 
 
 def loads_redacted(source: str | bytes | os.PathLike[str] | IO[str]) -> RedactedRecord:
     """Read a redacted record from JSON text, bytes, a path or a text stream.
 
-    Raises :class:`~meuterer.errors.FormatError` naming the path of the first problem.
+    Raises :class:`~meuterer.errors.FormatError` naming the path of the first problem, and
+    :class:`TypeError` for an argument of another type (as :func:`meuterer.read_record`).
     """
     return redacted_from_data(parse_json(read_source(source, "a redacted record")))

@@ -1,5 +1,9 @@
 """Rule options: one named, documented option for every point the rulebook leaves open.
 
+Options that size the game (the deck, hand size, the loadmaster's extra cards, the
+highest offer, the rounds) have generous upper bounds (:data:`MAX_DECK`...), so every
+action space and every game stays small enough to list and replay quickly.
+
 >>> from meuterer import Rules
 >>> Rules().rounds_for(3), Rules().rounds_for(4)
 (9, 8)
@@ -51,8 +55,8 @@ class Reshuffle(StrEnum):
 
 
 def _validate_rounds(instance: Rules, attribute: attrs.Attribute[int | None], value: int | None) -> None:
-    if value is not None and value < 1:
-        raise RulesError(f"rounds must be a positive number, got {value}")
+    if value is not None and (type(value) is not int or not 1 <= value <= MAX_ROUNDS):
+        raise RulesError(f"rounds must be a positive whole number, at most {MAX_ROUNDS}, got {value!r}")
 
 
 def _validate_table(instance: Rules, attribute: attrs.Attribute[tuple[Island, ...]], value: tuple[Island, ...]) -> None:
@@ -76,18 +80,34 @@ def _default_deck(rules: Rules) -> Counts:
     return BASE_DECK[:6] + (1 if rules.pirates else 0,)
 
 
+MAX_DECK = 500
+"""The most cards a deck may hold (the rulebook's has 36 or 37)."""
+MAX_HAND_SIZE = 20
+"""The largest ``hand_size`` (the rulebook's is 5)."""
+MAX_LOADMASTER_EXTRA = 6
+"""The largest ``loadmaster_extra`` (the rulebook's is 3): the loadmaster's discards are
+every multiset of that many of his cards, at most 924 with 6."""
+MAX_OFFER = 100
+"""The largest ``max_offer`` (the rulebook's is 3): one legal offer per amount."""
+MAX_ROUNDS = 1000
+"""The most ``rounds`` a game may have (the rulebook's 8 or 9)."""
+
+
 def _validate_deck(instance: Rules, attribute: attrs.Attribute[Counts], value: Counts) -> None:
     if len(value) != 7 or any(type(n) is not int or n < 0 for n in value):
         raise RulesError(f"deck must hold 7 non-negative counts (ruby..pirate), got {value}")
+    if sum(value) > MAX_DECK:
+        raise RulesError(f"a deck holds at most {MAX_DECK} cards, got {sum(value)}")
     if value[6] != (1 if instance.pirates else 0):
         wanted = "1 pirate card with pirates=True" if instance.pirates else "no pirate card without pirates=True"
         raise RulesError(f"the deck must hold {wanted}, got {value[6]}")
 
 
-def _at_least(least: int) -> Any:
+def _at_least(least: int, most: int | None = None) -> Any:
     def validate(instance: Rules, attribute: attrs.Attribute[int], value: int) -> None:
-        if type(value) is not int or value < least:
-            raise RulesError(f"{attribute.name} must be a whole number of at least {least}, got {value!r}")
+        if type(value) is not int or value < least or (most is not None and value > most):
+            bounds = f"of at least {least}" + ("" if most is None else f" and at most {most}")
+            raise RulesError(f"{attribute.name} must be a whole number {bounds}, got {value!r}")
 
     return validate
 
@@ -106,11 +126,12 @@ class Rules:
     card is shuffled into the deck and the pirate ship starts at Piratennest."""
     deck: Counts = attrs.field(default=attrs.Factory(_default_deck, takes_self=True), validator=_validate_deck)
     """Deck composition as counts of ruby, salt, wine, cloth, grain, support, pirate
-    (36 cards; 37 with the pirate)."""
+    (36 cards; 37 with the pirate); at most :data:`MAX_DECK` cards."""
     ring: Ring = attrs.field(default=Ring.FIXED, converter=Ring)
     """The island arrangement (see :class:`Ring`)."""
     rounds: int | None = attrs.field(default=None, validator=_validate_rounds)
-    """Rounds in a game; ``None`` means the rulebook's 8 with 4 players, 9 with 3."""
+    """Rounds in a game; ``None`` means the rulebook's 8 with 4 players, 9 with 3; at most
+    :data:`MAX_ROUNDS`."""
     sale_order: SaleOrder = attrs.field(default=SaleOrder.NEW_CAPTAIN, converter=SaleOrder)
     """Who declares sales first in phase 5 (rulebook open; see :class:`SaleOrder`)."""
     withholding: bool = False
@@ -128,12 +149,14 @@ class Rules:
     """Pirate variant, no source says: ``False`` (SPEC default) — the pirate ship stays where
     it stopped; ``True`` — it returns to Piratennest at the clean-up (phase 7)."""
 
-    hand_size: int = attrs.field(default=5, validator=_at_least(1))
-    """Cards in a full hand (setup and phase 8)."""
-    loadmaster_extra: int = attrs.field(default=3, validator=_at_least(0))
-    """Extra cards the loadmaster draws, and then discards, in phase 8."""
-    max_offer: int = attrs.field(default=3, validator=_at_least(0))
-    """The captain's highest offer to the mate (captain cards show 0 to 3)."""
+    hand_size: int = attrs.field(default=5, validator=_at_least(1, MAX_HAND_SIZE))
+    """Cards in a full hand (setup and phase 8); at most :data:`MAX_HAND_SIZE`."""
+    loadmaster_extra: int = attrs.field(default=3, validator=_at_least(0, MAX_LOADMASTER_EXTRA))
+    """Extra cards the loadmaster draws, and then discards, in phase 8; at most
+    :data:`MAX_LOADMASTER_EXTRA`."""
+    max_offer: int = attrs.field(default=3, validator=_at_least(0, MAX_OFFER))
+    """The captain's highest offer to the mate (captain cards show 0 to 3); at most
+    :data:`MAX_OFFER`."""
     cabin_boy_points: int = attrs.field(default=2, validator=_at_least(0))
     """Victory points of the cabin boy after a successful mutiny."""
 

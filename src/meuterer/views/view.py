@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from operator import attrgetter
 from typing import Final
 
@@ -17,7 +15,7 @@ from meuterer.errors import FormatError, MeutererError
 from meuterer.islands import Island
 from meuterer.machine import ROLES_SECRET as _ROLES_SECRET
 from meuterer.rules import Rules
-from meuterer.serialize import converter, parse_json, structure
+from meuterer.serialize import converter, json_with_rules, parse_json, structure
 from meuterer.state import STEP_PHASE, Phase, State, Step
 
 PUBLIC_FIELDS: Final = (
@@ -270,29 +268,18 @@ def unstructure_view(v: PlayerView) -> dict[str, object]:
     return data
 
 
-def _json(data: object) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-
-
 # The rule set (with its island table) is most of a view's text and hardly ever changes:
-# write it once per rule set and splice it in at its sorted place.
+# serialize.json_with_rules writes it once per rule set and splices it in at its place.
 _without_rules = converter.copy()
 _without_rules.register_unstructure_hook(
     PlayerView, make_dict_unstructure_fn(PlayerView, _without_rules, rules=override(omit=True))
 )
 
 
-@lru_cache(maxsize=16)
-def _rules_text(rules: Rules) -> str:
-    return _json(converter.unstructure(rules))
-
-
 def dumps_view(v: PlayerView) -> str:
     """The canonical JSON text of a view: ``json.dumps`` of :func:`unstructure_view` with keys
     sorted, no white space between tokens and non-ASCII characters as they are."""
-    data: dict[str, object] = _without_rules.unstructure(v)
-    low = {key: data.pop(key) for key in sorted(data) if key < "rules"}
-    return _json(low)[:-1] + ',"rules":' + _rules_text(v.rules) + "," + _json(data)[1:]
+    return json_with_rules(_without_rules.unstructure(v), v.rules)
 
 
 def loads_view(text: str | bytes) -> PlayerView:
