@@ -128,12 +128,19 @@ def chance_outcomes(state: State) -> Sequence[tuple[Action, Fraction]]:
     return () if outcomes is None else outcomes(state)
 
 
-def apply(state: State, action: Action) -> State:
+def apply(state: State, action: Action, *, as_player: int | None = None) -> State:
     """The state after ``action``; ``state`` itself is never changed.
 
     Raises :class:`~meuterer.errors.IllegalActionError`, saying why, unless ``action``
-    is one of :func:`legal_actions` (``state``).
+    is one of :func:`legal_actions` (``state``). The reason is worded from the whole
+    state, hidden cards included. A server taking actions from players passes
+    ``as_player=seat`` (the seat that sent it): the action is then checked and explained
+    from that seat's view only (:func:`meuterer.referee.apply_as`).
     """
+    if as_player is not None:
+        from meuterer.referee import apply_as  # the referee reads views, which read this module
+
+        return apply_as(state, action, as_player)
     legal = legal_actions(state)
     # Callers mostly pass a listed instance: look for it by identity first (at C speed),
     # then by equality (actions convert their fields, so an equal one fires the same).
