@@ -68,10 +68,10 @@ def test_a_role_becomes_a_link_to_its_canonical_path() -> None:
     pkg = griffe.load("meuterer", search_paths=[str(ROOT / "src")])
     names = extension._index(pkg)
     views = pkg["views"]
-    assert extension.resolve(pkg, views, "sample_state", names) == "meuterer.views.sample_state"
+    assert extension.resolve(pkg, views, "sample_state", names) == "meuterer.views.sample.sample_state"
     assert extension.resolve(pkg, views, "meuterer.new_game", names) == "meuterer.engine.new_game"
     assert extension.resolve(pkg, views, "PlayerView.observation_vector", names) == (
-        "meuterer.views.PlayerView.observation_vector"
+        "meuterer.views.player_view.PlayerView.observation_vector"
     )
     assert extension.resolve(pkg, pkg["record"], "FormatError", names) == "meuterer.errors.FormatError"
     assert extension.resolve(pkg, views, "transitions.Machine", names) is None

@@ -34,7 +34,7 @@ The game:
   observer's ``dict`` holds one array per declared piece).
 - **Information states** have perfect recall: ``information_state_string`` is the
   observation text followed by the whole game as the player saw it, one action a line in
-  the notation of redacted records (:mod:`meuterer.views.seen`: ``draw p1 ?``, ``p1 role ?``,
+  the notation of redacted records (``meuterer.views.seen_actions``: ``draw p1 ?``, ``p1 role ?``,
   with the ``centre`` and ``reveal`` notes), which determines every view he had.
   ``information_state_tensor`` is the observation tensor followed by the public facts of
   every round so far (:func:`meuterer.views.history_layout`: captain, offer, destinations,

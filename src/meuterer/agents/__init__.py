@@ -1,7 +1,7 @@
 """Bots: an agent sees only its :class:`~meuterer.views.PlayerView` and the legal actions.
 
 Agents are named by one spec grammar (``random``, ``greedy``, ``ismcts:50``), see
-:mod:`meuterer.agents.registry`.
+``meuterer.agents.registry``.
 
 >>> import meuterer
 >>> from meuterer.agents import RandomAgent, make_agent, play_game

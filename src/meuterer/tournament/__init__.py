@@ -1,6 +1,6 @@
-"""Tournaments: many seeded games between agents (:mod:`~meuterer.tournament.run`), their
-per-game results and result files (:mod:`~meuterer.tournament.results`), and summary
-statistics (:mod:`~meuterer.tournament.statistics`).
+"""Tournaments: many seeded games between agents (``meuterer.tournament.run``), their
+per-game results and result files (``meuterer.tournament.results``), and summary
+statistics (``meuterer.tournament.statistics``).
 
 >>> from meuterer.tournament import run_tournament
 >>> run = run_tournament(["greedy", "random", "random"], games=3, seed=1)
@@ -8,7 +8,8 @@ statistics (:mod:`~meuterer.tournament.statistics`).
 3
 """
 
-from meuterer.agents.registry import AgentSpec, agent_label, make_agent
+from meuterer.agents.registry import AgentSpec as AgentSpec  # documented in meuterer.agents
+from meuterer.agents.registry import agent_label, make_agent
 from meuterer.tournament.results import (
     Format,
     GameResult,
@@ -33,7 +34,6 @@ from meuterer.tournament.run import (
 from meuterer.tournament.statistics import Group, Rate, Summary, summarize, wilson
 
 __all__ = [
-    "AgentSpec",
     "Backend",
     "Format",
     "GameResult",

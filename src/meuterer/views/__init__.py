@@ -5,9 +5,9 @@ what nobody knows. :func:`view` keeps, for one seat (or for a spectator), exactl
 public part and that seat's private part; :func:`sample_state` goes the other way and
 fills in everything a view leaves open, at random. See ``docs/views.md``.
 
-The package: :mod:`~meuterer.views.view` (the view, its JSON form),
-:mod:`~meuterer.views.sample` (states drawn from a view), :mod:`~meuterer.views.observation`
-(text, and the one declared numeric layout), :mod:`~meuterer.views.seen` (what each seat
+The package: ``meuterer.views.player_view`` (the view, its JSON form),
+``meuterer.views.sample`` (states drawn from a view), ``meuterer.views.observation``
+(text, and the one declared numeric layout), ``meuterer.views.seen_actions`` (what each seat
 saw of one action).
 
 >>> import random
@@ -44,10 +44,7 @@ from meuterer.views.observation import (
     private_text,
     update_rounds,
 )
-from meuterer.views.sample import Slot, sample_state
-from meuterer.views.sample import _complete as _complete  # for meuterer.redact
-from meuterer.views.seen import HiddenDraw, HiddenRole, Seen, SeenAction, seen, seen_by_all
-from meuterer.views.view import (
+from meuterer.views.player_view import (
     HIDDEN_FIELDS,
     PRIVATE_FIELDS,
     PUBLIC_FIELDS,
@@ -59,6 +56,9 @@ from meuterer.views.view import (
     unstructure_view,
     view,
 )
+from meuterer.views.sample import Slot, sample_state
+from meuterer.views.sample import _complete as _complete  # for meuterer.redact
+from meuterer.views.seen_actions import HiddenDraw, HiddenRole, Seen, SeenAction, seen, seen_by_all
 
 __all__ = [
     "HIDDEN_FIELDS",

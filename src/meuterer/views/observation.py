@@ -31,7 +31,7 @@ from meuterer.encoding import score_bounds
 from meuterer.machine import STEP_CODES as _STEP_CODES
 from meuterer.rules import Rules
 from meuterer.state import State, Step
-from meuterer.views.view import ROLES_SECRET, PlayerView
+from meuterer.views.player_view import ROLES_SECRET, PlayerView
 
 
 def _seat_name(seat: int) -> str:

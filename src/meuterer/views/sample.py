@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from meuterer.cards import CARDS, ROLES, Counts, Role, plus
 from meuterer.state import State
-from meuterer.views.view import PlayerView, ViewError
+from meuterer.views.player_view import PlayerView, ViewError
 
 _HAND, _DRAWN, _FACE_DOWN, _DECK = "hand", "drawn", "face_down", "deck"
 Slot = tuple[str, int]

@@ -54,7 +54,7 @@ from .session import _Session
 __all__ = ["BOTS", "BotError", "make_bot", "make_bots", "play", "register", "resume_seed", "run"]
 
 BOTS: Final = ("random", "greedy", "ismcts")
-"""The built-in bot names ``--bots`` accepts (see :mod:`meuterer.agents.registry` for options)."""
+"""The built-in bot names ``--bots`` accepts (see ``meuterer.agents.registry`` for options)."""
 DEFAULT_BOT: Final = "greedy"
 
 BotError = AgentSpecError

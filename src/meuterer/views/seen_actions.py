@@ -22,7 +22,7 @@ import attrs
 from meuterer.actions import Action, ChooseRole, Draw, Pass
 from meuterer.cards import ROLES, Role
 from meuterer.state import State, Step
-from meuterer.views.view import ROLES_SECRET
+from meuterer.views.player_view import ROLES_SECRET
 
 
 @attrs.frozen
