@@ -62,10 +62,11 @@ def main() -> int:
 
     from gymnasium.wrappers import TransformReward
 
-    env = MeutererEnv(players=4, opponents="greedy", seat="rotate", reward="step", utility="relative")
-    env.reset(seed=args.seed)
+    base = MeutererEnv(players=4, opponents="greedy", seat="rotate", reward="step", utility="relative")
+    base.reset(seed=args.seed)
+    env: Any = base
     if args.reward_scale != 1.0:
-        env = TransformReward(env, lambda reward: reward * args.reward_scale)
+        env = TransformReward(base, lambda reward: reward * args.reward_scale)
     checkpoints = 4
     n_steps = min(1024, max(64, args.steps // checkpoints))
     model = MaskablePPO(

@@ -18,6 +18,7 @@ import time
 import tracemalloc
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,7 @@ MEBIBYTES = 512
 slow = pytest.mark.skipif(os.environ.get("MEUTERER_SLOW") != "1", reason="slow: run with MEUTERER_SLOW=1")
 
 
-def cost(read: Callable[[object], object], source: object) -> tuple[float, float]:
+def cost(read: Callable[[Any], object], source: object) -> tuple[float, float]:
     """CPU seconds and peak MiB of ``read(source)``; a MeutererError counts as an answer."""
 
     def run() -> None:

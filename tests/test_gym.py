@@ -121,7 +121,8 @@ def test_opponents_may_be_names_agents_or_policies() -> None:
         calls.append(v.player or 0)
         return legal[0]
 
-    agents = meuterer.agents
+    from meuterer import agents
+
     env = adapter.MeutererEnv(players=4, opponents=[first_legal, agents.GreedyAgent(), "random"], rounds=1)
     play(env, 1)
     assert set(calls) == {1}

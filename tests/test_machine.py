@@ -76,8 +76,8 @@ def test_the_table_is_the_declaration() -> None:
 
 def test_phase_enumeration_has_ten_rulebook_phases_plus_deal_and_end() -> None:
     assert [p.value for p in meuterer.Phase] == list(range(12))
-    assert meuterer.Phase.DEAL == 0 and meuterer.Phase.GAME_OVER == 11
-    assert meuterer.Phase.MUTINY == 4 and meuterer.Phase.DRAW == 8
+    assert int(meuterer.Phase.DEAL) == 0 and int(meuterer.Phase.GAME_OVER) == 11
+    assert int(meuterer.Phase.MUTINY) == 4 and int(meuterer.Phase.DRAW) == 8
 
 
 def test_compile_machine_names_the_transitions_versions_it_reads_when_internals_are_missing() -> None:

@@ -767,7 +767,8 @@ def edit_somewhere(draw: st.DrawFn, root: Any) -> None:
     elif op == "delete":
         del parent[key]
     elif op == "retype":
-        retype = draw(st.sampled_from([str, lambda v: [v], lambda v: {"value": v}, lambda v: None, float]))
+        retypes: list[Callable[[Any], Any]] = [str, lambda v: [v], lambda v: {"value": v}, lambda v: None, float]
+        retype = draw(st.sampled_from(retypes))
         try:
             parent[key] = retype(parent[key])
         except (TypeError, ValueError):

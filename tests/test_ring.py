@@ -41,7 +41,7 @@ def test_the_arrangements_are_every_order_of_the_other_islands_once() -> None:
     first = [arrangements[i] for i in range(50)]
     assert len(set(first)) == 50
     # Lexicographic order of the islands' table positions.
-    keys = [[ISLAND_NAMES.index(name) for name in a.islands] for a in first]
+    keys = [[ISLAND_NAMES.index(name) for name in a.islands] for a in first if isinstance(a, ArrangeRing)]
     assert keys == sorted(keys)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -185,7 +186,7 @@ def test_the_last_state_shows_the_final_scores() -> None:
         ({"names": ("a", "b")}, "names must name"),
     ],
 )
-def test_bad_arguments_are_refused(kwargs: dict[str, object], message: str) -> None:
+def test_bad_arguments_are_refused(kwargs: dict[str, Any], message: str) -> None:
     state = meuterer.new_game(3)
     with pytest.raises(MeutererError, match=message):
         board(state, **kwargs)
@@ -198,7 +199,7 @@ def test_a_view_is_drawn_from_its_own_perspective_only() -> None:
     with pytest.raises(MeutererError, match="perspective"):
         board(mine, perspective=2)
     with pytest.raises(MeutererError, match="State or a PlayerView"):
-        board("p0 pass")
+        board("p0 pass")  # type: ignore[arg-type]
     assert isinstance(mine, PlayerView) and mine.roles[1] in (*Role, None)
 
 

@@ -14,7 +14,7 @@ import pytest
 import meuterer
 from meuterer import FormatError, MeutererError, Record, Rules
 from meuterer.record import Result, make_record, record_data
-from meuterer.redact import dumps_redacted, redact
+from meuterer.redact import RedactedRecord, dumps_redacted, redact
 from meuterer.svg import board
 from meuterer.viewer import read_any_record, replay_html, write_html
 from meuterer.views import view
@@ -105,7 +105,8 @@ def test_sources_and_bad_input(tmp_path: Path, record: Record) -> None:
     assert read_any_record(path) == record
     out = write_html(path, tmp_path / "game.html")
     assert out.read_text(encoding="utf-8") == replay_html(record)
-    assert read_any_record(dumps_redacted(redact(record, None))).viewer is None
+    redacted = read_any_record(dumps_redacted(redact(record, None)))
+    assert isinstance(redacted, RedactedRecord) and redacted.viewer is None
     with pytest.raises(FormatError):
         replay_html('{"format": {"name": "chess", "version": 1}}')
     with pytest.raises(FormatError):
