@@ -29,6 +29,7 @@ import random
 from collections.abc import Iterator, Sequence
 from itertools import combinations_with_replacement, product
 from math import factorial
+from operator import add, mul
 from typing import Any, Final, overload
 
 from meuterer.actions import (
@@ -93,20 +94,36 @@ _ROLE = tuple(tuple(ChooseRole(p, r) for r in ROLES) for p in range(4))
 _SUPPORTS = tuple(tuple(Support(p, k) for k in range(8)) for p in range(4))
 
 # Caches of legal-action lists that depend only on small hashable keys.
-_SELL_CACHE: dict[tuple[Any, ...], tuple[tuple[Sell, ...], tuple[tuple[int, ...], ...]]] = {}
-_DISCARD_CACHE: dict[tuple[Any, ...], tuple[tuple[Discard, ...], tuple[Counts, ...]]] = {}
+_Declarations = tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...]]
+_DISCARD_CACHE: dict[tuple[int, int], tuple[tuple[Discard, ...], tuple[Counts, ...], Any]] = {}
 _OFFER_CACHE: dict[tuple[int, int], tuple[Offer, ...]] = {}
+_DISCARD_CHOICES: dict[tuple[Counts, int], tuple[tuple[tuple[Card, ...], ...], tuple[Counts, ...]]] = {}
+
+
+def _discards(pool: Counts, extra: int) -> tuple[tuple[tuple[Card, ...], ...], tuple[Counts, ...]]:
+    """Every multiset of ``extra`` cards of ``pool`` (reference order), as cards and counts."""
+    kinds = [c for c in CARDS if pool[c]]
+    found: list[tuple[Card, ...]] = []
+    counts: list[Counts] = []
+    for cards in combinations_with_replacement(kinds, extra):
+        chosen = [0] * 7
+        for card in cards:
+            chosen[card] += 1
+        if all(chosen[c] <= pool[c] for c in kinds):
+            found.append(cards)
+            counts.append(tuple(chosen))
+    return tuple(found), tuple(counts)
 
 
 def _declarations(
-    player: int, goods: Counts, islands: tuple[Island, ...], withholding: bool
-) -> tuple[tuple[Sell, ...], tuple[tuple[int, ...], ...]]:
+    goods: Counts, islands: tuple[Island, ...], withholding: bool
+) -> tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...]]:
     """Every sale declaration (reference order) and, for each, the cards sold per island."""
     options: list[list[tuple[int, int] | None]] = [
         [None, *((card, n) for card in GOODS if island.buys_card(card) for n in range(1, goods[card] + 1))]
         for island in islands
     ]
-    found: list[Sell] = []
+    found: list[tuple[Sale, ...]] = []
     counts: list[tuple[int, ...]] = []
     for choice in product(*options):
         sold = [0] * 5
@@ -124,13 +141,10 @@ def _declarations(
             ):
                 continue
         found.append(
-            Sell(
-                player,
-                tuple(
-                    Sale(island.name, Card(option[0]), option[1])
-                    for island, option in zip(islands, choice, strict=True)
-                    if option is not None
-                ),
+            tuple(
+                Sale(island.name, Card(option[0]), option[1])
+                for island, option in zip(islands, choice, strict=True)
+                if option is not None
             )
         )
         counts.append(tuple(0 if option is None else option[1] for option in choice))
@@ -213,6 +227,7 @@ class FastGame:
         "_act_counts",
         "_legal",
         "_sale_counts",
+        "_where",
         "active",
         "captain",
         "captain_destination",
@@ -273,6 +288,7 @@ class FastGame:
     _legal: Sequence[Action] | None
     _act_counts: tuple[tuple[int, ...], ...]
     _sale_counts: list[tuple[int, ...] | None]
+    _where: tuple[int, ...] | None
     _c: _Constants
 
     # Construction and conversion ---------------------------------------------------------
@@ -281,7 +297,7 @@ class FastGame:
     def new(cls, players: int = 4, first_captain: int = 0, rules: Rules | None = None) -> FastGame:
         """The game before the deal, as :func:`meuterer.new_game` (same errors)."""
         if rules is None:
-            rules = Rules()
+            rules = _DEFAULT_RULES
         if not isinstance(rules, Rules):
             raise SetupError(f"rules must be a meuterer.Rules, got {type(rules).__name__}")
         if type(players) is not int or players not in (3, 4):
@@ -301,6 +317,7 @@ class FastGame:
         g.ring = list(range(len(rules.islands)))
         g.start = 0
         g.active = [0]
+        g._where = None
         g.pirate = _piratennest(rules, g.ring)
         g.hands = [[0] * 7 for _ in range(players)]
         g.face_up = [[0] * 7 for _ in range(players)]
@@ -338,6 +355,7 @@ class FastGame:
         g.ring = list(state.ring)
         g.start = state.start
         g.active = list(state.active)
+        g._where = None
         g.pirate = state.pirate
         g.hands = [list(h) for h in state.hands]
         g.face_up = [list(h) for h in state.face_up]
@@ -411,6 +429,7 @@ class FastGame:
         g.ring = self.ring  # never changed in place
         g.start = self.start
         g.active = self.active  # replaced, never changed in place
+        g._where = self._where
         g.pirate = self.pirate
         g.hands = [h[:] for h in self.hands]
         g.face_up = [h[:] for h in self.face_up]
@@ -502,33 +521,54 @@ class FastGame:
 
     def _sell_options(self) -> tuple[tuple[Sell, ...], tuple[tuple[int, ...], ...]]:
         p = self.to_act
-        goods = tuple(self.face_up[p][:5])
+        shared = self._declarations()
+        cache = self._c.sell_actions
+        key = (p, id(shared))
+        found = cache.get(key)
+        if found is None or found[2] is not shared:
+            if len(cache) > 100_000:
+                cache.clear()
+            found = cache[key] = (tuple(Sell(p, sales) for sales in shared[0]), shared[1], shared)
+        return found[0], found[1]
+
+    def _declarations(self) -> tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...]]:
+        """The sale declarations open to the player to act, as sales and cards sold per island."""
+        where = self._where
         c = self._c
-        key = (p, goods, tuple(self.ring[pos] for pos in self.active), c.islands_key, c.withholding)
-        found = _SELL_CACHE.get(key)
+        if where is None:
+            where = self._where = tuple(self.ring[pos] for pos in self.active)
+        found = c.declarations.get(where)
         if found is None:
-            islands = tuple(c.islands[self.ring[pos]] for pos in self.active)
-            found = _SELL_CACHE[key] = _declarations(p, goods, islands, c.withholding)
-        return found
+            islands = tuple(c.islands[i] for i in where)
+            mask = tuple(int(any(island.buys_card(card) for island in islands)) for card in CARDS)
+            found = c.declarations[where] = (mask, {})
+        # Goods no active island buys play no part.
+        goods = tuple(map(mul, self.face_up[self.to_act], found[0]))
+        cache = found[1]
+        shared = cache.get(goods)
+        if shared is None:
+            if len(cache) > 50_000:
+                cache.clear()
+            islands = tuple(c.islands[i] for i in where)
+            shared = cache[goods] = _declarations(goods, islands, c.withholding)
+        return shared
 
     def _discard_options(self) -> tuple[tuple[Discard, ...], tuple[Counts, ...]]:
         p = self.to_act
-        pool = tuple(self.hands[p] if self._c.discard_from_hand else self.drawn)
-        extra = self.rules.loadmaster_extra
-        key = (p, pool, extra)
+        shared = self._discards()
+        key = (p, id(shared))
         found = _DISCARD_CACHE.get(key)
+        if found is None or found[2] is not shared:
+            found = _DISCARD_CACHE[key] = (tuple(Discard(p, cards) for cards in shared[0]), shared[1], shared)
+        return found[0], found[1]
+
+    def _discards(self) -> tuple[tuple[tuple[Card, ...], ...], tuple[Counts, ...]]:
+        """The loadmaster's choices: the cards of each discard and their counts."""
+        pool = tuple(self.hands[self.to_act] if self._c.discard_from_hand else self.drawn)
+        key = (pool, self._c.extra)
+        found = _DISCARD_CHOICES.get(key)
         if found is None:
-            kinds = [c for c in CARDS if pool[c]]
-            actions: list[Discard] = []
-            counts: list[Counts] = []
-            for cards in combinations_with_replacement(kinds, extra):
-                chosen = [0] * 7
-                for card in cards:
-                    chosen[card] += 1
-                if all(chosen[c] <= pool[c] for c in kinds):
-                    actions.append(Discard(p, cards))
-                    counts.append(tuple(chosen))
-            found = _DISCARD_CACHE[key] = (tuple(actions), tuple(counts))
+            found = _DISCARD_CHOICES[key] = _discards(pool, self._c.extra)
         return found
 
     # Acting -----------------------------------------------------------------------------
@@ -588,6 +628,7 @@ class FastGame:
             names = self._c.names
             self.ring = [names.index(name) for name in action.islands]
             self.pirate = _piratennest(self.rules, self.ring)
+            self._where = None
             self.step = DEAL
         else:
             raise AssertionError("unreachable: no action at an automatic step or at the end")
@@ -607,8 +648,12 @@ class FastGame:
         self.drawn[card] += 1
         left = self.draws_left
         self.draws_left = left - 1
-        if left != 1:
-            return
+        if left == 1:
+            self._drawn_all()
+
+    def _drawn_all(self) -> None:
+        """The drawing player has drawn his last card: the loadmaster discards, or the
+        next player draws, or the deal or phase 8 ends."""
         if self.step == DEAL:
             if not self.queue:
                 self.drawn = [0] * 7
@@ -665,7 +710,16 @@ class FastGame:
         hand = self.hands[p]
         hand[card] -= 1
         self.face_up[p][card] += 1
-        self.to_act = self._next_unpassed(p)
+        n = self.players
+        passed = self.passed
+        seat = p + 1
+        for _ in range(n):
+            if seat == n:
+                seat = 0
+            if not passed[seat]:
+                self.to_act = seat
+                break
+            seat += 1
         if card == _PIRATE:
             pirate = self.pirate
             assert pirate is not None
@@ -800,18 +854,12 @@ class FastGame:
         start = self.start
         self.start = destination
         self.active = [start] if start == destination else sorted((start, destination))
+        self._where = None
         # Phase 7: clean up.
         n = self.players
         c = self._c
-        discard = self.discard
-        hands = self.hands
-        for p in range(n):
-            up = self.face_up[p]
-            down = self.face_down[p]
-            hand = hands[p]
-            for k in _KINDS:
-                discard[k] += up[k]
-                hand[k] += down[k]
+        self.discard = list(map(sum, zip(self.discard, *self.face_up)))
+        hands = self.hands = [list(map(add, h, d)) for h, d in zip(self.hands, self.face_down)]
         self.face_up = [[0] * 7 for _ in range(n)]
         self.face_down = [[0] * 7 for _ in range(n)]
         self.passed = [False] * n
@@ -880,17 +928,17 @@ class _Constants:
         "extra",
         "hand_size",
         "islands",
-        "islands_key",
         "names",
         "new_captain_sells_first",
         "reshuffle_when_empty",
         "rounds",
+        "declarations",
+        "sell_actions",
         "withholding",
     )
 
     def __init__(self, rules: Rules, players: int) -> None:
         self.islands = rules.islands
-        self.islands_key = id(rules.islands)
         self.names = tuple(island.name for island in rules.islands)
         self.arrangements = _Arrangements(self.names)
         self.hand_size = rules.hand_size
@@ -900,21 +948,26 @@ class _Constants:
         self.discard_from_hand = rules.discard_pool is DiscardPool.HAND
         self.reshuffle_when_empty = rules.reshuffle is Reshuffle.WHEN_EMPTY
         self.new_captain_sells_first = rules.sale_order is SaleOrder.NEW_CAPTAIN
+        self.declarations: dict[tuple[int, ...], tuple[tuple[int, ...], dict[tuple[int, ...], _Declarations]]] = {}
+        self.sell_actions: dict[tuple[int, int], tuple[tuple[Sell, ...], tuple[tuple[int, ...], ...], _Declarations]] = {}
 
 
+_DEFAULT_RULES = Rules()
 _CONSTANTS: dict[tuple[Rules, int], _Constants] = {}
-_ISLAND_TABLES: dict[tuple[Island, ...], tuple[Island, ...]] = {}
+_LAST: list[Any] = [None, 0, None]
 
 
 def _constants(rules: Rules, players: int) -> _Constants:
+    last = _LAST
+    if last[0] is rules and last[1] == players:
+        known: _Constants = last[2]
+        return known
     found = _CONSTANTS.get((rules, players))
     if found is None:
         if len(_CONSTANTS) > 256:
             _CONSTANTS.clear()
         found = _CONSTANTS[rules, players] = _Constants(rules, players)
-        # Equal island tables share one key in the sale cache.
-        table = _ISLAND_TABLES.setdefault(rules.islands, rules.islands)
-        found.islands_key = id(table)
+    last[:] = [rules, players, found]
     return found
 
 
@@ -928,22 +981,88 @@ def random_game(
     append = history.append
     randbelow = rng._randbelow
     rand = rng.random
+    kinds = _KINDS
+    when_empty = game._c.reshuffle_when_empty
+    # The hot steps (draws, plays, roles) are inlined: the same choices as listing the
+    # legal actions and picking one, without building the list.
     while True:
         step = game.step
         if step == DRAW or step == DEAL:
-            pool = game.deck if any(game.deck) else game.discard
-            card = _pick(pool, rand())
-            append(_DRAW[game.to_act][card])
-            game._legal = None
-            game._draw(card)
+            deck = game.deck
+            total = sum(deck)
+            if total:
+                pool = deck
+            else:  # the discard pile becomes the deck
+                pool = game.deck = game.discard
+                game.discard = deck
+                total = sum(pool)
+            target = rand() * float(total)
+            cumulative = 0
+            for card in kinds:
+                k = pool[card]
+                if k:
+                    cumulative += k
+                    if target < cumulative:
+                        break
+                    last = card
+            else:
+                card = last
+            p = game.to_act
+            append(_DRAW[p][card])
+            # FastGame._draw, inlined
+            pool[card] -= 1
+            if total == 1 and when_empty:
+                game.deck = game.discard
+                game.discard = pool
+            game.hands[p][card] += 1
+            game.drawn[card] += 1
+            left = game.draws_left
+            game.draws_left = left - 1
+            if left == 1:
+                game._drawn_all()
+        elif step == PLAY:
+            p = game.to_act
+            hand = game.hands[p]
+            index = randbelow(8 - hand.count(0))
+            for card in kinds:
+                if hand[card]:
+                    if not index:
+                        break
+                    index -= 1
+            else:
+                append(_PASS[p])
+                game._pass()
+                continue
+            append(_PLAY[p][card])
+            game._play(card)
+        elif step == CHOOSE_ROLE:
+            taken = game.roles
+            index = randbelow(len(ROLES) + taken.count(None) - players)
+            for role in ROLES:
+                if role not in taken:
+                    if not index:
+                        break
+                    index -= 1
+            append(_ROLE[game.to_act][role])
+            game._take_role(role)
+        elif step == SELL:
+            sales, counts = game._declarations()
+            index = randbelow(len(sales))
+            append(Sell(game.to_act, sales[index]))
+            game._sell(sales[index], counts[index])
         elif step == GAME_OVER:
             break
+        elif step == LOADMASTER_DISCARD:
+            choices, chosen = game._discards()
+            index = randbelow(len(choices))
+            append(Discard(game.to_act, choices[index]))
+            game._discard(chosen[index])
         else:
             if step == RING:
                 action = game.sample_chance(rng)
                 index = 0
             else:
-                legal = game.legal_actions()
+                legal = game._list_legal()
                 index = randbelow(len(legal))
                 action = legal[index]
             append(action)
