@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations_with_replacement, product
 from math import factorial
 from operator import add, mul
@@ -76,6 +76,8 @@ CHANCE: Final = -1
     END_OF_ROUND,
     GAME_OVER,
 ) = range(17)
+_CHANCE_STEPS = frozenset((RING, DEAL, DRAW))
+_DRAWING = frozenset((DEAL, DRAW))
 _STEPS: tuple[Step, ...] = tuple(Step)
 _STEP_NUMBER: dict[Step, int] = {step: i for i, step in enumerate(_STEPS)}
 assert [s.value for s in _STEPS[:3]] == ["ring", "deal", "offer"] and _STEPS[GAME_OVER] is Step.GAME_OVER
@@ -225,6 +227,7 @@ class FastGame:
 
     __slots__ = (
         "_act_counts",
+        "_c",
         "_legal",
         "_sale_counts",
         "_where",
@@ -233,8 +236,8 @@ class FastGame:
         "captain_destination",
         "deck",
         "discard",
-        "draws_left",
         "drawn",
+        "draws_left",
         "face_down",
         "face_up",
         "hands",
@@ -255,7 +258,6 @@ class FastGame:
         "start",
         "step",
         "to_act",
-        "_c",
     )
 
     players: int
@@ -451,6 +453,13 @@ class FastGame:
         g._act_counts = self._act_counts
         return g
 
+    @classmethod
+    def random_game(
+        cls, seed: int | None = None, players: int = 4, first_captain: int = 0, rules: Rules | None = None
+    ) -> tuple[tuple[Action, ...], State]:
+        """:func:`random_game` played by this class (a subclass plays its own rules)."""
+        return _random_game(cls, seed, players, first_captain, rules)
+
     # Queries ----------------------------------------------------------------------------
 
     @property
@@ -459,7 +468,7 @@ class FastGame:
         step = self.step
         if step == GAME_OVER:
             return None
-        if step == DRAW or step == DEAL or step == RING:
+        if step in _CHANCE_STEPS:
             return CHANCE
         return self.to_act
 
@@ -470,7 +479,7 @@ class FastGame:
     def is_chance_node(self) -> bool:
         """Whether the next action is drawn by chance."""
         step = self.step
-        return step == DRAW or step == DEAL or step == RING
+        return step in _CHANCE_STEPS
 
     def winners(self) -> tuple[int, ...]:
         """The seats with the most points once the game is over; ``()`` before."""
@@ -493,7 +502,7 @@ class FastGame:
             hand = self.hands[p]
             plays = _PLAY[p]
             return [plays[c] for c in _KINDS if hand[c]] + [_PASS[p]]
-        if step == DRAW or step == DEAL:
+        if step in _DRAWING:
             pool = self.deck if any(self.deck) else self.discard
             draws = _DRAW[p]
             return [draws[c] for c in _KINDS if pool[c]]
@@ -605,7 +614,7 @@ class FastGame:
         """Apply a listed action (``index`` is its place in the legal list)."""
         self._legal = None
         step = self.step
-        if step == DRAW or step == DEAL:
+        if step in _DRAWING:
             self._draw(action.card)
         elif step == PLAY:
             if type(action) is Play:
@@ -770,9 +779,7 @@ class FastGame:
         self.mutineer_destination = (self.start + sum(self.face_down[mutineer])) % len(self.ring)
         n = self.players
         captain = self.captain
-        order = [
-            p for p in ((captain + i) % n for i in range(n)) if p == captain or roles[p] in _SIDES
-        ]
+        order = [p for p in ((captain + i) % n for i in range(n)) if p == captain or roles[p] in _SIDES]
         self.to_act = order[0]
         self.queue = order[1:]
         self.step = MUTINY
@@ -858,8 +865,8 @@ class FastGame:
         # Phase 7: clean up.
         n = self.players
         c = self._c
-        self.discard = list(map(sum, zip(self.discard, *self.face_up)))
-        hands = self.hands = [list(map(add, h, d)) for h, d in zip(self.hands, self.face_down)]
+        self.discard = list(map(sum, zip(self.discard, *self.face_up, strict=True)))
+        hands = self.hands = [list(map(add, h, d)) for h, d in zip(self.hands, self.face_down, strict=True)]
         self.face_up = [[0] * 7 for _ in range(n)]
         self.face_down = [[0] * 7 for _ in range(n)]
         self.passed = [False] * n
@@ -924,6 +931,7 @@ class _Constants:
 
     __slots__ = (
         "arrangements",
+        "declarations",
         "discard_from_hand",
         "extra",
         "hand_size",
@@ -932,7 +940,6 @@ class _Constants:
         "new_captain_sells_first",
         "reshuffle_when_empty",
         "rounds",
-        "declarations",
         "sell_actions",
         "withholding",
     )
@@ -949,7 +956,7 @@ class _Constants:
         self.reshuffle_when_empty = rules.reshuffle is Reshuffle.WHEN_EMPTY
         self.new_captain_sells_first = rules.sale_order is SaleOrder.NEW_CAPTAIN
         self.declarations: dict[tuple[int, ...], tuple[tuple[int, ...], dict[tuple[int, ...], _Declarations]]] = {}
-        self.sell_actions: dict[tuple[int, int], tuple[tuple[Sell, ...], tuple[tuple[int, ...], ...], _Declarations]] = {}
+        self.sell_actions: dict[tuple[int, int], tuple[tuple[Sell, ...], tuple[tuple[int, ...], ...], Any]] = {}
 
 
 _DEFAULT_RULES = Rules()
@@ -974,12 +981,19 @@ def _constants(rules: Rules, players: int) -> _Constants:
 def random_game(
     seed: int | None = None, players: int = 4, first_captain: int = 0, rules: Rules | None = None
 ) -> tuple[tuple[Action, ...], State]:
-    """Exactly :func:`meuterer.random_game` (same actions, same final state), faster."""
+    """Exactly :func:`meuterer.random_game` (same actions, same final state), faster:
+    uniform random legal choices and seeded chance draws, the generator used in the same way."""
+    return FastGame.random_game(seed, players, first_captain, rules)
+
+
+def _random_game(
+    cls: type[FastGame], seed: int | None, players: int, first_captain: int, rules: Rules | None
+) -> tuple[tuple[Action, ...], State]:
     rng = random.Random(seed)
-    game = FastGame.new(players, first_captain, rules)
+    game = cls.new(players, first_captain, rules)
     history: list[Action] = []
     append = history.append
-    randbelow = rng._randbelow
+    randbelow: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]  # what choice() uses
     rand = rng.random
     kinds = _KINDS
     when_empty = game._c.reshuffle_when_empty
@@ -987,7 +1001,7 @@ def random_game(
     # legal actions and picking one, without building the list.
     while True:
         step = game.step
-        if step == DRAW or step == DEAL:
+        if step in _DRAWING:
             deck = game.deck
             total = sum(deck)
             if total:
