@@ -15,9 +15,11 @@ from hypothesis import strategies as st
 import meuterer
 from meuterer import IllegalActionError, Rules, SetupError
 from meuterer.actions import Action, Discard, Draw, Offer, Pass, Play, Sell, Support
+from meuterer.agents import GreedyAgent, RandomAgent, play_game
 from meuterer.cards import Card
 from meuterer.corpus import check_playthrough
 from meuterer.fast import CHANCE, FastGame, random_game
+from meuterer.fast import play_game as fast_play_game
 from meuterer.testing import ConformanceError, FastAdapter, Setup, action_sequences, check_engine, setups
 
 CORPUS = Path(__file__).parent / "data" / "conformance"
@@ -188,3 +190,23 @@ def test_a_broken_fast_engine_is_caught() -> None:
     differ = [s for s in range(12) if PirateShipGoesHome.random_game(s, rules=pirates) != reference[s]]
     assert differ
     assert all(FastGame.random_game(s, rules=pirates) == reference[s] for s in differ)
+
+
+@pytest.mark.parametrize(("players", "rules"), [(4, Rules()), (3, RULE_SETS[2]), (4, RULE_SETS[3])])
+def test_play_game_gives_the_reference_results(players: int, rules: Rules) -> None:
+    agents = [GreedyAgent(), RandomAgent(), GreedyAgent(), RandomAgent()][:players]
+    for seed in range(3):
+        assert fast_play_game(agents, seed=seed, first_captain=seed % players, rules=rules) == play_game(
+            agents, seed=seed, first_captain=seed % players, rules=rules
+        )
+
+
+def test_play_game_rejects_an_illegal_choice_as_the_reference_does() -> None:
+    class Cheat:
+        name = "cheat"
+
+        def act(self, view: object, legal: object, rng: random.Random) -> Action:
+            return Offer(0, 99)
+
+    with pytest.raises(IllegalActionError):
+        fast_play_game([Cheat(), Cheat(), Cheat()], seed=1)

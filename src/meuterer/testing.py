@@ -29,7 +29,7 @@ from hypothesis.errors import NoSuchExample
 from meuterer.actions import Action, Offer, Pass, Play, Sell, Support, parse_action
 from meuterer.cards import Card
 from meuterer.engine import apply, is_chance_node, is_terminal, legal_actions, new_game, sample_chance
-from meuterer.fast import FastGame
+from meuterer.fast.engine import FastGame
 from meuterer.game import Game
 from meuterer.record import Record, make_record
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder

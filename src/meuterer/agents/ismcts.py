@@ -25,15 +25,15 @@ import random
 from collections.abc import Sequence
 from typing import Literal
 
-from meuterer.actions import Action, Discard
-from meuterer.engine import apply, is_chance_node, legal_actions, sample_chance
+from meuterer.actions import Action, Discard, Play, Sell
+from meuterer.fast.engine import FastGame
 from meuterer.state import STEP_PHASE, Phase, State, Step
 from meuterer.views import PlayerView, sample_state, view
 
 from .base import RandomAgent
 from .greedy import CAPTAINCY, GreedyAgent, keep_value
 
-Rollout = Literal["greedy", "random"]
+Rollout = Literal["greedy", "random", "quick"]
 
 _SCALE = 10.0
 """Margins are divided by this before they enter the UCB formula."""
@@ -93,8 +93,8 @@ class ISMCTSAgent:
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be positive, got {iterations}")
-        if rollout not in ("greedy", "random"):
-            raise ValueError(f"rollout is 'greedy' or 'random', got {rollout!r}")
+        if rollout not in ("greedy", "random", "quick"):
+            raise ValueError(f"rollout is 'greedy', 'random' or 'quick', got {rollout!r}")
         self.iterations = iterations
         self.seed = seed
         self.exploration = exploration
@@ -118,58 +118,103 @@ class ISMCTSAgent:
         return best[0]
 
     def search(self, v: PlayerView, rng: random.Random) -> _Node:
-        """Run the iterations from ``v``; returns the root, whose children are ``v``'s actions."""
+        """Run the iterations from ``v``; returns the root, whose children are ``v``'s actions.
+
+        Each determinisation is played on the fast engine (:class:`meuterer.fast.FastGame`)."""
         me = v.player
         assert me is not None
         root = _Node(me)
         round_ = v.round
         c = self.exploration
+        log = math.log
+        sqrt = math.sqrt
         for _ in range(self.iterations):
-            state = sample_state(v, rng)
+            game = FastGame.from_state(sample_state(v, rng))
             node = root
             path: list[_Node] = []
-            while not _beyond(state, round_):
-                if is_chance_node(state):
-                    state = apply(state, sample_chance(state, rng))
+            while game.round == round_ and game.phase <= _SCORING:
+                if game.is_chance_node():
+                    game.apply_chance(rng)
                     continue
-                actions = legal_actions(state)
+                actions = game.legal_actions()
                 children = node.children
-                untried = [a for a in actions if a not in children]
+                untried = [i for i, a in enumerate(actions) if a not in children]
                 if untried:
-                    action = untried[rng.randrange(len(untried))]
-                    node = children[action] = _Node(state.to_act)
+                    index = untried[rng.randrange(len(untried))]
+                    node = children[actions[index]] = _Node(game.to_act)
                     path.append(node)
-                    state = apply(state, action)
+                    game.apply_at(index)
                     break
                 best_score = -math.inf
-                chosen = actions[0]
-                for action in actions:
+                chosen = 0
+                for index, action in enumerate(actions):
                     child = children[action]
                     child.available += 1
-                    score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+                    score = child.total / child.visits + c * sqrt(log(child.available) / child.visits)
                     if score > best_score:
-                        best_score, chosen = score, action
-                node = children[chosen]
+                        best_score, chosen = score, index
+                node = children[actions[chosen]]
                 path.append(node)
-                state = apply(state, chosen)
-            result = self.simulate(state, round_, rng)
+                game.apply_at(chosen)
+            result = self.simulate(game, round_, rng)
             for node in path:
                 node.visits += 1
                 node.total += result[node.seat]
         return root
 
-    def simulate(self, state: State, round_: int, rng: random.Random) -> list[float]:
-        """Play on with the rollout policy to the horizon; each seat's margin / 10 VP."""
+    def simulate(self, game: FastGame | State, round_: int, rng: random.Random) -> list[float]:
+        """Play on with the rollout policy to the horizon; each seat's margin / 10 VP.
+        ``game`` (a reference state is converted) is changed in place."""
+        if isinstance(game, State):
+            game = FastGame.from_state(game)
         policy = self._policy
-        while not _beyond(state, round_):
-            if is_chance_node(state):
-                state = apply(state, sample_chance(state, rng))
+        quick = self.rollout == "quick"
+        uniform = self.rollout == "random"
+        while game.round == round_ and game.phase <= _SCORING:
+            if game.is_chance_node():
+                game.apply_chance(rng)
                 continue
-            actions = legal_actions(state)
-            if len(actions) == 1:
-                action = actions[0]
+            actions = game.legal_actions()
+            n = len(actions)
+            if n == 1:
+                index = 0
+            elif quick:
+                index = _quick(game, actions, rng)
+            elif uniform:
+                index = rng.randrange(n)
             else:
-                seat = state.to_act
-                action = policy.act(view(state, seat), actions, rng)
-            state = apply(state, action)
-        return [m / _SCALE for m in margins(state)]
+                action = policy.act(view(game.to_state(), game.to_act), actions, rng)
+                index = actions.index(action)
+            game.apply_at(index)
+        return [m / _SCALE for m in _margins(game)]
+
+
+_SCORING = Phase.SCORING
+"""The search horizon: phase 5 of the current round."""
+
+
+def _margins(game: FastGame) -> list[float]:
+    over = game.is_terminal()
+    worth = [
+        score + (0.0 if over else keep_value(tuple(hand)) + (CAPTAINCY if seat == game.captain else 0.0))
+        for seat, (score, hand) in enumerate(zip(game.scores, game.hands, strict=True))
+    ]
+    result = []
+    for seat, mine in enumerate(worth):
+        rest = worth[:seat] + worth[seat + 1 :]
+        result.append(mine - max(rest))
+    return result
+
+
+def _quick(game: FastGame, actions: Sequence[Action], rng: random.Random) -> int:
+    """The ``"quick"`` rollout policy, read off the fast engine: sell the most cards one
+    can, play a card two times in three (else pass), otherwise choose uniformly."""
+    first = actions[0]
+    if isinstance(first, Sell):
+        counts = game._sell_options()[1]
+        return max(range(len(counts)), key=lambda i: sum(counts[i]))
+    if isinstance(first, Play) and rng.random() < 1 / 3:
+        return len(actions) - 1  # pass
+    if isinstance(first, Play):
+        return rng.randrange(len(actions) - 1)
+    return rng.randrange(len(actions))

@@ -1,4 +1,5 @@
-"""A mutable engine for hot loops (rollouts, mass simulation), equal to the reference.
+"""The fast engine: a mutable engine for hot loops (rollouts, mass simulation), equal to
+the reference.
 
 :class:`FastGame` keeps a game in plain mutable lists and changes it in place; it lists
 the same legal actions as :func:`meuterer.legal_actions` (the same typed actions, in the
@@ -7,19 +8,19 @@ same order), accepts exactly those, and converts back to the reference :class:`S
 :func:`meuterer.random_game` plays for the same arguments: same actions, same final state.
 
 Its agreement with the reference is not argued but proven: ``tests/test_fast.py`` runs
-the conformance kit (:func:`meuterer.testing.check_engine`) through :class:`FastAdapter`,
-the golden playthroughs, and a same-seed equality test across every rule option.
-It reads only the core's data (cards, islands, rules, state, actions).
+the conformance kit (:func:`meuterer.testing.check_engine`) through
+:class:`meuterer.testing.FastAdapter`, the golden playthroughs, and a same-seed equality
+test across every rule option. It reads only the core's data (cards, islands, rules,
+state, actions).
 
 >>> import meuterer
->>> from meuterer import fast
->>> fast.random_game(seed=7) == meuterer.random_game(seed=7)
-True
->>> game = fast.FastGame.new(players=3)
->>> game.apply(game.legal_actions()[0]); str(game.legal_actions()[0])
+>>> from meuterer.fast import FastGame
+>>> game = FastGame.new(players=3)
+>>> str(game.apply_at(0))
 'draw p0 ruby'
->>> copy = game.clone(); copy.apply(copy.legal_actions()[-1])
->>> copy.to_state() == meuterer.apply(game.to_state(), game.legal_actions()[-1])
+>>> copy = game.clone()
+>>> action = copy.apply_at(len(copy.legal_actions()) - 1)
+>>> copy.to_state() == meuterer.apply(game.to_state(), action)
 True
 """
 
@@ -49,7 +50,7 @@ from meuterer.cards import CARDS, GOODS, ROLES, Card, Counts, Role
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.islands import Island
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
-from meuterer.state import State, Step
+from meuterer.state import STEP_PHASE, Phase, State, Step
 
 __all__ = ["CHANCE", "FastGame", "random_game"]
 
@@ -80,6 +81,7 @@ _CHANCE_STEPS = frozenset((RING, DEAL, DRAW))
 _DRAWING = frozenset((DEAL, DRAW))
 _STEPS: tuple[Step, ...] = tuple(Step)
 _STEP_NUMBER: dict[Step, int] = {step: i for i, step in enumerate(_STEPS)}
+_PHASES: tuple[Phase, ...] = tuple(STEP_PHASE[step] for step in _STEPS)
 assert [s.value for s in _STEPS[:3]] == ["ring", "deal", "offer"] and _STEPS[GAME_OVER] is Step.GAME_OVER
 
 _SUPPORT = Card.SUPPORT
@@ -472,6 +474,11 @@ class FastGame:
             return CHANCE
         return self.to_act
 
+    @property
+    def phase(self) -> Phase:
+        """The rulebook phase (as :attr:`meuterer.State.phase`)."""
+        return _PHASES[self.step]
+
     def is_terminal(self) -> bool:
         """Whether the game is over."""
         return self.step == GAME_OVER
@@ -594,6 +601,26 @@ class FastGame:
         except ValueError:
             raise IllegalActionError(action, self._why_illegal(action)) from None
         self._fire(legal[index], index)
+
+    def apply_at(self, index: int) -> Action:
+        """Apply the ``index``-th of :meth:`legal_actions` (no search for it); returns it."""
+        legal = self.legal_actions()
+        if not 0 <= index < len(legal):
+            raise IndexError(f"legal action index {index} out of range 0..{len(legal) - 1}")
+        action = legal[index]
+        self._fire(action, index)
+        return action
+
+    def apply_chance(self, rng: random.Random) -> Action:
+        """Draw a chance outcome as :meth:`sample_chance` does, apply it, and return it."""
+        action = self.sample_chance(rng)
+        if self.step == RING:
+            self._fire(action, 0)
+        else:
+            assert isinstance(action, Draw)
+            self._legal = None
+            self._draw(action.card)
+        return action
 
     def _why_illegal(self, action: object) -> str:
         if self.step == GAME_OVER:
