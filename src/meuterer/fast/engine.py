@@ -122,37 +122,54 @@ def _discards(pool: Counts, extra: int) -> tuple[tuple[tuple[Card, ...], ...], t
 def _declarations(
     goods: Counts, islands: tuple[Island, ...], withholding: bool
 ) -> tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...]]:
-    """Every sale declaration (reference order) and, for each, the cards sold per island."""
+    """Every sale declaration (in the reference order) and, for each, the cards sold per island."""
+    buys = [[k for k in range(5) if island.buys_card(GOODS[k])] for island in islands]
     options: list[list[tuple[int, int] | None]] = [
-        [None, *((card, n) for card in GOODS if island.buys_card(card) for n in range(1, goods[card] + 1))]
-        for island in islands
+        [None, *((k, n) for k in bought for n in range(1, goods[k] + 1))] for bought in buys
     ]
     found: list[tuple[Sale, ...]] = []
     counts: list[tuple[int, ...]] = []
-    for choice in product(*options):
-        sold = [0] * 5
-        for option in choice:
+    sales = [
+        [None if o is None else Sale(island.name, GOODS[o[0]], o[1]) for o in opts]
+        for island, opts in zip(islands, options, strict=True)
+    ]
+    indices = [range(len(opts)) for opts in options]
+    for choice in product(*indices):
+        sold = [0, 0, 0, 0, 0]
+        for opts, c in zip(options, choice, strict=True):
+            option = opts[c]
             if option is not None:
                 sold[option[0]] += option[1]
-        if any(s > g for s, g in zip(sold, goods, strict=False)):
+        if not _allowed(goods, sold, withholding, buys, options, choice):
             continue
-        if not withholding:
-            if any(sold[c] and sold[c] != goods[c] for c in GOODS):
-                continue
-            if any(
-                option is None and any(island.buys_card(c) and goods[c] - sold[c] > 0 for c in GOODS)
-                for island, option in zip(islands, choice, strict=True)
-            ):
-                continue
-        found.append(
-            tuple(
-                Sale(island.name, Card(option[0]), option[1])
-                for island, option in zip(islands, choice, strict=True)
-                if option is not None
-            )
-        )
-        counts.append(tuple(0 if option is None else option[1] for option in choice))
+        found.append(tuple(s[c] for s, c in zip(sales, choice, strict=True) if s[c] is not None))  # type: ignore[misc]
+        counts.append(tuple(0 if opts[c] is None else opts[c][1] for opts, c in zip(options, choice, strict=True)))  # type: ignore[index]
     return tuple(found), tuple(counts)
+
+
+def _allowed(
+    goods: Counts,
+    sold: list[int],
+    withholding: bool,
+    buys: list[list[int]],
+    options: list[list[tuple[int, int] | None]],
+    choice: tuple[int, ...],
+) -> bool:
+    for k in range(5):
+        if sold[k] > goods[k]:
+            return False
+        # Sell what you can: no face-up card of a declared kind stays unsold...
+        if not withholding and sold[k] and sold[k] != goods[k]:
+            return False
+    if withholding:
+        return True
+    # ...and an island left undeclared buys none of the unsold goods.
+    for bought, opts, c in zip(buys, options, choice, strict=True):
+        if opts[c] is None:
+            for k in bought:
+                if goods[k] > sold[k]:
+                    return False
+    return True
 
 
 class _Arrangements(Sequence[ArrangeRing]):
