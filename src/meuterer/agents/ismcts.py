@@ -25,7 +25,8 @@ import random
 from collections.abc import Sequence
 from typing import Literal
 
-from meuterer.actions import Action, Discard, Play, Sell
+from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sell
+from meuterer.cards import GOODS, Card, Role
 from meuterer.fast.engine import FastGame
 from meuterer.state import STEP_PHASE, Phase, State, Step
 from meuterer.views import PlayerView, sample_state, view
@@ -207,14 +208,35 @@ def _margins(game: FastGame) -> list[float]:
 
 
 def _quick(game: FastGame, actions: Sequence[Action], rng: random.Random) -> int:
-    """The ``"quick"`` rollout policy, read off the fast engine: sell the most cards one
-    can, play a card two times in three (else pass), otherwise choose uniformly."""
+    """The ``"quick"`` rollout policy, a few of the greedy rules read straight off the fast
+    engine: offer by one's supports; play towards a majority in a good the active islands
+    buy (passing now and then); a strong hand mutinies, a big display trades; sell the
+    most cards one can; otherwise choose uniformly."""
     first = actions[0]
+    p = game.to_act
+    if isinstance(first, Play | Pass):
+        hand = game.hands[p]
+        wanted = game.bought()
+        face_up = game.face_up[p]
+        best, card = 0, -1
+        for k in GOODS:
+            if hand[k] and wanted[k] and hand[k] + face_up[k] > best:
+                best, card = hand[k] + face_up[k], k
+        if card >= 0 and rng.random() < 0.85:
+            return next(i for i, a in enumerate(actions) if isinstance(a, Play) and a.card == card)
+        if card < 0 and len(actions) > 1 and rng.random() < 0.25:
+            return rng.randrange(len(actions) - 1)
+        return len(actions) - 1  # pass
     if isinstance(first, Sell):
         counts = game._sell_options()[1]
         return max(range(len(counts)), key=lambda i: sum(counts[i]))
-    if isinstance(first, Play) and rng.random() < 1 / 3:
-        return len(actions) - 1  # pass
-    if isinstance(first, Play):
-        return rng.randrange(len(actions) - 1)
+    if isinstance(first, ChooseRole):
+        roles = [a.role for a in actions if isinstance(a, ChooseRole)]
+        if Role.MUTINEER in roles and game.face_down[p][Card.SUPPORT] >= 2:
+            return roles.index(Role.MUTINEER)
+        if Role.MERCHANT in roles and sum(game.face_up[p][:5]) >= 3:
+            return roles.index(Role.MERCHANT)
+    if isinstance(first, Offer):
+        supports = game.hands[p][Card.SUPPORT]
+        return min(len(actions) - 1, 2 if supports == 0 else 1 if supports == 1 else 0)
     return rng.randrange(len(actions))

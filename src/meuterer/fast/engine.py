@@ -564,6 +564,19 @@ class FastGame:
             found = cache[key] = (tuple(Sell(p, sales) for sales in shared[0]), shared[1], shared)
         return found[0], found[1]
 
+    def bought(self) -> tuple[int, ...]:
+        """For each card kind, 1 if an active island buys it, else 0."""
+        where = self._where
+        c = self._c
+        if where is None:
+            where = self._where = tuple(self.ring[pos] for pos in self.active)
+        found = c.declarations.get(where)
+        if found is None:
+            islands = tuple(c.islands[i] for i in where)
+            mask = tuple(int(any(island.buys_card(card) for island in islands)) for card in CARDS)
+            found = c.declarations[where] = (mask, {})
+        return found[0]
+
     def _declarations(self) -> tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...]]:
         """The sale declarations open to the player to act, as sales and cards sold per island."""
         where = self._where
