@@ -5,6 +5,8 @@ every iteration draws a complete state consistent with the agent's view
 (:func:`meuterer.views.sample_state`), walks one tree shared by all determinisations,
 choosing among the actions legal in this determinisation by UCB (each child counts how
 often it was available), adds one node, and finishes the round with a rollout policy.
+Determinisations are played on the fast engine (:class:`meuterer.fast.FastGame`), which
+plays exactly the reference's rules: the same search, several times faster.
 
 To stay affordable the search looks no further than the end of the current round: a
 rollout stops once phase 5 (scoring) is over. Each seat is then scored by its points,
@@ -80,7 +82,8 @@ class ISMCTSAgent:
     the game hands to :meth:`act`, so a game is reproducible from its own seed whatever
     else the agent has played; ``exploration`` is the UCB constant (on margins divided by
     10 VP); ``rollout`` is ``"greedy"`` (every seat follows :class:`GreedyAgent` on its
-    own view of the determinisation) or ``"random"``.
+    own view of the determinisation), ``"random"``, or ``"quick"`` (a few greedy rules read
+    straight off the fast engine: many more iterations in the same time, weaker ones).
     """
 
     name = "ismcts"
