@@ -127,6 +127,14 @@ def _declarations(
     options: list[list[tuple[int, int] | None]] = [
         [None, *((k, n) for k in bought for n in range(1, goods[k] + 1))] for bought in buys
     ]
+    if not withholding:
+        # Selling what one can, part of a kind is sold on one island only if another island
+        # buys the rest: leave out the options that no valid declaration can contain
+        # (the order of the rest stays the reference's).
+        options = [
+            [o for o in opts if o is None or o[1] == goods[o[0]] or any(o[0] in b for b in buys[:i] + buys[i + 1 :])]
+            for i, opts in enumerate(options)
+        ]
     found: list[tuple[Sale, ...]] = []
     counts: list[tuple[int, ...]] = []
     sales = [
