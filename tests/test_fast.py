@@ -154,12 +154,17 @@ def test_illegal_actions_raise_the_reference_error_and_change_nothing() -> None:
 
 
 def test_current_player_and_sample_chance_match_the_reference() -> None:
-    for state in _states(4):
+    chances = 0
+    for seed, state in enumerate(_states(4)):
         game = FastGame.from_state(state)
+        assert game.current_player == meuterer.current_player(state)
         if meuterer.is_chance_node(state):
             assert game.current_player == CHANCE
-            seed = random.Random(len(state.hands)).getrandbits(32)
             assert game.sample_chance(random.Random(seed)) == meuterer.sample_chance(state, random.Random(seed))
+            drawn = game.apply_chance(random.Random(seed))
+            assert game.to_state() == meuterer.apply(state, drawn)
+            chances += 1
+    assert chances > 5
 
 
 def test_the_conformance_kit_finds_no_difference() -> None:
@@ -210,3 +215,17 @@ def test_play_game_rejects_an_illegal_choice_as_the_reference_does() -> None:
 
     with pytest.raises(IllegalActionError):
         fast_play_game([Cheat(), Cheat(), Cheat()], seed=1)
+
+
+def test_apply_at_applies_the_listed_action_and_rejects_other_indices() -> None:
+    actions, _ = meuterer.random_game(seed=3, players=3)
+    state = meuterer.new_game(players=3)
+    game = FastGame.new(players=3)
+    for action in actions[:60]:
+        index = list(meuterer.legal_actions(state)).index(action)
+        for bad in (-1, len(meuterer.legal_actions(state))):
+            with pytest.raises(IllegalActionError, match="numbered from 0"):
+                game.apply_at(bad)
+        assert game.apply_at(index) == action
+        state = meuterer.apply(state, action)
+        assert game.to_state() == state

@@ -641,10 +641,12 @@ class FastGame:
         self._fire(legal[index], index)
 
     def apply_at(self, index: int) -> Action:
-        """Apply the ``index``-th of :meth:`legal_actions` (no search for it); returns it."""
+        """Apply the ``index``-th of :meth:`legal_actions` (no search for it); returns it.
+
+        Raises :class:`~meuterer.errors.IllegalActionError` for an index out of range."""
         legal = self.legal_actions()
         if not 0 <= index < len(legal):
-            raise IndexError(f"legal action index {index} out of range 0..{len(legal) - 1}")
+            raise IllegalActionError(f"#{index}", f"there are {len(legal)} legal action(s), numbered from 0")
         action = legal[index]
         self._fire(action, index)
         return action
