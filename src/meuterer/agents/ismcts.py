@@ -92,7 +92,7 @@ class ISMCTSAgent:
         self,
         iterations: int = 50,
         seed: int | None = None,
-        exploration: float = 0.7,
+        exploration: float = 1.5,
         rollout: Rollout = "greedy",
     ) -> None:
         if iterations < 1:
