@@ -22,7 +22,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="reference games per player count (default 200)")
     parser.add_argument(
-        "--warm-up", type=int, default=1000, help="fast-engine games first, to fill its caches (default 1000)"
+        "--warm-up", type=int, default=2000, help="fast-engine games first, to fill its caches (default 2000)"
     )
     parser.add_argument("--yardstick", help="path of ref_sim.py")
     args = parser.parse_args()

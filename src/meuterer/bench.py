@@ -197,7 +197,7 @@ def yardstick_table(
     """The speed table: each figure next to the yardstick's, measured right after it.
 
     ``games`` random games per player count for the reference engine (the fast engine
-    plays 5 times as many, the adapters a quarter); ISMCTS (default settings) is timed
+    plays 10 times as many, the adapters a quarter); ISMCTS (default settings) is timed
     on ``games // 10`` decisions, ``verify`` on ``games // 20`` records.
     """
     path = find_yardstick(yardstick)
@@ -233,7 +233,7 @@ def _rows(n: int, games: int, ref_sim: ModuleType | None) -> list[str]:
         row("yardstick random playouts, games/s", f"{rate:,.0f}", "1.000x")
     rows: list[tuple[str, Callable[[int], object] | None, int]] = [
         ("meuterer.random_game, games/s", lambda i: random_game(i, n, i % n), games),
-        ("meuterer.fast.random_game, games/s", lambda i: fast_random_game(i, n, i % n), 5 * games),
+        ("meuterer.fast.random_game, games/s", lambda i: fast_random_game(i, n, i % n), 10 * games),
         ("OpenSpiel python_meuterer random playouts, games/s", _openspiel_playouts(n), max(4, games // 4)),
         ("PettingZoo env, random masked actions, games/s", _pettingzoo_playouts(n), max(4, games // 4)),
     ]
@@ -270,12 +270,12 @@ def _rows(n: int, games: int, ref_sim: ModuleType | None) -> list[str]:
 
 def report(games: int = 200) -> list[str]:
     """The lines ``meuterer bench`` prints: the engine's step rates and the services'
-    figures, then :func:`yardstick_table` (after ``5 * games`` fast games to warm its caches)."""
+    figures, then :func:`yardstick_table` (after ``10 * games`` fast games to warm its caches)."""
     lines = [f"meuterer {__version__}, Python {platform.python_version()}, {platform.machine()}, one core"]
     for players in (3, 4):
         figures = engine_figures(players, games)
         lines.append(f"{players} players, {games} games: " + ", ".join(f"{k} {v:,.0f}" for k, v in figures.items()))
     lines.append(", ".join(f"{k} {v:,.1f}" for k, v in service_figures().items()))
-    for seed in range(5 * games):
+    for seed in range(10 * games):
         fast_random_game(10**6 + seed, 3 + seed % 2)
     return lines + yardstick_table(games)
