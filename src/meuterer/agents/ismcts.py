@@ -30,7 +30,7 @@ from typing import Literal
 from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sell
 from meuterer.cards import GOODS, Card, Role
 from meuterer.fast.engine import FastGame
-from meuterer.state import STEP_PHASE, Phase, State, Step
+from meuterer.state import Phase, State, Step
 from meuterer.views import PlayerView, sample_state, view
 
 from .base import RandomAgent
@@ -53,11 +53,6 @@ class _Node:
         self.available = 0
         self.total = 0.0
         self.children: dict[Action, _Node] = {}
-
-
-def _beyond(state: State, round_: int) -> bool:
-    """Whether ``state`` is past the search horizon: phase 5 of round ``round_`` is over."""
-    return state.round != round_ or STEP_PHASE[state.step] > Phase.SCORING
 
 
 def margins(state: State) -> list[float]:
