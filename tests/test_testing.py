@@ -3,6 +3,7 @@ engine with a minimal counterexample."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -11,10 +12,12 @@ from hypothesis import given, settings
 import meuterer
 from meuterer import Rules, State
 from meuterer.engine import run_table
+from meuterer.fast import FastGame
 from meuterer.machine import TRANSITIONS, build_machine, compile_machine
 from meuterer.phases import mutiny
 from meuterer.testing import (
     ConformanceError,
+    FastAdapter,
     ReferenceAdapter,
     Setup,
     action_sequences,
@@ -68,6 +71,35 @@ def test_the_harness_catches_a_changed_rule_with_a_minimal_counterexample() -> N
     assert shown[-1].split()[1] == "support"
     assert len(shown) <= 45, shown
     assert "differs after" in str(error) and shown[-1] in str(error)
+    assert not error.bounded and f"shrunk in {error.shrink_seconds:.1f} s" in str(error)
+
+
+class PirateShipGoesHome(FastGame):
+    """A foreign engine that differs only in where the pirate ship goes after a round
+    (back to Piratennest). Shrinking its counterexamples fully takes minutes."""
+
+    def _sail(self) -> None:
+        super()._sail()
+        self.pirate = FastGame.new(self.players, 0, self.rules).pirate
+
+
+def test_shrinking_stops_at_its_time_bound_with_the_best_counterexample_so_far() -> None:
+    started = time.monotonic()
+    with pytest.raises(ConformanceError) as caught:
+        check_engine(
+            FastAdapter(PirateShipGoesHome),
+            max_examples=50,
+            seed=1,
+            setup=Setup(4, 0, Rules(pirates=True)),
+            max_shrink_seconds=1.0,
+        )
+    elapsed = time.monotonic() - started
+    error = caught.value
+    assert error.bounded and 1.0 < error.shrink_seconds < 10
+    assert f"shrinking stopped at its time bound after {error.shrink_seconds:.1f} s" in str(error)
+    # The best counterexample so far still shows the difference.
+    assert any(a.endswith("play pirate") for a in error.actions) and error.what == "public view"
+    assert elapsed < 30
 
 
 def test_a_crash_in_the_other_engine_is_a_finding() -> None:

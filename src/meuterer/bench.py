@@ -1,4 +1,10 @@
-"""Quick speed figures for ``meuterer bench`` (the scripts in ``benchmarks/`` go further).
+"""Speed figures for ``meuterer bench`` (the scripts in ``benchmarks/`` go further).
+
+:func:`yardstick_table` measures each figure next to the yardstick, a hand-tuned mutable
+playout simulator (``../shared/bench/ref_sim.py``, found by :func:`find_yardstick`,
+imported by path), and prints it as a ratio: games/s divided by the yardstick's games/s
+measured right after it in the same process, or for times, how many yardstick games
+fit in that time. This machine is shared and noisy; ratios travel, absolute figures not.
 
 >>> from meuterer.bench import engine_figures
 >>> figures = engine_figures(players=3, games=2)
@@ -8,18 +14,25 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import platform
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
 
 from meuterer._version import __version__
+from meuterer.actions import Action
+from meuterer.agents import GreedyAgent, ISMCTSAgent
 from meuterer.engine import apply, is_chance_node, is_terminal, legal_actions, new_game, random_game, sample_chance
+from meuterer.fast import random_game as fast_random_game
 from meuterer.game import Game
 from meuterer.record import verify, write_record
 from meuterer.serialize import dumps_state, loads_state
 from meuterer.state import State
-from meuterer.views import sample_state, view
+from meuterer.views import PlayerView, sample_state, view
 
 
 def engine_figures(players: int, games: int) -> dict[str, float]:
@@ -80,11 +93,189 @@ def service_figures(games: int = 5) -> dict[str, float]:
     }
 
 
+YARDSTICK = Path("shared") / "bench" / "ref_sim.py"
+
+
+def find_yardstick(path: str | os.PathLike[str] | None = None) -> Path | None:
+    """The yardstick's file: ``path``, else ``$MEUTERER_YARDSTICK``, else
+    ``shared/bench/ref_sim.py`` in a parent of the working directory or of this package."""
+    if path is not None:
+        return Path(path)
+    if os.environ.get("MEUTERER_YARDSTICK"):
+        return Path(os.environ["MEUTERER_YARDSTICK"])
+    for start in (Path.cwd(), Path(__file__).resolve()):
+        for parent in (start, *start.parents):
+            if (parent / YARDSTICK).is_file():
+                return parent / YARDSTICK
+    return None
+
+
+def load_yardstick(path: Path) -> ModuleType:
+    """Import the yardstick by path."""
+    spec = importlib.util.spec_from_file_location("meuterer_yardstick", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _timed(work: Callable[[int], object], count: int) -> float:
+    """CPU seconds of ``work(i)`` for ``i`` in ``range(count)``."""
+    start = time.process_time()
+    for i in range(count):
+        work(i)
+    return time.process_time() - start
+
+
+def _openspiel_playouts(players: int) -> Callable[[int], object] | None:
+    try:
+        import pyspiel
+
+        import meuterer.openspiel  # noqa: F401 - registers the game
+    except ImportError:
+        return None
+    game = pyspiel.load_game("python_meuterer", {"players": players})
+
+    def playout(seed: int) -> object:
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, weights)[0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+        return state
+
+    return playout
+
+
+def _pettingzoo_playouts(players: int) -> Callable[[int], object] | None:
+    try:
+        from meuterer.pettingzoo import env
+    except ImportError:
+        return None
+
+    def playout(seed: int) -> object:
+        rng = random.Random(seed)
+        e = env(players=players)
+        e.reset(seed=seed)
+        for _ in e.agent_iter():
+            observation, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+            else:
+                legal = observation["action_mask"].nonzero()[0]
+                e.step(int(legal[rng.randrange(len(legal))]))
+        return e
+
+    return playout
+
+
+def _decisions(players: int, count: int) -> list[tuple[PlayerView, Sequence[Action]]]:
+    """Decisions with several legal actions, from seeded greedy games."""
+    from meuterer.fast import play_game
+
+    found: list[tuple[PlayerView, Sequence[Action]]] = []
+    seed = 0
+    while len(found) < count:
+        _, actions = play_game([GreedyAgent() for _ in range(players)], seed=seed)
+        state = new_game(players)
+        for index, action in enumerate(actions):
+            if not is_chance_node(state) and len(legal_actions(state)) > 1 and index % 7 == 0:
+                found.append((view(state, state.to_act), legal_actions(state)))
+            state = apply(state, action)
+        seed += 1
+    return found[:count]
+
+
+def yardstick_table(
+    games: int = 200, players: Sequence[int] = (3, 4), yardstick: str | os.PathLike[str] | None = None
+) -> list[str]:
+    """The speed table: each figure next to the yardstick's, measured right after it.
+
+    ``games`` random games per player count for the reference engine (the fast engine
+    plays 10 times as many, the adapters a quarter); ISMCTS (default settings) is timed
+    on ``games // 10`` decisions, ``verify`` on ``games // 20`` records.
+    """
+    path = find_yardstick(yardstick)
+    ref_sim = load_yardstick(path) if path is not None and path.is_file() else None
+    lines = [
+        f"meuterer {__version__}, Python {platform.python_version()}, {platform.machine()}, one core, CPU time",
+        f"yardstick: {path if ref_sim is not None else 'not found (set MEUTERER_YARDSTICK)'}",
+        f"{'players':>7}  {'figure':<50} {'value':>10}  {'vs yardstick':>13}",
+    ]
+    for n in players:
+        lines += _rows(n, games, ref_sim)
+    return lines
+
+
+def _rows(n: int, games: int, ref_sim: ModuleType | None) -> list[str]:
+    lines: list[str] = []
+    rng = random.Random(n)
+
+    def yard(i: int) -> object:
+        assert ref_sim is not None
+        return ref_sim.play_game(rng, n)
+
+    def yard_rate(count: int) -> float | None:
+        return None if ref_sim is None else count / _timed(yard, count)
+
+    def row(figure: str, value: str, ratio: str) -> None:
+        lines.append(f"{n:>7}  {figure:<50} {value:>10}  {ratio:>13}")
+
+    for seed in range(5):  # warm the fast engine's caches a little
+        fast_random_game(seed, n)
+    rate = yard_rate(max(100, games))
+    if rate is not None:
+        row("yardstick random playouts, games/s", f"{rate:,.0f}", "1.000x")
+    rows: list[tuple[str, Callable[[int], object] | None, int]] = [
+        ("meuterer.random_game, games/s", lambda i: random_game(i, n, i % n), games),
+        ("meuterer.fast.random_game, games/s", lambda i: fast_random_game(i, n, i % n), 10 * games),
+        ("OpenSpiel python_meuterer random playouts, games/s", _openspiel_playouts(n), max(4, games // 4)),
+        ("PettingZoo env, random masked actions, games/s", _pettingzoo_playouts(n), max(4, games // 4)),
+    ]
+    for figure, work, count in rows:
+        if work is None:
+            row(figure, "not installed", "-")
+            continue
+        value = count / _timed(work, count)
+        rate = yard_rate(max(20, 4 * count))
+        row(figure, f"{value:,.0f}", "-" if rate is None else f"{value / rate:.3f}x")
+    points = _decisions(n, max(4, games // 10))
+    agent = ISMCTSAgent()
+    search_rng = random.Random(1)
+    start = time.process_time()
+    for v, legal in points:
+        agent.act(v, legal, search_rng)
+    move = (time.process_time() - start) / len(points)
+    rate = yard_rate(200)
+    figure = f"ISMCTSAgent() ({agent.iterations} it., {agent.rollout} rollouts), ms/move"
+    row(figure, f"{1e3 * move:,.1f}", "-" if rate is None else f"{move * rate:.1f} games")
+    records = [write_record(Game.replay(random_game(seed, n)[0], players=n)) for seed in range(max(2, games // 20))]
+    start = time.process_time()
+    for text in records:
+        verify(text)
+    check = (time.process_time() - start) / len(records)
+    rate = yard_rate(200)
+    row(
+        "verify, complete record with digests, ms",
+        f"{1e3 * check:,.2f}",
+        "-" if rate is None else f"{check * rate:.1f} games",
+    )
+    return lines
+
+
 def report(games: int = 200) -> list[str]:
-    """The lines ``meuterer bench`` prints."""
+    """The lines ``meuterer bench`` prints: the engine's step rates and the services'
+    figures, then :func:`yardstick_table` (after ``10 * games`` fast games to warm its caches)."""
     lines = [f"meuterer {__version__}, Python {platform.python_version()}, {platform.machine()}, one core"]
     for players in (3, 4):
         figures = engine_figures(players, games)
         lines.append(f"{players} players, {games} games: " + ", ".join(f"{k} {v:,.0f}" for k, v in figures.items()))
     lines.append(", ".join(f"{k} {v:,.1f}" for k, v in service_figures().items()))
-    return lines
+    for seed in range(10 * games):
+        fast_random_game(10**6 + seed, 3 + seed % 2)
+    return lines + yardstick_table(games)

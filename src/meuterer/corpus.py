@@ -13,7 +13,8 @@ digest of the public view and the scores, for implementations in any language.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
 from meuterer.actions import parse_action
 from meuterer.engine import apply, is_chance_node, legal_actions, new_game, random_game
@@ -59,8 +60,22 @@ def playthrough(seed: int, players: int, first_captain: int, rules: Rules) -> di
     }
 
 
-def check_playthrough(data: dict[str, Any]) -> list[str]:
-    """Replay a playthrough with this library; every disagreement as a line of text."""
+class Engine(Protocol):
+    """Any engine with the methods of :class:`meuterer.testing.EngineAdapter` (games are
+    opaque handles, actions canonical text)."""
+
+    def start(self, players: int, first_captain: int, rules: Rules) -> Any: ...
+    def legal_actions(self, game: Any) -> Iterable[str]: ...
+    def apply(self, game: Any, action: str) -> Any: ...
+    def scores(self, game: Any) -> Sequence[int]: ...
+    def public_view(self, game: Any) -> str | None: ...
+
+
+def check_playthrough(data: dict[str, Any], engine: Engine | None = None) -> list[str]:
+    """Replay a playthrough with this library, or with ``engine`` (such as
+    :class:`meuterer.testing.FastAdapter`); every disagreement as a line of text."""
+    if engine is not None:
+        return _check_with(engine, data)
     problems: list[str] = []
     try:
         rules = structure(data["rules"], Rules, "$.rules")
@@ -76,6 +91,34 @@ def check_playthrough(data: dict[str, Any]) -> list[str]:
             break
         try:
             state = apply(state, parse_action(step["action"]))
+        except MeutererError as error:
+            problems.append(f"step {index}: {error}")
+            break
+    return problems
+
+
+def _check_with(engine: Engine, data: dict[str, Any]) -> list[str]:
+    problems: list[str] = []
+    try:
+        rules = structure(data["rules"], Rules, "$.rules")
+        game = engine.start(data["players"], data["first_captain"], rules)
+    except (MeutererError, KeyError, TypeError) as error:
+        return [f"cannot start the game: {error}"]
+    for index, step in enumerate(data["steps"]):
+        legal = sorted(engine.legal_actions(game))
+        shown = engine.public_view(game)
+        found = {
+            "legal": None if step.get("legal") is None and not legal else legal,
+            "view": None if shown is None else hashlib.sha256(shown.encode()).hexdigest(),
+            "scores": list(engine.scores(game)),
+        }
+        for key in ("legal", "view", "scores"):
+            if step.get(key) != found[key] and found[key] is not None:
+                problems.append(f"step {index}: {key} {'differ' if key == 'scores' else 'differs'}")
+        if "action" not in step:
+            break
+        try:
+            game = engine.apply(game, step["action"])
         except MeutererError as error:
             problems.append(f"step {index}: {error}")
             break

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate
 from typing import Any, Protocol
 
@@ -25,9 +26,10 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from meuterer.actions import Action, Offer, Pass, Play, Sell, Support
+from meuterer.actions import Action, Offer, Pass, Play, Sell, Support, parse_action
 from meuterer.cards import Card
 from meuterer.engine import apply, is_chance_node, is_terminal, legal_actions, new_game, sample_chance
+from meuterer.fast.engine import FastGame
 from meuterer.game import Game
 from meuterer.record import Record, make_record
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
@@ -67,9 +69,7 @@ class Setup:
 
 def setups(variants: bool = True) -> st.SearchStrategy[Setup]:
     """Player count (3 or 4), first captain and rules."""
-    return st.integers(3, 4).flatmap(
-        lambda n: st.builds(Setup, st.just(n), st.integers(0, n - 1), rules(variants))
-    )
+    return st.integers(3, 4).flatmap(lambda n: st.builds(Setup, st.just(n), st.integers(0, n - 1), rules(variants)))
 
 
 _STYLES = ("uniform", "hoard", "dump", "fight", "sell_most")
@@ -181,8 +181,6 @@ class ReferenceAdapter:
         return [str(a) for a in legal_actions(game)]
 
     def apply(self, game: State, action: str) -> State:
-        from meuterer.actions import parse_action
-
         return apply(game, parse_action(action))
 
     def scores(self, game: State) -> Sequence[int]:
@@ -192,19 +190,71 @@ class ReferenceAdapter:
         return dumps_view(view(game, None))
 
 
+class FastAdapter:
+    """The mutable engine :class:`meuterer.fast.FastGame` as an :class:`EngineAdapter`:
+    the kit checks it against the reference. ``game_class`` may be a variant of it."""
+
+    def __init__(self, game_class: type[FastGame] = FastGame) -> None:
+        self.game_class = game_class
+
+    def start(self, players: int, first_captain: int, rules: Rules) -> FastGame:
+        return self.game_class.new(players, first_captain, rules)
+
+    def legal_actions(self, game: FastGame) -> Iterable[str]:
+        legal = game.legal_actions()
+        if game.is_chance_node() and len(legal) > 1000:
+            return ()  # the shuffled ring's 11! arrangements are not listed
+        return [str(a) for a in legal]
+
+    def apply(self, game: FastGame, action: str) -> FastGame:
+        game.apply(parse_action(action))
+        return game
+
+    def scores(self, game: FastGame) -> Sequence[int]:
+        return game.scores
+
+    def public_view(self, game: FastGame) -> str | None:
+        return dumps_view(view(game.to_state(), None))
+
+
 class ConformanceError(AssertionError):
     """An implementation disagrees with the reference. ``actions`` is the shortest
-    sequence found that shows it; ``step``, ``what``, ``expected`` and ``actual`` say where."""
+    sequence found that shows it; ``step``, ``what``, ``expected`` and ``actual`` say where.
+    ``shrink_seconds`` is how long the counterexample was shrunk, and ``bounded`` whether
+    shrinking stopped at the time bound (the counterexample is then the best found so far)."""
 
-    def __init__(self, setup: Setup, actions: tuple[str, ...], step: int, what: str, expected: str, actual: str):
+    def __init__(
+        self,
+        setup: Setup,
+        actions: tuple[str, ...],
+        step: int,
+        what: str,
+        expected: str,
+        actual: str,
+        shrink_seconds: float = 0.0,
+        bounded: bool = False,
+    ):
         self.setup, self.actions, self.step, self.what = setup, actions, step, what
         self.expected, self.actual = expected, actual
+        self.shrink_seconds, self.bounded = shrink_seconds, bounded
         shown = "\n".join(f"  {i}: {a}" for i, a in enumerate(actions[: step + 1]))
+        if bounded:
+            searched = (
+                f"shrinking stopped at its time bound after {shrink_seconds:.1f} s: "
+                "the smallest counterexample found so far"
+            )
+        else:
+            searched = f"shrunk in {shrink_seconds:.1f} s"
         super().__init__(
             f"{what} differs after {step} action(s) ({setup.players} players, first captain "
             f"{setup.first_captain}, {setup.rules!r}):\n  expected {expected}\n  actual   {actual}\n"
-            f"actions:\n{shown}"
+            f"actions ({searched}):\n{shown}"
         )
+
+
+class _OutOfTime(BaseException):
+    """Stops hypothesis's shrinking at the time bound (a BaseException, so hypothesis
+    does not take it for a new failure to shrink)."""
 
 
 def _short(text: str) -> str:
@@ -256,9 +306,14 @@ def check_engine(
     seed: int | None = None,
     setup: Setup | None = None,
     complete: bool = True,
+    max_shrink_seconds: float | None = 60.0,
 ) -> None:
     """Check ``adapter`` against the reference over ``max_examples`` games drawn by
-    hypothesis; raise :class:`ConformanceError` with a minimal counterexample on a mismatch."""
+    hypothesis; raise :class:`ConformanceError` with a minimal counterexample on a mismatch.
+
+    Shrinking a counterexample stops after ``max_shrink_seconds`` (``None``: no bound);
+    the error then shows the smallest counterexample found so far and says so.
+    """
     strategy = action_sequences(setup, complete=complete)
     config = settings(
         max_examples=max_examples,
@@ -268,20 +323,40 @@ def check_engine(
         suppress_health_check=list(HealthCheck),
         phases=[Phase.generate, Phase.shrink],
     )
+    clock = time.monotonic
+    best: list[tuple[Setup, tuple[Action, ...]]] = []
+    first_found: list[float] = []
+
+    def out_of_time() -> bool:
+        return bool(first_found) and max_shrink_seconds is not None and clock() - first_found[0] > max_shrink_seconds
 
     def differs(example: tuple[Setup, tuple[Action, ...]]) -> bool:
-        return compare(adapter, *example) is not None
+        if out_of_time():
+            raise _OutOfTime
+        if compare(adapter, *example) is None:
+            return False
+        # Hypothesis only accepts smaller counterexamples: the last one is the best so far.
+        best[:] = [example]
+        if not first_found:
+            first_found.append(clock())
+        return True
 
     try:
         found = find(strategy, differs, settings=config, random=None if seed is None else random.Random(seed))
     except NoSuchExample:
         return
+    except _OutOfTime:
+        found = best[0]
     setup_found, actions = found
-    actions = _drop_rounds(adapter, setup_found, actions)
+    actions = _drop_rounds(adapter, setup_found, actions, out_of_time)
     where = compare(adapter, setup_found, actions)
     assert where is not None
     step, what, expected, actual = where
-    raise ConformanceError(setup_found, tuple(map(str, actions[: step + 1])), step, what, expected, actual)
+    searched = clock() - first_found[0]
+    bounded = max_shrink_seconds is not None and searched > max_shrink_seconds
+    raise ConformanceError(
+        setup_found, tuple(map(str, actions[: step + 1])), step, what, expected, actual, searched, bounded
+    )
 
 
 def _legal_sequence(setup: Setup, actions: Sequence[Action]) -> bool:
@@ -293,18 +368,23 @@ def _legal_sequence(setup: Setup, actions: Sequence[Action]) -> bool:
     return True
 
 
-def _drop_rounds(adapter: EngineAdapter, setup: Setup, actions: tuple[Action, ...]) -> tuple[Action, ...]:
+def _drop_rounds(
+    adapter: EngineAdapter, setup: Setup, actions: tuple[Action, ...], out_of_time: Callable[[], bool]
+) -> tuple[Action, ...]:
     """Shrink further than hypothesis can: cut whole rounds (from one offer to the next)
-    out of the counterexample while it stays legal and still shows the difference."""
+    out of the counterexample while it stays legal and still shows the difference, until
+    ``out_of_time()``."""
     where = compare(adapter, setup, actions)
     if where is not None:
         actions = actions[: where[0] + 1]
     improved = True
-    while improved:
+    while improved and not out_of_time():
         improved = False
         starts = [i for i, a in enumerate(actions) if isinstance(a, Offer)]
         for first in range(len(starts)):
             for last in range(len(starts) - 1, first, -1):
+                if out_of_time():
+                    return actions
                 candidate = actions[: starts[first]] + actions[starts[last] :]
                 if _legal_sequence(setup, candidate) and compare(adapter, setup, candidate) is not None:
                     actions, improved = candidate, True

@@ -1,0 +1,1151 @@
+"""The fast engine: a mutable engine for hot loops (rollouts, mass simulation), equal to
+the reference.
+
+:class:`FastGame` keeps a game in plain mutable lists and changes it in place; it lists
+the same legal actions as :func:`meuterer.legal_actions` (the same typed actions, in the
+same order), accepts exactly those, and converts back to the reference :class:`State`
+(:meth:`FastGame.to_state`) at any point. :func:`random_game` plays exactly the game
+:func:`meuterer.random_game` plays for the same arguments: same actions, same final state.
+
+Its agreement with the reference is not argued but proven: ``tests/test_fast.py`` runs
+the conformance kit (:func:`meuterer.testing.check_engine`) through
+:class:`meuterer.testing.FastAdapter`, the golden playthroughs, and a same-seed equality
+test across every rule option. It reads only the core's data (cards, islands, rules,
+state, actions).
+
+>>> import meuterer
+>>> from meuterer.fast import FastGame
+>>> game = FastGame.new(players=3)
+>>> str(game.apply_at(0))
+'draw p0 ruby'
+>>> copy = game.clone()
+>>> action = copy.apply_at(len(copy.legal_actions()) - 1)
+>>> copy.to_state() == meuterer.apply(game.to_state(), action)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from itertools import combinations_with_replacement, product
+from math import factorial
+from operator import add, mul
+from typing import Any, Final, overload
+
+from meuterer.actions import (
+    Action,
+    ArrangeRing,
+    ChooseRole,
+    Discard,
+    Draw,
+    Offer,
+    Pass,
+    Play,
+    Sale,
+    Sell,
+    Support,
+)
+from meuterer.cards import CARDS, GOODS, ROLES, Card, Counts, Role
+from meuterer.errors import IllegalActionError, SetupError
+from meuterer.islands import Island
+from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
+from meuterer.state import STEP_PHASE, Phase, State, Step
+
+__all__ = ["CHANCE", "FastGame", "random_game"]
+
+CHANCE: Final = -1
+"""What :attr:`FastGame.current_player` is at a chance node (as :data:`meuterer.CHANCE`)."""
+
+# Steps as small ints (the reference's Step values, by position).
+(
+    RING,
+    DEAL,
+    OFFER,
+    PLAY,
+    CHOOSE_ROLE,
+    REVEAL,
+    MUTINY,
+    RESOLVE_MUTINY,
+    ROLE_POINTS,
+    SELL,
+    SAIL,
+    CLEAN_UP,
+    DRAW,
+    LOADMASTER_DISCARD,
+    ROLES_RETURN,
+    END_OF_ROUND,
+    GAME_OVER,
+) = range(17)
+_CHANCE_STEPS = frozenset((RING, DEAL, DRAW))
+_DRAWING = frozenset((DEAL, DRAW))
+_STEPS: tuple[Step, ...] = tuple(Step)
+_STEP_NUMBER: dict[Step, int] = {step: i for i, step in enumerate(_STEPS)}
+_PHASES: tuple[Phase, ...] = tuple(STEP_PHASE[step] for step in _STEPS)
+assert [s.value for s in _STEPS[:3]] == ["ring", "deal", "offer"] and _STEPS[GAME_OVER] is Step.GAME_OVER
+
+_SUPPORT = Card.SUPPORT
+_PIRATE = Card.PIRATE
+_MUTINEER, _CABIN_BOY, _MATE, _MERCHANT, _LOADMASTER = ROLES
+_SIDES = (_MATE, _MUTINEER, _CABIN_BOY)
+_KINDS = range(len(CARDS))
+_EMPTY7 = (0,) * len(CARDS)
+
+_DRAW = tuple(tuple(Draw(p, c) for c in CARDS) for p in range(4))
+_PLAY = tuple(tuple(Play(p, c) for c in CARDS) for p in range(4))
+_PASS = tuple(Pass(p) for p in range(4))
+_ROLE = tuple(tuple(ChooseRole(p, r) for r in ROLES) for p in range(4))
+_SUPPORTS = tuple(tuple(Support(p, k) for k in range(8)) for p in range(4))
+
+# Caches of legal-action lists that depend only on small hashable keys.
+_Declarations = tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...]]
+_DISCARD_CACHE: dict[tuple[int, int], tuple[tuple[Discard, ...], tuple[Counts, ...], Any]] = {}
+_OFFER_CACHE: dict[tuple[int, int], tuple[Offer, ...]] = {}
+_DISCARD_CHOICES: dict[tuple[Counts, int], tuple[tuple[tuple[Card, ...], ...], tuple[Counts, ...]]] = {}
+
+
+def _discards(pool: Counts, extra: int) -> tuple[tuple[tuple[Card, ...], ...], tuple[Counts, ...]]:
+    """Every multiset of ``extra`` cards of ``pool`` (reference order), as cards and counts."""
+    kinds = [c for c in CARDS if pool[c]]
+    found: list[tuple[Card, ...]] = []
+    counts: list[Counts] = []
+    for cards in combinations_with_replacement(kinds, extra):
+        chosen = [0] * 7
+        for card in cards:
+            chosen[card] += 1
+        if all(chosen[c] <= pool[c] for c in kinds):
+            found.append(cards)
+            counts.append(tuple(chosen))
+    return tuple(found), tuple(counts)
+
+
+def _declarations(
+    goods: Counts, islands: tuple[Island, ...], withholding: bool
+) -> tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Every sale declaration (in the reference order) and, for each, the cards sold per island."""
+    buys = [[k for k in range(5) if island.buys_card(GOODS[k])] for island in islands]
+    options: list[list[tuple[int, int] | None]] = [
+        [None, *((k, n) for k in bought for n in range(1, goods[k] + 1))] for bought in buys
+    ]
+    if not withholding:
+        # Selling what one can, part of a kind is sold on one island only if another island
+        # buys the rest: leave out the options that no valid declaration can contain
+        # (the order of the rest stays the reference's).
+        options = [
+            [o for o in opts if o is None or o[1] == goods[o[0]] or any(o[0] in b for b in buys[:i] + buys[i + 1 :])]
+            for i, opts in enumerate(options)
+        ]
+    found: list[tuple[Sale, ...]] = []
+    counts: list[tuple[int, ...]] = []
+    sales = [
+        [None if o is None else Sale(island.name, GOODS[o[0]], o[1]) for o in opts]
+        for island, opts in zip(islands, options, strict=True)
+    ]
+    indices = [range(len(opts)) for opts in options]
+    for choice in product(*indices):
+        sold = [0, 0, 0, 0, 0]
+        for opts, c in zip(options, choice, strict=True):
+            option = opts[c]
+            if option is not None:
+                sold[option[0]] += option[1]
+        if not _allowed(goods, sold, withholding, buys, options, choice):
+            continue
+        found.append(tuple(s[c] for s, c in zip(sales, choice, strict=True) if s[c] is not None))  # type: ignore[misc]
+        counts.append(tuple(0 if opts[c] is None else opts[c][1] for opts, c in zip(options, choice, strict=True)))  # type: ignore[index]
+    return tuple(found), tuple(counts)
+
+
+def _allowed(
+    goods: Counts,
+    sold: list[int],
+    withholding: bool,
+    buys: list[list[int]],
+    options: list[list[tuple[int, int] | None]],
+    choice: tuple[int, ...],
+) -> bool:
+    for k in range(5):
+        if sold[k] > goods[k]:
+            return False
+        # Sell what you can: no face-up card of a declared kind stays unsold...
+        if not withholding and sold[k] and sold[k] != goods[k]:
+            return False
+    if withholding:
+        return True
+    # ...and an island left undeclared buys none of the unsold goods.
+    for bought, opts, c in zip(buys, options, choice, strict=True):
+        if opts[c] is None:
+            for k in bought:
+                if goods[k] > sold[k]:
+                    return False
+    return True
+
+
+class _Arrangements(Sequence[ArrangeRing]):
+    """The shuffled ring's arrangements, lazily, in the reference's order (Hochland first,
+    then the other islands' permutations in lexicographic order of their table indices)."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+        self._len = factorial(len(names) - 1)
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> ArrangeRing: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[ArrangeRing]: ...
+    def __getitem__(self, index: int | slice) -> ArrangeRing | Sequence[ArrangeRing]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("arrangement index out of range")
+        return ArrangeRing(tuple(self.names[i] for i in _unrank(index, len(self.names))))
+
+    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
+        if not isinstance(value, ArrangeRing) or sorted(value.islands) != sorted(self.names):
+            raise ValueError("not an arrangement of this ring")
+        if value.islands[0] != self.names[0]:
+            raise ValueError("not an arrangement of this ring")
+        pool, rank = list(self.names[1:]), 0
+        for name in value.islands[1:]:
+            position = pool.index(name)
+            rank += position * factorial(len(pool) - 1)
+            pool.pop(position)
+        return rank
+
+    def __contains__(self, value: object) -> bool:
+        try:
+            self.index(value)
+        except ValueError:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[ArrangeRing]:
+        return (self[i] for i in range(self._len))
+
+
+def _unrank(index: int, n: int) -> list[int]:
+    """Table indices of the ring for arrangement number ``index`` (position 0 stays 0)."""
+    pool, order = list(range(1, n)), [0]
+    for size in range(len(pool), 0, -1):
+        block = factorial(size - 1)
+        order.append(pool.pop(index // block))
+        index %= block
+    return order
+
+
+def _piratennest(rules: Rules, ring: Sequence[int]) -> int | None:
+    if not rules.pirates:
+        return None
+    return next(pos for pos, index in enumerate(ring) if rules.islands[index].name == "piratennest")
+
+
+class FastGame:
+    """A Meuterer game as one mutable object: legal actions, apply in place, clone.
+
+    Start one with :meth:`new` or from any reference state with :meth:`from_state`;
+    :meth:`to_state` gives the reference :class:`State` it is in. Actions are the
+    reference's typed actions, listed in the reference order; :meth:`apply` raises
+    :class:`~meuterer.errors.IllegalActionError` for any other.
+    """
+
+    __slots__ = (
+        "_act_counts",
+        "_c",
+        "_legal",
+        "_sale_counts",
+        "_where",
+        "active",
+        "captain",
+        "captain_destination",
+        "deck",
+        "discard",
+        "drawn",
+        "draws_left",
+        "face_down",
+        "face_up",
+        "hands",
+        "mutineer_destination",
+        "mutiny",
+        "offer",
+        "passed",
+        "pirate",
+        "players",
+        "queue",
+        "ring",
+        "role_order",
+        "roles",
+        "round",
+        "rules",
+        "sales",
+        "scores",
+        "start",
+        "step",
+        "to_act",
+    )
+
+    players: int
+    rules: Rules
+    step: int
+    round: int
+    captain: int
+    to_act: int
+    queue: list[int]
+    offer: int | None
+    ring: list[int]
+    start: int
+    active: list[int]
+    pirate: int | None
+    hands: list[list[int]]
+    face_up: list[list[int]]
+    face_down: list[list[int]]
+    passed: list[bool]
+    roles: list[Role | None]
+    role_order: list[int]
+    captain_destination: int | None
+    mutineer_destination: int | None
+    mutiny: bool | None
+    sales: list[tuple[Sale, ...] | None]
+    scores: list[int]
+    deck: list[int]
+    discard: list[int]
+    draws_left: int
+    drawn: list[int]
+    _legal: Sequence[Action] | None
+    _act_counts: tuple[tuple[int, ...], ...]
+    _sale_counts: list[tuple[int, ...] | None]
+    _where: tuple[int, ...] | None
+    _c: _Constants
+
+    # Construction and conversion ---------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: int = 4, first_captain: int = 0, rules: Rules | None = None) -> FastGame:
+        """The game before the deal, as :func:`meuterer.new_game` (same errors)."""
+        if rules is None:
+            rules = _DEFAULT_RULES
+        if not isinstance(rules, Rules):
+            raise SetupError(f"rules must be a meuterer.Rules, got {type(rules).__name__}")
+        if type(players) is not int or players not in (3, 4):
+            raise SetupError(f"Meuterer is played by 3 or 4 players, got {players!r}")
+        if type(first_captain) is not int or not 0 <= first_captain < players:
+            raise SetupError(f"first_captain must be a seat from 0 to {players - 1}, got {first_captain!r}")
+        g = cls.__new__(cls)
+        g.players = players
+        g.rules = rules
+        g._c = _constants(rules, players)
+        g.step = RING if rules.ring is Ring.SHUFFLED else DEAL
+        g.round = 1
+        g.captain = first_captain
+        g.to_act = first_captain
+        g.queue = [(first_captain + i) % players for i in range(1, players)]
+        g.offer = None
+        g.ring = list(range(len(rules.islands)))
+        g.start = 0
+        g.active = [0]
+        g._where = None
+        g.pirate = _piratennest(rules, g.ring)
+        g.hands = [[0] * 7 for _ in range(players)]
+        g.face_up = [[0] * 7 for _ in range(players)]
+        g.face_down = [[0] * 7 for _ in range(players)]
+        g.passed = [False] * players
+        g.roles = [None] * players
+        g.role_order = []
+        g.captain_destination = None
+        g.mutineer_destination = None
+        g.mutiny = None
+        g.sales = [None] * players
+        g._sale_counts = [None] * players
+        g.scores = [0] * players
+        g.deck = list(rules.deck)
+        g.discard = [0] * 7
+        g.draws_left = rules.hand_size
+        g.drawn = [0] * 7
+        g._legal = None
+        g._act_counts = ()
+        return g
+
+    @classmethod
+    def from_state(cls, state: State) -> FastGame:
+        """The game in reference state ``state``."""
+        g = cls.__new__(cls)
+        g.players = state.players
+        g.rules = state.rules
+        g._c = _constants(state.rules, state.players)
+        g.step = _STEP_NUMBER[state.step]
+        g.round = state.round
+        g.captain = state.captain
+        g.to_act = state.to_act
+        g.queue = list(state.queue)
+        g.offer = state.offer
+        g.ring = list(state.ring)
+        g.start = state.start
+        g.active = list(state.active)
+        g._where = None
+        g.pirate = state.pirate
+        g.hands = [list(h) for h in state.hands]
+        g.face_up = [list(h) for h in state.face_up]
+        g.face_down = [list(h) for h in state.face_down]
+        g.passed = list(state.passed)
+        g.roles = list(state.roles)
+        g.role_order = list(state.role_order)
+        g.captain_destination = state.captain_destination
+        g.mutineer_destination = state.mutineer_destination
+        g.mutiny = state.mutiny
+        g.sales = list(state.sales)
+        g._sale_counts = [None if s is None else g._count_sales(s) for s in state.sales]
+        g.scores = list(state.scores)
+        g.deck = list(state.deck)
+        g.discard = list(state.discard)
+        g.draws_left = state.draws_left
+        g.drawn = list(state.drawn)
+        g._legal = None
+        g._act_counts = ()
+        return g
+
+    def _count_sales(self, sales: tuple[Sale, ...]) -> tuple[int, ...]:
+        islands = self.rules.islands
+        names = [islands[self.ring[pos]].name for pos in self.active]
+        return tuple(sum(s.count for s in sales if s.island == name) for name in names)
+
+    def to_state(self) -> State:
+        """The reference state this game is in."""
+        return State(
+            players=self.players,
+            rules=self.rules,
+            step=_STEPS[self.step],
+            round=self.round,
+            captain=self.captain,
+            to_act=self.to_act,
+            queue=tuple(self.queue),
+            offer=self.offer,
+            ring=tuple(self.ring),
+            start=self.start,
+            active=tuple(self.active),
+            pirate=self.pirate,
+            hands=tuple(map(tuple, self.hands)),
+            face_up=tuple(map(tuple, self.face_up)),
+            face_down=tuple(map(tuple, self.face_down)),
+            passed=tuple(self.passed),
+            roles=tuple(self.roles),
+            role_order=tuple(self.role_order),
+            captain_destination=self.captain_destination,
+            mutineer_destination=self.mutineer_destination,
+            mutiny=self.mutiny,
+            sales=tuple(self.sales),
+            scores=tuple(self.scores),
+            deck=tuple(self.deck),
+            discard=tuple(self.discard),
+            draws_left=self.draws_left,
+            drawn=tuple(self.drawn),
+        )
+
+    def clone(self) -> FastGame:
+        """An independent copy."""
+        g = FastGame.__new__(FastGame)
+        g.players = self.players
+        g.rules = self.rules
+        g._c = self._c
+        g.step = self.step
+        g.round = self.round
+        g.captain = self.captain
+        g.to_act = self.to_act
+        g.queue = self.queue[:]
+        g.offer = self.offer
+        g.ring = self.ring  # never changed in place
+        g.start = self.start
+        g.active = self.active  # replaced, never changed in place
+        g._where = self._where
+        g.pirate = self.pirate
+        g.hands = [h[:] for h in self.hands]
+        g.face_up = [h[:] for h in self.face_up]
+        g.face_down = [h[:] for h in self.face_down]
+        g.passed = self.passed[:]
+        g.roles = self.roles[:]
+        g.role_order = self.role_order[:]
+        g.captain_destination = self.captain_destination
+        g.mutineer_destination = self.mutineer_destination
+        g.mutiny = self.mutiny
+        g.sales = self.sales[:]
+        g._sale_counts = self._sale_counts[:]
+        g.scores = self.scores[:]
+        g.deck = self.deck[:]
+        g.discard = self.discard[:]
+        g.draws_left = self.draws_left
+        g.drawn = self.drawn[:]
+        g._legal = self._legal
+        g._act_counts = self._act_counts
+        return g
+
+    @classmethod
+    def random_game(
+        cls, seed: int | None = None, players: int = 4, first_captain: int = 0, rules: Rules | None = None
+    ) -> tuple[tuple[Action, ...], State]:
+        """:func:`random_game` played by this class (a subclass plays its own rules)."""
+        return _random_game(cls, seed, players, first_captain, rules)
+
+    # Queries ----------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to decide, :data:`CHANCE` at a chance node, ``None`` when over."""
+        step = self.step
+        if step == GAME_OVER:
+            return None
+        if step in _CHANCE_STEPS:
+            return CHANCE
+        return self.to_act
+
+    @property
+    def phase(self) -> Phase:
+        """The rulebook phase (as :attr:`meuterer.State.phase`)."""
+        return _PHASES[self.step]
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.step == GAME_OVER
+
+    def is_chance_node(self) -> bool:
+        """Whether the next action is drawn by chance."""
+        step = self.step
+        return step in _CHANCE_STEPS
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats with the most points once the game is over; ``()`` before."""
+        if self.step != GAME_OVER:
+            return ()
+        best = max(self.scores)
+        return tuple(p for p, s in enumerate(self.scores) if s == best)
+
+    def legal_actions(self) -> Sequence[Action]:
+        """Every action :meth:`apply` accepts, in the reference order (``()`` when over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._list_legal()
+        return legal
+
+    def _list_legal(self) -> Sequence[Action]:
+        step = self.step
+        p = self.to_act
+        if step == PLAY:
+            hand = self.hands[p]
+            plays = _PLAY[p]
+            return [plays[c] for c in _KINDS if hand[c]] + [_PASS[p]]
+        if step in _DRAWING:
+            pool = self.deck if any(self.deck) else self.discard
+            draws = _DRAW[p]
+            return [draws[c] for c in _KINDS if pool[c]]
+        if step == CHOOSE_ROLE:
+            taken = self.roles
+            return [a for r, a in zip(ROLES, _ROLE[p], strict=True) if r not in taken]
+        if step == SELL:
+            found = self._sell_options()
+            self._act_counts = found[1]
+            return found[0]
+        if step == MUTINY:
+            most = self.face_down[p][_SUPPORT]
+            return [_SUPPORTS[p][k] if k < 8 else Support(p, k) for k in range(most + 1)]
+        if step == OFFER:
+            key = (self.captain, self.rules.max_offer)
+            offers = _OFFER_CACHE.get(key)
+            if offers is None:
+                offers = _OFFER_CACHE[key] = tuple(Offer(self.captain, n) for n in range(key[1] + 1))
+            return offers
+        if step == LOADMASTER_DISCARD:
+            return self._discard_options()[0]
+        if step == RING:
+            return self._c.arrangements
+        return ()
+
+    def _sell_options(self) -> tuple[tuple[Sell, ...], tuple[tuple[int, ...], ...]]:
+        p = self.to_act
+        shared = self._declarations()
+        cache = self._c.sell_actions
+        key = (p, id(shared))
+        found = cache.get(key)
+        if found is None or found[2] is not shared:
+            if len(cache) > 100_000:
+                cache.clear()
+            found = cache[key] = (tuple(Sell(p, sales) for sales in shared[0]), shared[1], shared)
+        return found[0], found[1]
+
+    def bought(self) -> tuple[int, ...]:
+        """For each card kind, 1 if an active island buys it, else 0."""
+        where = self._where
+        c = self._c
+        if where is None:
+            where = self._where = tuple(self.ring[pos] for pos in self.active)
+        found = c.declarations.get(where)
+        if found is None:
+            islands = tuple(c.islands[i] for i in where)
+            mask = tuple(int(any(island.buys_card(card) for island in islands)) for card in CARDS)
+            found = c.declarations[where] = (mask, {})
+        return found[0]
+
+    def _declarations(self) -> tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...]]:
+        """The sale declarations open to the player to act, as sales and cards sold per island."""
+        where = self._where
+        c = self._c
+        if where is None:
+            where = self._where = tuple(self.ring[pos] for pos in self.active)
+        found = c.declarations.get(where)
+        if found is None:
+            islands = tuple(c.islands[i] for i in where)
+            mask = tuple(int(any(island.buys_card(card) for island in islands)) for card in CARDS)
+            found = c.declarations[where] = (mask, {})
+        # Goods no active island buys play no part.
+        goods = tuple(map(mul, self.face_up[self.to_act], found[0]))
+        cache = found[1]
+        shared = cache.get(goods)
+        if shared is None:
+            if len(cache) > 50_000:
+                cache.clear()
+            islands = tuple(c.islands[i] for i in where)
+            shared = cache[goods] = _declarations(goods, islands, c.withholding)
+        return shared
+
+    def _discard_options(self) -> tuple[tuple[Discard, ...], tuple[Counts, ...]]:
+        p = self.to_act
+        shared = self._discards()
+        key = (p, id(shared))
+        found = _DISCARD_CACHE.get(key)
+        if found is None or found[2] is not shared:
+            found = _DISCARD_CACHE[key] = (tuple(Discard(p, cards) for cards in shared[0]), shared[1], shared)
+        return found[0], found[1]
+
+    def _discards(self) -> tuple[tuple[tuple[Card, ...], ...], tuple[Counts, ...]]:
+        """The loadmaster's choices: the cards of each discard and their counts."""
+        pool = tuple(self.hands[self.to_act] if self._c.discard_from_hand else self.drawn)
+        key = (pool, self._c.extra)
+        found = _DISCARD_CHOICES.get(key)
+        if found is None:
+            found = _DISCARD_CHOICES[key] = _discards(pool, self._c.extra)
+        return found
+
+    # Acting -----------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` in place, then the automatic steps that follow it.
+
+        Raises :class:`~meuterer.errors.IllegalActionError` (the game unchanged) unless
+        ``action`` is one of :meth:`legal_actions`.
+        """
+        legal = self.legal_actions()
+        try:
+            index = legal.index(action)
+        except ValueError:
+            raise IllegalActionError(action, self._why_illegal(action)) from None
+        self._fire(legal[index], index)
+
+    def apply_at(self, index: int) -> Action:
+        """Apply the ``index``-th of :meth:`legal_actions` (no search for it); returns it.
+
+        Raises :class:`~meuterer.errors.IllegalActionError` for an index out of range."""
+        legal = self.legal_actions()
+        if not 0 <= index < len(legal):
+            raise IllegalActionError(f"#{index}", f"there are {len(legal)} legal action(s), numbered from 0")
+        action = legal[index]
+        self._fire(action, index)
+        return action
+
+    def apply_chance(self, rng: random.Random) -> Action:
+        """Draw a chance outcome as :meth:`sample_chance` does, apply it, and return it."""
+        action = self.sample_chance(rng)
+        if self.step == RING:
+            self._fire(action, 0)
+        else:
+            assert isinstance(action, Draw)
+            self._legal = None
+            self._draw(action.card)
+        return action
+
+    def _why_illegal(self, action: object) -> str:
+        if self.step == GAME_OVER:
+            return "the game is over"
+        who = "chance" if self.is_chance_node() else f"p{self.to_act}"
+        return f"it is not among the {len(self.legal_actions())} legal action(s) at step {_STEPS[self.step]} ({who})"
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """A chance outcome drawn with its probability, using ``rng`` exactly as
+        :func:`meuterer.sample_chance` does (the same outcome for the same generator)."""
+        if self.step == RING:
+            arrangements = self._c.arrangements
+            return arrangements[rng.randrange(len(arrangements))]
+        pool = self.deck if any(self.deck) else self.discard
+        return _DRAW[self.to_act][_pick(pool, rng.random())]
+
+    def _fire(self, action: Any, index: int) -> None:
+        """Apply a listed action (``index`` is its place in the legal list)."""
+        self._legal = None
+        step = self.step
+        if step in _DRAWING:
+            self._draw(action.card)
+        elif step == PLAY:
+            if type(action) is Play:
+                self._play(action.card)
+            else:
+                self._pass()
+        elif step == CHOOSE_ROLE:
+            self._take_role(action.role)
+        elif step == SELL:
+            self._sell(action.sales, self._act_counts[index])
+        elif step == MUTINY:
+            self._support(action.count)
+        elif step == OFFER:
+            self.offer = action.amount
+            self.to_act = self.captain
+            self.step = PLAY
+        elif step == LOADMASTER_DISCARD:
+            self._discard(self._discard_options()[1][index])
+        elif step == RING:
+            names = self._c.names
+            self.ring = [names.index(name) for name in action.islands]
+            self.pirate = _piratennest(self.rules, self.ring)
+            self._where = None
+            self.step = DEAL
+        else:
+            raise AssertionError("unreachable: no action at an automatic step or at the end")
+
+    # The rules, step by step (mirroring meuterer.machine's declaration) ------------------
+
+    def _draw(self, card: int) -> None:
+        deck = self.deck
+        if not any(deck):  # the discard pile is shuffled into a new deck
+            deck = self.deck = self.discard
+            self.discard = [0] * 7
+        deck[card] -= 1
+        if self._c.reshuffle_when_empty and not any(deck):
+            self.deck = self.discard
+            self.discard = deck  # all zero
+        self.hands[self.to_act][card] += 1
+        self.drawn[card] += 1
+        left = self.draws_left
+        self.draws_left = left - 1
+        if left == 1:
+            self._drawn_all()
+
+    def _drawn_all(self) -> None:
+        """The drawing player has drawn his last card: the loadmaster discards, or the
+        next player draws, or the deal or phase 8 ends."""
+        if self.step == DEAL:
+            if not self.queue:
+                self.drawn = [0] * 7
+                self.to_act = self.captain
+                self.step = OFFER
+            else:
+                self._next_drawer()
+        elif self.roles[self.to_act] is _LOADMASTER:
+            self.step = LOADMASTER_DISCARD
+        elif not self.queue:
+            self._next_drawer()
+            self._roles_return()
+        else:
+            self._next_drawer()
+
+    def _next_drawer(self) -> None:
+        self.drawn = [0] * 7
+        queue = self.queue
+        if not queue:
+            self.draws_left = 0
+            return
+        seat = self.to_act = queue.pop(0)
+        need = self._c.hand_size - sum(self.hands[seat])
+        if self.roles[seat] is _LOADMASTER:
+            need += self._c.extra
+        self.draws_left = need
+
+    def _discard(self, cards: Counts) -> None:
+        hand = self.hands[self.to_act]
+        discard = self.discard
+        for c in _KINDS:
+            k = cards[c]
+            if k:
+                hand[c] -= k
+                discard[c] += k
+        last = not self.queue
+        self._next_drawer()
+        if last:
+            self._roles_return()
+        else:
+            self.step = DRAW
+
+    def _next_unpassed(self, after: int) -> int:
+        n = self.players
+        passed = self.passed
+        for i in range(1, n + 1):
+            seat = (after + i) % n
+            if not passed[seat]:
+                return seat
+        return after
+
+    def _play(self, card: int) -> None:
+        p = self.to_act
+        hand = self.hands[p]
+        hand[card] -= 1
+        self.face_up[p][card] += 1
+        n = self.players
+        passed = self.passed
+        seat = p + 1
+        for _ in range(n):
+            if seat == n:
+                seat = 0
+            if not passed[seat]:
+                self.to_act = seat
+                break
+            seat += 1
+        if card == _PIRATE:
+            pirate = self.pirate
+            assert pirate is not None
+            left = sum(hand)
+            n = len(self.ring)
+            self.pirate = (pirate - left) % n
+            if left and (
+                ((pirate - self.start) % n or n) <= left or (pirate == self.start and self.rules.pirates_rob_at_start)
+            ):
+                discard = self.discard
+                for cards in self.face_up:
+                    for c in _KINDS:
+                        discard[c] += cards[c]
+                self.face_up = [[0] * 7 for _ in range(self.players)]
+
+    def _pass(self) -> None:
+        p = self.to_act
+        hand = self.hands[p]
+        last = sum(self.passed) == self.players - 1
+        self.face_down[p] = hand
+        self.hands[p] = [0] * 7
+        self.passed[p] = True
+        if p == self.captain:
+            self.captain_destination = (self.start + sum(hand)) % len(self.ring)
+            self.to_act = self._next_unpassed(p)
+            if last:
+                self._reveal()
+            # else: phase 2 goes on
+        else:
+            self.step = CHOOSE_ROLE
+
+    def _take_role(self, role: Role) -> None:
+        p = self.to_act
+        self.roles[p] = role
+        self.role_order.append(p)
+        self.to_act = self._next_unpassed(p)
+        if all(self.passed):
+            self._reveal()
+        else:
+            self.step = PLAY
+
+    def _reveal(self) -> None:
+        roles = self.roles
+        if _MUTINEER not in roles:
+            self._role_points()
+            return
+        mutineer = roles.index(_MUTINEER)
+        self.mutineer_destination = (self.start + sum(self.face_down[mutineer])) % len(self.ring)
+        n = self.players
+        captain = self.captain
+        order = [p for p in ((captain + i) % n for i in range(n)) if p == captain or roles[p] in _SIDES]
+        self.to_act = order[0]
+        self.queue = order[1:]
+        self.step = MUTINY
+
+    def _support(self, k: int) -> None:
+        p = self.to_act
+        self.face_down[p][_SUPPORT] -= k
+        self.face_up[p][_SUPPORT] += k
+        if self.queue:
+            self.to_act = self.queue.pop(0)
+            self.step = MUTINY
+            return
+        # Resolve: the stronger side wins; a tie goes to the mutineer.
+        face_up = self.face_up
+        captain_side = face_up[self.captain][_SUPPORT]
+        mutineer_side = 0
+        for seat, role in enumerate(self.roles):
+            if role is _MATE:
+                captain_side += face_up[seat][_SUPPORT] + 1
+            elif role is _MUTINEER or role is _CABIN_BOY:
+                mutineer_side += face_up[seat][_SUPPORT]
+        self.mutiny = mutineer_side >= captain_side
+        self._role_points()
+
+    def _role_points(self) -> None:
+        scores = self.scores
+        roles = self.roles
+        c = self._c
+        old_captain = captain = self.captain
+        if self.mutiny:
+            mutineer = roles.index(_MUTINEER)
+            assert self.mutineer_destination is not None
+            scores[mutineer] += c.islands[self.ring[self.mutineer_destination]].ship
+            if _CABIN_BOY in roles:
+                scores[roles.index(_CABIN_BOY)] += self.rules.cabin_boy_points
+            captain = self.captain = mutineer
+        else:
+            assert self.captain_destination is not None and self.offer is not None
+            scores[captain] += c.islands[self.ring[self.captain_destination]].ship
+            if _MATE in roles:
+                scores[captain] -= self.offer
+                scores[roles.index(_MATE)] += 1 + self.offer
+        first = captain if c.new_captain_sells_first else old_captain
+        n = self.players
+        self.to_act = first
+        self.queue = [(first + i) % n for i in range(1, n)]
+        self.step = SELL
+
+    def _sell(self, sales: tuple[Sale, ...], counts: tuple[int, ...]) -> None:
+        p = self.to_act
+        self.sales[p] = sales
+        self._sale_counts[p] = counts
+        if self.queue:
+            self.to_act = self.queue.pop(0)
+            return
+        # Every player has declared: score each active island.
+        c = self._c
+        scores = self.scores
+        roles = self.roles
+        declared = self._sale_counts
+        for i, position in enumerate(self.active):
+            sold = [0 if d is None else d[i] for d in declared]
+            most = max(sold)
+            if most == 0:
+                continue
+            values = c.islands[self.ring[position]].values
+            leaders = [seat for seat, k in enumerate(sold) if k == most]
+            shared = values[len(leaders) - 1] if len(leaders) <= len(values) else 0
+            for seat in leaders:
+                scores[seat] += values[0] if roles[seat] is _MERCHANT else shared
+        if self.round >= c.rounds:
+            self.step = GAME_OVER
+            return
+        self._sail()
+
+    def _sail(self) -> None:
+        destination = self.mutineer_destination if self.mutiny else self.captain_destination
+        assert destination is not None
+        start = self.start
+        self.start = destination
+        self.active = [start] if start == destination else sorted((start, destination))
+        self._where = None
+        # Phase 7: clean up.
+        n = self.players
+        c = self._c
+        self.discard = list(map(sum, zip(self.discard, *self.face_up, strict=True)))
+        hands = self.hands = [list(map(add, h, d)) for h, d in zip(self.hands, self.face_down, strict=True)]
+        self.face_up = [[0] * 7 for _ in range(n)]
+        self.face_down = [[0] * 7 for _ in range(n)]
+        self.passed = [False] * n
+        self.captain_destination = None
+        self.mutineer_destination = None
+        self.drawn = [0] * 7
+        if self.rules.pirates_return:
+            self.pirate = _piratennest(self.rules, self.ring)
+        captain = self.captain
+        drawers: list[tuple[int, int]] = []
+        for i in range(n):
+            p = (captain + i) % n
+            need = c.hand_size - sum(hands[p])
+            if self.roles[p] is _LOADMASTER:
+                need += c.extra
+            if need > 0:
+                drawers.append((p, need))
+        if drawers:
+            self.to_act, self.draws_left = drawers[0]
+            self.queue = [p for p, _ in drawers[1:]]
+            self.step = DRAW
+        else:
+            self._roles_return()
+
+    def _roles_return(self) -> None:
+        n = self.players
+        self.roles = [None] * n
+        self.role_order = []
+        # Phase 10: the next round.
+        self.round += 1
+        self.offer = None
+        self.mutiny = None
+        self.sales = [None] * n
+        self._sale_counts = [None] * n
+        self.to_act = self.captain
+        self.queue = []
+        self.draws_left = 0
+        self.step = OFFER
+
+
+def _pick(pool: Sequence[int], x: float) -> int:
+    """The card kind ``random.choices`` picks from ``pool``'s non-empty kinds, weighted by
+    their counts, for ``random()`` returning ``x`` (the same float arithmetic and bisection)."""
+    total = 0
+    for c in _KINDS:
+        total += pool[c]
+    target = x * float(total)
+    cumulative = 0
+    last = -1
+    for c in _KINDS:
+        k = pool[c]
+        if k:
+            cumulative += k
+            if target < cumulative:
+                return c
+            last = c
+    return last
+
+
+class _Constants:
+    """What a game reads from its rules, looked up once per rule set and player count."""
+
+    __slots__ = (
+        "arrangements",
+        "declarations",
+        "discard_from_hand",
+        "extra",
+        "hand_size",
+        "islands",
+        "names",
+        "new_captain_sells_first",
+        "reshuffle_when_empty",
+        "rounds",
+        "sell_actions",
+        "withholding",
+    )
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        self.islands = rules.islands
+        self.names = tuple(island.name for island in rules.islands)
+        self.arrangements = _Arrangements(self.names)
+        self.hand_size = rules.hand_size
+        self.extra = rules.loadmaster_extra
+        self.rounds = rules.rounds_for(players)
+        self.withholding = rules.withholding
+        self.discard_from_hand = rules.discard_pool is DiscardPool.HAND
+        self.reshuffle_when_empty = rules.reshuffle is Reshuffle.WHEN_EMPTY
+        self.new_captain_sells_first = rules.sale_order is SaleOrder.NEW_CAPTAIN
+        self.declarations: dict[tuple[int, ...], tuple[tuple[int, ...], dict[tuple[int, ...], _Declarations]]] = {}
+        self.sell_actions: dict[tuple[int, int], tuple[tuple[Sell, ...], tuple[tuple[int, ...], ...], Any]] = {}
+
+
+_DEFAULT_RULES = Rules()
+_CONSTANTS: dict[tuple[Rules, int], _Constants] = {}
+_LAST: list[Any] = [None, 0, None]
+
+
+def _constants(rules: Rules, players: int) -> _Constants:
+    last = _LAST
+    if last[0] is rules and last[1] == players:
+        known: _Constants = last[2]
+        return known
+    found = _CONSTANTS.get((rules, players))
+    if found is None:
+        if len(_CONSTANTS) > 256:
+            _CONSTANTS.clear()
+        found = _CONSTANTS[rules, players] = _Constants(rules, players)
+    last[:] = [rules, players, found]
+    return found
+
+
+def random_game(
+    seed: int | None = None, players: int = 4, first_captain: int = 0, rules: Rules | None = None
+) -> tuple[tuple[Action, ...], State]:
+    """Exactly :func:`meuterer.random_game` (same actions, same final state), faster:
+    uniform random legal choices and seeded chance draws, the generator used in the same way."""
+    return FastGame.random_game(seed, players, first_captain, rules)
+
+
+def _random_game(
+    cls: type[FastGame], seed: int | None, players: int, first_captain: int, rules: Rules | None
+) -> tuple[tuple[Action, ...], State]:
+    rng = random.Random(seed)
+    game = cls.new(players, first_captain, rules)
+    history: list[Action] = []
+    append = history.append
+    randbelow: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]  # what choice() uses
+    rand = rng.random
+    kinds = _KINDS
+    when_empty = game._c.reshuffle_when_empty
+    # The hot steps (draws, plays, roles) are inlined: the same choices as listing the
+    # legal actions and picking one, without building the list.
+    while True:
+        step = game.step
+        if step in _DRAWING:
+            deck = game.deck
+            total = sum(deck)
+            if total:
+                pool = deck
+            else:  # the discard pile becomes the deck
+                pool = game.deck = game.discard
+                game.discard = deck
+                total = sum(pool)
+            target = rand() * float(total)
+            cumulative = 0
+            for card in kinds:
+                k = pool[card]
+                if k:
+                    cumulative += k
+                    if target < cumulative:
+                        break
+                    last = card
+            else:
+                card = last
+            p = game.to_act
+            append(_DRAW[p][card])
+            # FastGame._draw, inlined
+            pool[card] -= 1
+            if total == 1 and when_empty:
+                game.deck = game.discard
+                game.discard = pool
+            game.hands[p][card] += 1
+            game.drawn[card] += 1
+            left = game.draws_left
+            game.draws_left = left - 1
+            if left == 1:
+                game._drawn_all()
+        elif step == PLAY:
+            p = game.to_act
+            hand = game.hands[p]
+            index = randbelow(8 - hand.count(0))
+            for card in kinds:
+                if hand[card]:
+                    if not index:
+                        break
+                    index -= 1
+            else:
+                append(_PASS[p])
+                game._pass()
+                continue
+            append(_PLAY[p][card])
+            game._play(card)
+        elif step == CHOOSE_ROLE:
+            taken = game.roles
+            index = randbelow(len(ROLES) + taken.count(None) - players)
+            for role in ROLES:
+                if role not in taken:
+                    if not index:
+                        break
+                    index -= 1
+            append(_ROLE[game.to_act][role])
+            game._take_role(role)
+        elif step == SELL:
+            sales, counts = game._declarations()
+            index = randbelow(len(sales))
+            append(Sell(game.to_act, sales[index]))
+            game._sell(sales[index], counts[index])
+        elif step == GAME_OVER:
+            break
+        elif step == LOADMASTER_DISCARD:
+            choices, chosen = game._discards()
+            index = randbelow(len(choices))
+            append(Discard(game.to_act, choices[index]))
+            game._discard(chosen[index])
+        else:
+            if step == RING:
+                action = game.sample_chance(rng)
+                index = 0
+            else:
+                legal = game._list_legal()
+                index = randbelow(len(legal))
+                action = legal[index]
+            append(action)
+            game._fire(action, index)
+    return tuple(history), game.to_state()

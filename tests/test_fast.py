@@ -1,0 +1,231 @@
+"""The fast engine is the reference, faster: the same games for the same seeds, the same
+state at every step, and the conformance kit finds no difference (it does find a changed rule)."""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import product
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import meuterer
+from meuterer import IllegalActionError, Rules, SetupError
+from meuterer.actions import Action, Discard, Draw, Offer, Pass, Play, Sell, Support
+from meuterer.agents import GreedyAgent, RandomAgent, play_game
+from meuterer.cards import Card
+from meuterer.corpus import check_playthrough
+from meuterer.fast import CHANCE, FastGame, random_game
+from meuterer.fast import play_game as fast_play_game
+from meuterer.testing import ConformanceError, FastAdapter, Setup, action_sequences, check_engine, setups
+
+CORPUS = Path(__file__).parent / "data" / "conformance"
+
+# Every value of every rule option appears in at least one of these.
+RULE_SETS = [
+    Rules(),
+    Rules(pirates=True),
+    Rules(pirates=True, pirates_rob_at_start=True, pirates_return=True, reshuffle="when_empty"),
+    Rules(ring="shuffled", withholding=True, sale_order="round_captain", discard_pool="hand"),
+    Rules(ring="shuffled", pirates=True, discard_pool="hand", reshuffle="when_empty", rounds=3),
+    Rules(withholding=True, rounds=12, hand_size=4, loadmaster_extra=2, max_offer=5, cabin_boy_points=3),
+]
+
+
+class PirateShipGoesHome(FastGame):
+    """A broken fast engine: one rule changed. After every round the pirate ship goes
+    back to Piratennest (the rule says it stays where it stopped)."""
+
+    def _sail(self) -> None:
+        super()._sail()
+        self.pirate = FastGame.new(self.players, 0, self.rules).pirate
+
+
+@pytest.mark.parametrize(("rules", "players"), list(product(RULE_SETS, (3, 4))))
+def test_random_game_plays_the_reference_game_for_every_seed(rules: Rules, players: int) -> None:
+    for seed in range(12):
+        first = seed % players
+        expected = meuterer.random_game(seed=seed, players=players, first_captain=first, rules=rules)
+        assert random_game(seed=seed, players=players, first_captain=first, rules=rules) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**64), setups())
+def test_random_game_equals_the_reference_for_any_options(seed: int, setup: Setup) -> None:
+    args = (seed, setup.players, setup.first_captain, setup.rules)
+    assert random_game(*args) == meuterer.random_game(*args)
+
+
+def test_random_game_without_a_seed_and_with_bad_arguments() -> None:
+    actions, final = random_game()
+    assert meuterer.is_terminal(final) and len(actions) > 100
+    for players, first in ((2, 0), (5, 0), (4, 4), (3, -1)):
+        with pytest.raises(SetupError) as fast_error:
+            random_game(players=players, first_captain=first)
+        with pytest.raises(SetupError) as reference_error:
+            meuterer.random_game(players=players, first_captain=first)
+        assert str(fast_error.value) == str(reference_error.value)
+
+
+def _walk(setup: Setup, actions: tuple[Action, ...]) -> None:
+    """Play ``actions`` on both engines and compare everything at every step."""
+    state = meuterer.new_game(setup.players, setup.first_captain, setup.rules)
+    game = FastGame.new(setup.players, setup.first_captain, setup.rules)
+    for action in (*actions, None):
+        assert game.to_state() == state
+        assert FastGame.from_state(state).to_state() == state
+        assert game.current_player == meuterer.current_player(state)
+        assert game.is_chance_node() == meuterer.is_chance_node(state)
+        assert game.is_terminal() == meuterer.is_terminal(state)
+        assert tuple(game.scores) == meuterer.scores(state)
+        assert game.winners() == meuterer.winners(state)
+        legal = meuterer.legal_actions(state)
+        if len(legal) < 1000:
+            assert list(game.legal_actions()) == list(legal)
+            assert list(FastGame.from_state(state).legal_actions()) == list(legal)
+        else:
+            assert len(game.legal_actions()) == len(legal) and game.legal_actions()[77] == legal[77]
+        if action is None:
+            break
+        # A clone is independent: acting on it leaves the original as it was.
+        copy = game.clone()
+        copy.apply(action)
+        assert game.to_state() == state
+        state = meuterer.apply(state, action)
+        assert copy.to_state() == state
+        game.apply(action)
+
+
+@settings(max_examples=40, deadline=None)
+@given(action_sequences())
+def test_every_step_of_any_game_agrees_with_the_reference(example: tuple[Setup, tuple[Action, ...]]) -> None:
+    _walk(*example)
+
+
+def test_every_step_agrees_under_every_rule_set() -> None:
+    for index, rules in enumerate(RULE_SETS):
+        for players in (3, 4):
+            first = index % players
+            actions, _ = meuterer.random_game(seed=100 + index, players=players, first_captain=first, rules=rules)
+            _walk(Setup(players, first, rules), actions)
+
+
+def _states(count: int) -> list[meuterer.State]:
+    found = []
+    for seed in range(count):
+        actions, _ = meuterer.random_game(seed=seed, rules=RULE_SETS[seed % len(RULE_SETS)])
+        found.append(meuterer.Game.replay(actions, rules=RULE_SETS[seed % len(RULE_SETS)]).states)
+    return [s for states in found for s in states[::7]]
+
+
+CANDIDATES: list[Action] = [
+    Draw(0, Card.PIRATE),
+    Draw(1, Card.GRAIN),
+    Offer(0, 0),
+    Offer(2, 4),
+    Play(1, Card.WINE),
+    Play(0, Card.PIRATE),
+    Pass(3),
+    Pass(0),
+    Support(2, 1),
+    Support(0, 9),
+    Sell(1, ()),
+    Discard(2, (Card.GRAIN, Card.GRAIN, Card.GRAIN)),
+    meuterer.parse_action("p0 role mutineer"),
+]
+
+
+def test_illegal_actions_raise_the_reference_error_and_change_nothing() -> None:
+    for state in _states(6):
+        game = FastGame.from_state(state)
+        for action in CANDIDATES:
+            legal = action in meuterer.legal_actions(state)
+            if legal:
+                continue
+            with pytest.raises(IllegalActionError):
+                meuterer.apply(state, action)
+            with pytest.raises(IllegalActionError) as caught:
+                game.apply(action)
+            assert caught.value.action == action and str(action) in str(caught.value)
+            assert game.to_state() == state
+
+
+def test_current_player_and_sample_chance_match_the_reference() -> None:
+    chances = 0
+    for seed, state in enumerate(_states(4)):
+        game = FastGame.from_state(state)
+        assert game.current_player == meuterer.current_player(state)
+        if meuterer.is_chance_node(state):
+            assert game.current_player == CHANCE
+            assert game.sample_chance(random.Random(seed)) == meuterer.sample_chance(state, random.Random(seed))
+            drawn = game.apply_chance(random.Random(seed))
+            assert game.to_state() == meuterer.apply(state, drawn)
+            chances += 1
+    assert chances > 5
+
+
+def test_the_conformance_kit_finds_no_difference() -> None:
+    # About 300 whole games drawn by hypothesis across every rule option, compared step by step.
+    check_engine(FastAdapter(), max_examples=300, seed=13)
+
+
+@pytest.mark.parametrize("path", sorted(CORPUS.glob("*.json")), ids=lambda p: p.name)
+def test_the_golden_playthroughs(path: Path) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert check_playthrough(data, FastAdapter()) == []
+    # ...and the check is not blind: a tampered playthrough is caught.
+    data["steps"][20]["scores"][0] += 1
+    assert check_playthrough(data, FastAdapter()) == ["step 20: scores differ"]
+
+
+def test_a_broken_fast_engine_is_caught() -> None:
+    pirates = Rules(pirates=True)
+    # The kit finds it...
+    with pytest.raises(ConformanceError) as caught:
+        check_engine(
+            FastAdapter(PirateShipGoesHome), max_examples=50, seed=1, setup=Setup(4, 0, pirates), max_shrink_seconds=5
+        )
+    assert caught.value.what == "public view"
+    assert any(a.endswith("play pirate") for a in caught.value.actions)
+    # ...and so does the same-seed test.
+    reference = {s: meuterer.random_game(s, rules=pirates) for s in range(12)}
+    differ = [s for s in range(12) if PirateShipGoesHome.random_game(s, rules=pirates) != reference[s]]
+    assert differ
+    assert all(FastGame.random_game(s, rules=pirates) == reference[s] for s in differ)
+
+
+@pytest.mark.parametrize(("players", "rules"), [(4, Rules()), (3, RULE_SETS[2]), (4, RULE_SETS[3])])
+def test_play_game_gives_the_reference_results(players: int, rules: Rules) -> None:
+    agents = [GreedyAgent(), RandomAgent(), GreedyAgent(), RandomAgent()][:players]
+    for seed in range(3):
+        assert fast_play_game(agents, seed=seed, first_captain=seed % players, rules=rules) == play_game(
+            agents, seed=seed, first_captain=seed % players, rules=rules
+        )
+
+
+def test_play_game_rejects_an_illegal_choice_as_the_reference_does() -> None:
+    class Cheat:
+        name = "cheat"
+
+        def act(self, view: object, legal: object, rng: random.Random) -> Action:
+            return Offer(0, 99)
+
+    with pytest.raises(IllegalActionError):
+        fast_play_game([Cheat(), Cheat(), Cheat()], seed=1)
+
+
+def test_apply_at_applies_the_listed_action_and_rejects_other_indices() -> None:
+    actions, _ = meuterer.random_game(seed=3, players=3)
+    state = meuterer.new_game(players=3)
+    game = FastGame.new(players=3)
+    for action in actions[:60]:
+        index = list(meuterer.legal_actions(state)).index(action)
+        for bad in (-1, len(meuterer.legal_actions(state))):
+            with pytest.raises(IllegalActionError, match="numbered from 0"):
+                game.apply_at(bad)
+        assert game.apply_at(index) == action
+        state = meuterer.apply(state, action)
+        assert game.to_state() == state
