@@ -73,7 +73,7 @@ def main() -> None:
         me = Timed(ISMCTSAgent(iterations=args.iterations, rollout=args.rollout, exploration=args.exploration))
         agents: list[Agent] = [GreedyAgent() for _ in range(4)]
         agents[seat] = me
-        final, _ = play_game(agents, seed=game)
+        _, final = play_game(agents, seed=game)
         best = max(final.scores)
         winners = [p for p, score in enumerate(final.scores) if score == best]
         row = {

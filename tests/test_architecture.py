@@ -22,8 +22,8 @@ FLOORS: dict[int, tuple[str, ...]] = {
     2: ("phases", "serialize", "rulings"),
     3: ("machine",),
     4: ("engine", "explain", "fast.engine"),
-    5: ("views", "game", "encoding", "fast", "fast.play"),
-    6: ("record", "redact", "agents", "referee"),
+    5: ("views", "game", "encoding"),
+    6: ("record", "redact", "agents", "referee", "fast", "fast.play"),
     7: ("openspiel", "pettingzoo", "gym", "tournament", "svg", "viewer", "testing", "corpus", "narrate", "diagram"),
     8: ("cli", "__main__", "cli_play", "cli_simulate", "bench"),
 }

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import meuterer
 from meuterer import IllegalActionError, Rules, SetupError
 from meuterer.actions import Action, Discard, Draw, Offer, Pass, Play, Sell, Support
-from meuterer.agents import GreedyAgent, RandomAgent, play_game
+from meuterer.agents import Agent, GreedyAgent, RandomAgent, play_game
 from meuterer.cards import Card
 from meuterer.corpus import check_playthrough
 from meuterer.fast import CHANCE, FastGame, random_game
@@ -199,7 +199,8 @@ def test_a_broken_fast_engine_is_caught() -> None:
 
 @pytest.mark.parametrize(("players", "rules"), [(4, Rules()), (3, RULE_SETS[2]), (4, RULE_SETS[3])])
 def test_play_game_gives_the_reference_results(players: int, rules: Rules) -> None:
-    agents = [GreedyAgent(), RandomAgent(), GreedyAgent(), RandomAgent()][:players]
+    pool: list[Agent] = [GreedyAgent(), RandomAgent(), GreedyAgent(), RandomAgent()]
+    agents = pool[:players]
     for seed in range(3):
         assert fast_play_game(agents, seed=seed, first_captain=seed % players, rules=rules) == play_game(
             agents, seed=seed, first_captain=seed % players, rules=rules

@@ -181,7 +181,7 @@ def _decisions(players: int, count: int) -> list[tuple[PlayerView, Sequence[Acti
     found: list[tuple[PlayerView, Sequence[Action]]] = []
     seed = 0
     while len(found) < count:
-        _, actions = play_game([GreedyAgent() for _ in range(players)], seed=seed)
+        actions, _ = play_game([GreedyAgent() for _ in range(players)], seed=seed)
         state = new_game(players)
         for index, action in enumerate(actions):
             if not is_chance_node(state) and len(legal_actions(state)) > 1 and index % 7 == 0:

@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from meuterer.actions import Action
+from meuterer.agents.base import Played
 from meuterer.fast.engine import FastGame
 from meuterer.rules import Rules
-from meuterer.state import State
 from meuterer.views import view
 
-if TYPE_CHECKING:  # agents import the fast engine; only the type is needed here
+if TYPE_CHECKING:
     from meuterer.agents.base import Agent
 
 
@@ -28,8 +28,8 @@ def play_game(
     seed: int | None = None,
     first_captain: int = 0,
     rules: Rules | None = None,
-) -> tuple[State, tuple[Action, ...]]:
-    """Exactly :func:`meuterer.agents.play_game` (the same final state and actions for the
+) -> Played:
+    """Exactly :func:`meuterer.agents.play_game` (the same actions and final state for the
     same agents and seed), played on the fast engine: seat ``i`` is played by ``agents[i]``,
     who sees only his view; chance and every agent draw from generators derived from ``seed``."""
     rng = random.Random(seed)
@@ -44,4 +44,4 @@ def play_game(
             action = agents[seat].act(view(game.to_state(), seat), game.legal_actions(), own[seat])
             game.apply(action)
         history.append(action)
-    return game.to_state(), tuple(history)
+    return Played(tuple(history), game.to_state())
