@@ -1,6 +1,6 @@
 """A whole game in ten lines: a greedy bot in seat 0 against three random bots.
 
-    python examples/play_in_ten_lines.py
+python examples/play_in_ten_lines.py
 """
 
 import meuterer

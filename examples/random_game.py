@@ -1,6 +1,6 @@
 """Play one seeded game between random players and print the result.
 
-    python examples/random_game.py
+python examples/random_game.py
 """
 
 from __future__ import annotations

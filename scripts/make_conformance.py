@@ -1,6 +1,6 @@
 """Regenerate the golden playthroughs in tests/data/conformance/ (see docs/conformance.md).
 
-    python scripts/make_conformance.py
+python scripts/make_conformance.py
 """
 
 from __future__ import annotations

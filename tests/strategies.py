@@ -29,9 +29,7 @@ def rule_sets() -> st.SearchStrategy[Rules]:
 def game_setups() -> st.SearchStrategy[tuple[int, int, int, Rules]]:
     """(seed, players, first captain, rules) of a random game."""
     return st.integers(3, 4).flatmap(
-        lambda players: st.tuples(
-            st.integers(0, 2**32 - 1), st.just(players), st.integers(0, players - 1), rule_sets()
-        )
+        lambda players: st.tuples(st.integers(0, 2**32 - 1), st.just(players), st.integers(0, players - 1), rule_sets())
     )
 
 

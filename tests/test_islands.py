@@ -73,9 +73,7 @@ def test_a_bad_table_is_refused_with_a_clear_error(table: tuple[Island, ...], me
 
 
 def test_a_table_where_a_good_sells_nowhere_is_refused() -> None:
-    table = tuple(
-        attrs.evolve(i, buys=Card.SALT) if i.buys is None or i.buys is Card.RUBY else i for i in ISLANDS
-    )
+    table = tuple(attrs.evolve(i, buys=Card.SALT) if i.buys is None or i.buys is Card.RUBY else i for i in ISLANDS)
     with pytest.raises(RulesError, match="no island buys ruby"):
         Rules(islands=table)
 

@@ -98,9 +98,7 @@ def test_chance_outcomes_are_the_unseen_cards(setup: tuple[int, int, int, Rules]
             continue
         assert sum(p for _, p in outcomes) == 1
         pool = state.deck if any(state.deck) else state.discard
-        assert dict(outcomes) == {
-            Draw(state.to_act, c): Fraction(pool[c], sum(pool)) for c in meuterer.Card if pool[c]
-        }
+        assert dict(outcomes) == {Draw(state.to_act, c): Fraction(pool[c], sum(pool)) for c in meuterer.Card if pool[c]}
         assert action in dict(outcomes)
 
 

@@ -46,8 +46,15 @@ def roles_menu(state: State) -> set[str]:
     return {text.split()[-1] for text in legal(state)}
 
 
-def to_scoring(plays: tuple[str, ...], roles: dict[int, str], offer: int = 0, supports: dict[int, int] | None = None,
-               hands: tuple[str, ...] = HANDS4, captain: int = 0, rules: Rules | None = None) -> State:
+def to_scoring(
+    plays: tuple[str, ...],
+    roles: dict[int, str],
+    offer: int = 0,
+    supports: dict[int, int] | None = None,
+    hands: tuple[str, ...] = HANDS4,
+    captain: int = 0,
+    rules: Rules | None = None,
+) -> State:
     """Deal ``hands``, play phase 2 (and phase 4, if there is a mutineer): the state at
     the first sale declaration of phase 5, after role points."""
     state = phase_two(deal(hands, captain, rules), plays, roles, offer)
@@ -103,16 +110,32 @@ def test_captain_offers_zero_to_three_only() -> None:
 
 def test_turns_go_clockwise_from_captain_skipping_passed_players() -> None:
     state = deal(
-        ("grain grain grain grain grain", "cloth cloth cloth cloth cloth", "salt salt salt salt salt",
-         "wine wine wine wine wine"),
+        (
+            "grain grain grain grain grain",
+            "cloth cloth cloth cloth cloth",
+            "salt salt salt salt salt",
+            "wine wine wine wine wine",
+        ),
         captain=2,
     )
     state = play(state, "p2 offer 0")
     assert state.to_act == 2
     seats = []
-    for text in ["p2 play salt", "p3 play wine", "p0 play grain", "p1 play cloth", "p2 play salt",
-                 "p3 pass", "p3 role merchant", "p0 play grain", "p1 pass", "p1 role mate",
-                 "p2 play salt", "p0 play grain", "p2 play salt"]:
+    for text in [
+        "p2 play salt",
+        "p3 play wine",
+        "p0 play grain",
+        "p1 play cloth",
+        "p2 play salt",
+        "p3 pass",
+        "p3 role merchant",
+        "p0 play grain",
+        "p1 pass",
+        "p1 role mate",
+        "p2 play salt",
+        "p0 play grain",
+        "p2 play salt",
+    ]:
         seats.append(state.to_act)
         # Only the player to act has legal actions.
         assert {a.player for a in meuterer.legal_actions(state)} == {state.to_act}
@@ -132,15 +155,33 @@ def test_any_card_may_be_played_even_unsellable_ones() -> None:
     hand = state.hands[0]
     assert hand[Card.RUBY] and hand[Card.SUPPORT]
     assert legal(state) == {f"p0 play {card}" for card in Card if hand[card]} | {"p0 pass"}
-    state = play(state, "p0 play ruby", "p1 pass", "p1 role merchant", "p2 pass", "p2 role mate", "p3 pass",
-                 "p3 role cabin_boy", "p0 play support")
+    state = play(
+        state,
+        "p0 play ruby",
+        "p1 pass",
+        "p1 role merchant",
+        "p2 pass",
+        "p2 role mate",
+        "p3 pass",
+        "p3 role cabin_boy",
+        "p0 play support",
+    )
     assert state.face_up[0] == counts("ruby support")
 
 
 def test_a_player_may_keep_playing_alone_at_the_end() -> None:
     state = deal(HANDS4)
-    state = play(state, "p0 offer 0", "p0 play wine", "p1 pass", "p1 role merchant", "p2 pass", "p2 role mate",
-                 "p3 pass", "p3 role cabin_boy")
+    state = play(
+        state,
+        "p0 offer 0",
+        "p0 play wine",
+        "p1 pass",
+        "p1 role merchant",
+        "p2 pass",
+        "p2 role mate",
+        "p3 pass",
+        "p3 role cabin_boy",
+    )
     for card in ("wine", "wine", "support"):
         assert state.to_act == 0 and state.phase is Phase.PLAY
         assert f"p0 play {card}" in legal(state) and "p0 pass" in legal(state)
@@ -150,9 +191,21 @@ def test_a_player_may_keep_playing_alone_at_the_end() -> None:
 
 def test_a_player_with_an_empty_hand_must_pass() -> None:
     state = deal(HANDS4)
-    state = play(state, "p0 offer 0", "p0 play wine", "p1 pass", "p1 role merchant",
-                 "p2 pass", "p2 role mate", "p3 pass", "p3 role cabin_boy",
-                 "p0 play wine", "p0 play wine", "p0 play support", "p0 play ruby")
+    state = play(
+        state,
+        "p0 offer 0",
+        "p0 play wine",
+        "p1 pass",
+        "p1 role merchant",
+        "p2 pass",
+        "p2 role mate",
+        "p3 pass",
+        "p3 role cabin_boy",
+        "p0 play wine",
+        "p0 play wine",
+        "p0 play support",
+        "p0 play ruby",
+    )
     assert sum(state.hands[0]) == 0
     assert legal(state) == {"p0 pass"}
     with pytest.raises(meuterer.IllegalActionError, match="no wine in hand"):
@@ -163,8 +216,7 @@ def test_a_player_with_an_empty_hand_must_pass() -> None:
 
 @pytest.mark.parametrize(
     ("kept", "island"),
-    [(0, "hochland"), (1, "frosthoehle"), (2, "gruenland"), (3, "karge_zunge"), (4, "eisfelsen"),
-     (5, "affeninsel")],
+    [(0, "hochland"), (1, "frosthoehle"), (2, "gruenland"), (3, "karge_zunge"), (4, "eisfelsen"), (5, "affeninsel")],
 )
 def test_captain_destination_is_n_islands_clockwise_from_start(kept: int, island: str) -> None:
     captain_plays = " ".join(["wine", "wine", "wine", "support", "ruby"][: 5 - kept])
@@ -228,8 +280,9 @@ def test_mutineer_destination_is_n_islands_clockwise_from_start(kept: int, islan
 
 def test_destinations_count_from_the_current_start_island() -> None:
     state = sail_to(3, HANDS4)  # round 2, the ship at Karge Zunge
-    state = phase_two(state, ("wine wine wine", "salt salt salt support", "", ""),
-                      {1: "mutineer", 2: "merchant", 3: "mate"})
+    state = phase_two(
+        state, ("wine wine wine", "salt salt salt support", "", ""), {1: "mutineer", 2: "merchant", 3: "mate"}
+    )
     assert state.captain_destination == 3 + 2 and state.mutineer_destination == 3 + 1
 
 
@@ -252,8 +305,9 @@ def test_no_mutineer_no_phase_four() -> None:
         (0, {1: "mate", 2: "mutineer", 3: "cabin_boy"}, [0, 1, 2, 3]),
     ],
 )
-def test_supports_clockwise_from_captain_participants_only(captain: int, roles: dict[int, str],
-                                                           order: list[int]) -> None:
+def test_supports_clockwise_from_captain_participants_only(
+    captain: int, roles: dict[int, str], order: list[int]
+) -> None:
     state = phase_two(deal(HANDS4, captain), NO_PLAYS, roles)
     seats = []
     for _ in range(4):
@@ -287,22 +341,38 @@ STRENGTH_CASES = {
     "mate counts 1: 1-0": (NO_PLAYS, {1: "mutineer", 2: "mate", 3: "merchant"}, {}, False),
     "mate 1 vs mutineer's support: tie": (NO_PLAYS, {1: "mutineer", 2: "mate", 3: "merchant"}, {1: 1}, True),
     "mate's own support counts: 2-1": (NO_PLAYS, {1: "mutineer", 2: "mate", 3: "cabin_boy"}, {1: 1, 2: 1}, False),
-    "cabin boy's support counts: 2-2": (
-        NO_PLAYS, {1: "mutineer", 2: "mate", 3: "cabin_boy"}, {1: 1, 2: 1, 3: 1}, True),
+    "cabin boy's support counts: 2-2": (NO_PLAYS, {1: "mutineer", 2: "mate", 3: "cabin_boy"}, {1: 1, 2: 1, 3: 1}, True),
     "captain's support from phase 2 counts: 1-0": (
-        ("support", "", "", ""), {1: "mutineer", 2: "merchant", 3: "loadmaster"}, {}, False),
+        ("support", "", "", ""),
+        {1: "mutineer", 2: "merchant", 3: "loadmaster"},
+        {},
+        False,
+    ),
     "mutineer's support from phase 2 counts: 1-1": (
-        ("support", "support", "", ""), {1: "mutineer", 2: "merchant", 3: "loadmaster"}, {}, True),
+        ("support", "support", "", ""),
+        {1: "mutineer", 2: "merchant", 3: "loadmaster"},
+        {},
+        True,
+    ),
     "merchant's and loadmaster's supports never help the mutineer": (
-        ("support", "", "support support", "support"), {1: "mutineer", 2: "merchant", 3: "loadmaster"}, {}, False),
+        ("support", "", "support support", "support"),
+        {1: "mutineer", 2: "merchant", 3: "loadmaster"},
+        {},
+        False,
+    ),
     "merchant's and loadmaster's supports never help the captain": (
-        ("", "support", "support support", "support"), {1: "mutineer", 2: "loadmaster", 3: "merchant"}, {}, True),
+        ("", "support", "support support", "support"),
+        {1: "mutineer", 2: "loadmaster", 3: "merchant"},
+        {},
+        True,
+    ),
 }
 
 
 @pytest.mark.parametrize(("plays", "roles", "supports", "succeeds"), STRENGTH_CASES.values(), ids=STRENGTH_CASES)
-def test_mutiny_strength(plays: tuple[str, ...], roles: dict[int, str], supports: dict[int, int],
-                         succeeds: bool) -> None:
+def test_mutiny_strength(
+    plays: tuple[str, ...], roles: dict[int, str], supports: dict[int, int], succeeds: bool
+) -> None:
     state = to_scoring(plays, roles, supports=supports)
     assert state.mutiny is succeeds
 
@@ -313,17 +383,44 @@ def test_mutiny_strength(plays: tuple[str, ...], roles: dict[int, str], supports
 ROLE_POINT_CASES = {
     # Captain keeps 3: Karge Zunge (ship 4).
     "no mutineer: captain scores, pays the mate": (
-        "wine wine", {1: "mate", 2: "merchant", 3: "cabin_boy"}, 2, {}, "", (4 - 2, 1 + 2, 0, 0), 0),
+        "wine wine",
+        {1: "mate", 2: "merchant", 3: "cabin_boy"},
+        2,
+        {},
+        "",
+        (4 - 2, 1 + 2, 0, 0),
+        0,
+    ),
     "no mate: the captain pays nothing": (
-        "wine wine", {1: "merchant", 2: "cabin_boy", 3: "loadmaster"}, 3, {}, "", (4, 0, 0, 0), 0),
+        "wine wine",
+        {1: "merchant", 2: "cabin_boy", 3: "loadmaster"},
+        3,
+        {},
+        "",
+        (4, 0, 0, 0),
+        0,
+    ),
     # Captain keeps 5: Affeninsel (ship 2) with an offer of 3.
-    "scores may go negative": (
-        "", {1: "mate", 2: "merchant", 3: "cabin_boy"}, 3, {}, "", (2 - 3, 1 + 3, 0, 0), 0),
+    "scores may go negative": ("", {1: "mate", 2: "merchant", 3: "cabin_boy"}, 3, {}, "", (2 - 3, 1 + 3, 0, 0), 0),
     "failed mutiny: captain scores and pays, mutineer and cabin boy 0": (
-        "wine wine", {1: "mutineer", 2: "mate", 3: "cabin_boy"}, 1, {}, "", (4 - 1, 0, 1 + 1, 0), 0),
+        "wine wine",
+        {1: "mutineer", 2: "mate", 3: "cabin_boy"},
+        1,
+        {},
+        "",
+        (4 - 1, 0, 1 + 1, 0),
+        0,
+    ),
     # The mutineer keeps 4: Eisfelsen (ship 5); 1 vs 1 with the mate, so he wins.
     "successful mutiny: mutineer scores and is captain, cabin boy 2, captain and mate 0": (
-        "wine wine", {1: "mutineer", 2: "mate", 3: "cabin_boy"}, 2, {1: 1}, "salt", (0, 5, 0, 2), 1),
+        "wine wine",
+        {1: "mutineer", 2: "mate", 3: "cabin_boy"},
+        2,
+        {1: 1},
+        "salt",
+        (0, 5, 0, 2),
+        1,
+    ),
 }
 
 
@@ -332,8 +429,15 @@ ROLE_POINT_CASES = {
     ROLE_POINT_CASES.values(),
     ids=ROLE_POINT_CASES,
 )
-def test_role_points(captain_plays: str, roles: dict[int, str], offer: int, supports: dict[int, int],
-                     p1_plays: str, scores: tuple[int, ...], captain: int) -> None:
+def test_role_points(
+    captain_plays: str,
+    roles: dict[int, str],
+    offer: int,
+    supports: dict[int, int],
+    p1_plays: str,
+    scores: tuple[int, ...],
+    captain: int,
+) -> None:
     state = to_scoring((captain_plays, p1_plays, "", ""), roles, offer=offer, supports=supports)
     # Role points are scored before any sale is declared.
     assert state.scores == scores
@@ -380,14 +484,23 @@ def test_hochland_buys_any_good_other_islands_only_theirs() -> None:
 
 def test_different_players_sell_different_goods_on_hochland() -> None:
     state = to_scoring(("wine", "salt", "cloth", "grain grain"), {1: "cabin_boy", 2: "mate", 3: "loadmaster"})
-    after = play(state, "p0 sell hochland:wine:1", "p1 sell hochland:salt:1", "p2 sell hochland:cloth:1",
-                 "p3 sell hochland:grain:2")
+    after = play(
+        state,
+        "p0 sell hochland:wine:1",
+        "p1 sell hochland:salt:1",
+        "p2 sell hochland:cloth:1",
+        "p3 sell hochland:grain:2",
+    )
     assert deltas(state, after) == (0, 0, 0, 4)  # p3 sole leader with 2 cards: I = 4
 
 
 def test_a_kind_may_be_split_across_both_islands() -> None:
-    hands = ("grain grain grain grain wine", "salt salt salt support support", "cloth cloth cloth grain support",
-             "ruby ruby ruby support support")
+    hands = (
+        "grain grain grain grain wine",
+        "salt salt salt support support",
+        "cloth cloth cloth grain support",
+        "ruby ruby ruby support support",
+    )
     state = sail_to(3, hands)  # active: Hochland and Karge Zunge (grain)
     state = phase_two(state, ("grain grain grain grain", "", "grain", ""), {1: "merchant", 2: "mate", 3: "cabin_boy"})
     assert legal(state) == {
@@ -397,16 +510,25 @@ def test_a_kind_may_be_split_across_both_islands() -> None:
         "p0 sell hochland:grain:2,karge_zunge:grain:2",
         "p0 sell hochland:grain:3,karge_zunge:grain:1",
     }
-    after = play(state, "p0 sell hochland:grain:2,karge_zunge:grain:2", "p1 sell none", "p2 sell karge_zunge:grain:1",
-                 "p3 sell none")
+    after = play(
+        state,
+        "p0 sell hochland:grain:2,karge_zunge:grain:2",
+        "p1 sell none",
+        "p2 sell karge_zunge:grain:1",
+        "p3 sell none",
+    )
     assert deltas(state, after) == (4 + 6, 0, 0, 0)  # sole leader on both islands
 
 
 def test_never_more_cards_sold_than_face_up_even_split() -> None:
     # With withholding (so that "sell what you can" does not hide it): p2 has 1 grain face
     # up and may sell it on one island, not once on each.
-    hands = ("grain grain grain grain wine", "salt salt salt support support", "cloth cloth cloth grain support",
-             "ruby ruby ruby support support")
+    hands = (
+        "grain grain grain grain wine",
+        "salt salt salt support support",
+        "cloth cloth cloth grain support",
+        "ruby ruby ruby support support",
+    )
     state = sail_to(3, hands, rules=Rules(withholding=True))
     state = phase_two(state, ("grain", "", "grain", ""), {1: "merchant", 2: "mate", 3: "cabin_boy"})
     state = play(state, "p0 sell none", "p1 sell none")
@@ -441,18 +563,36 @@ def test_sell_none_only_when_nothing_is_sellable() -> None:
 SALE_CASES = {
     "sole leader scores I": (("wine wine", "salt", "", ""), {1: "mate", 2: "loadmaster", 3: "cabin_boy"}, (4, 0, 0, 0)),
     "merchant not among the leaders scores nothing": (
-        ("wine wine", "salt", "", ""), {1: "merchant", 2: "mate", 3: "cabin_boy"}, (4, 0, 0, 0)),
+        ("wine wine", "salt", "", ""),
+        {1: "merchant", 2: "mate", 3: "cabin_boy"},
+        (4, 0, 0, 0),
+    ),
     "two leaders score II": (("wine", "salt", "", ""), {1: "mate", 2: "merchant", 3: "cabin_boy"}, (3, 3, 0, 0)),
     "merchant in a two-way tie scores I": (
-        ("wine", "salt", "", ""), {1: "merchant", 2: "mate", 3: "cabin_boy"}, (3, 4, 0, 0)),
+        ("wine", "salt", "", ""),
+        {1: "merchant", 2: "mate", 3: "cabin_boy"},
+        (3, 4, 0, 0),
+    ),
     "three leaders score III": (
-        ("wine", "salt", "cloth", ""), {1: "mate", 2: "loadmaster", 3: "cabin_boy"}, (2, 2, 2, 0)),
+        ("wine", "salt", "cloth", ""),
+        {1: "mate", 2: "loadmaster", 3: "cabin_boy"},
+        (2, 2, 2, 0),
+    ),
     "four leaders score nothing": (
-        ("wine", "salt", "cloth", "grain"), {1: "mate", 2: "loadmaster", 3: "cabin_boy"}, (0, 0, 0, 0)),
+        ("wine", "salt", "cloth", "grain"),
+        {1: "mate", 2: "loadmaster", 3: "cabin_boy"},
+        (0, 0, 0, 0),
+    ),
     "merchant in a four-way tie scores I": (
-        ("wine", "salt", "cloth", "grain"), {1: "mate", 2: "loadmaster", 3: "merchant"}, (0, 0, 0, 4)),
+        ("wine", "salt", "cloth", "grain"),
+        {1: "mate", 2: "loadmaster", 3: "merchant"},
+        (0, 0, 0, 4),
+    ),
     "only the leaders score": (
-        ("wine wine", "salt salt", "cloth", "grain"), {1: "mate", 2: "merchant", 3: "cabin_boy"}, (3, 3, 0, 0)),
+        ("wine wine", "salt salt", "cloth", "grain"),
+        {1: "mate", 2: "merchant", 3: "cabin_boy"},
+        (3, 3, 0, 0),
+    ),
 }
 
 
@@ -464,8 +604,7 @@ def test_sale_points(plays: tuple[str, ...], roles: dict[int, str], points: tupl
 
 @pytest.mark.parametrize(("rules", "first"), [(Rules(), 1), (Rules(sale_order="round_captain"), 0)])
 def test_sale_declaration_order_after_a_successful_mutiny(rules: Rules, first: int) -> None:
-    state = to_scoring(("wine", "salt", "cloth", "grain"), {1: "mutineer", 2: "merchant", 3: "cabin_boy"},
-                       rules=rules)
+    state = to_scoring(("wine", "salt", "cloth", "grain"), {1: "mutineer", 2: "merchant", 3: "cabin_boy"}, rules=rules)
     assert state.mutiny is True and state.captain == 1  # the captain cards changed hands
     assert state.to_act == first
     assert state.queue == tuple((first + i) % 4 for i in range(1, 4))
@@ -474,8 +613,9 @@ def test_sale_declaration_order_after_a_successful_mutiny(rules: Rules, first: i
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(sale_order="round_captain")])
 def test_sale_declaration_starts_with_captain_without_mutiny(rules: Rules) -> None:
-    state = to_scoring(("wine", "salt", "cloth", "grain"), {3: "merchant", 0: "mate", 1: "cabin_boy"}, captain=2,
-                       rules=rules)
+    state = to_scoring(
+        ("wine", "salt", "cloth", "grain"), {3: "merchant", 0: "mate", 1: "cabin_boy"}, captain=2, rules=rules
+    )
     assert state.to_act == 2 and state.queue == (3, 0, 1)
 
 
@@ -516,13 +656,20 @@ def to_round_two_scoring(state: State, captain_plays: str) -> State:
 
 
 def test_clean_up_face_up_to_discard_face_down_back_to_hand() -> None:
-    state = to_scoring(("wine support", "salt", "cloth support", "grain"),
-                       {1: "mutineer", 2: "merchant", 3: "cabin_boy"}, supports={1: 1})
+    state = to_scoring(
+        ("wine support", "salt", "cloth support", "grain"),
+        {1: "mutineer", 2: "merchant", 3: "cabin_boy"},
+        supports={1: 1},
+    )
     state = sell_first(state)
     assert state.phase is Phase.DRAW
     assert state.discard == counts("wine support salt support cloth support grain")
-    assert state.hands == (counts("wine wine ruby"), counts("salt salt support"), counts("cloth cloth support"),
-                           counts("grain grain support ruby"))
+    assert state.hands == (
+        counts("wine wine ruby"),
+        counts("salt salt support"),
+        counts("cloth cloth support"),
+        counts("grain grain support ruby"),
+    )
     assert state.face_up == (counts(""),) * 4 and state.face_down == (counts(""),) * 4
     assert sum(state.deck) == 16
 
@@ -532,8 +679,12 @@ def test_clean_up_face_up_to_discard_face_down_back_to_hand() -> None:
 
 def test_drawing_from_captain_clockwise_up_to_five() -> None:
     # Captain p2 keeps 5 cards (plays nothing), p3 keeps 3, p0 keeps 5, p1 keeps 1.
-    state = to_scoring(("", "grain grain grain support", "", "salt salt"),
-                       {3: "mate", 0: "cabin_boy", 1: "merchant"}, hands=HANDS4[2:] + HANDS4[:2], captain=2)
+    state = to_scoring(
+        ("", "grain grain grain support", "", "salt salt"),
+        {3: "mate", 0: "cabin_boy", 1: "merchant"},
+        hands=HANDS4[2:] + HANDS4[:2],
+        captain=2,
+    )
     state = sell_first(state)
     assert state.captain == 2
     state, seats = draw_any(state)
@@ -545,8 +696,9 @@ def test_drawing_from_captain_clockwise_up_to_five() -> None:
 def loadmaster_round(rules: Rules | None = None) -> State:
     """Round 1 up to the loadmaster's discard: p1 is the loadmaster and keeps 3 cards
     (salt support support); p0 draws 1, then p1 draws 2 + 3 = 5: ruby ruby cloth grain grain."""
-    state = to_scoring(("wine", "salt salt", "cloth", "grain"), {1: "loadmaster", 2: "merchant", 3: "cabin_boy"},
-                       rules=rules)
+    state = to_scoring(
+        ("wine", "salt salt", "cloth", "grain"), {1: "loadmaster", 2: "merchant", 3: "cabin_boy"}, rules=rules
+    )
     state = sell_first(state)
     assert state.phase is Phase.DRAW and state.to_act == 0 and state.draws_left == 1
     state = draw(state, "wine")
@@ -594,8 +746,12 @@ def test_loadmaster_with_full_hand_draws_and_discards_three() -> None:
 def test_reshuffle_when_the_deck_is_empty() -> None:
     # Real play: every player plays all five cards in round 1, so phase 8 needs 20 cards
     # while the deck holds 16; the last 4 come from the reshuffled discard pile.
-    hands = ("ruby ruby ruby ruby salt", "salt salt salt salt wine", "wine wine wine wine wine",
-             "support support support support support")
+    hands = (
+        "ruby ruby ruby ruby salt",
+        "salt salt salt salt wine",
+        "wine wine wine wine wine",
+        "support support support support support",
+    )
     state = to_scoring(hands, {1: "mate", 2: "merchant", 3: "cabin_boy"}, hands=hands)
     state = sell_first(state)
     assert state.deck == counts(" ".join(["cloth"] * 7 + ["grain"] * 8 + ["support"]))
@@ -604,8 +760,10 @@ def test_reshuffle_when_the_deck_is_empty() -> None:
     state = draw(state, "grain grain grain grain grain")  # p2
     state = draw(state, "support")  # p3's first card empties the deck
     assert sum(state.deck) == 0 and state.to_act == 3 and state.draws_left == 4
-    pile = counts("ruby ruby ruby ruby salt salt salt salt salt wine wine wine wine wine wine "
-                  "support support support support support")
+    pile = counts(
+        "ruby ruby ruby ruby salt salt salt salt salt wine wine wine wine wine wine "
+        "support support support support support"
+    )
     assert state.discard == pile
     outcomes = {str(action): p for action, p in meuterer.chance_outcomes(state)}
     assert outcomes == {
@@ -626,13 +784,19 @@ def test_reshuffle_when_the_deck_is_empty() -> None:
 def test_reshuffle_as_soon_as_the_deck_runs_out_with_option() -> None:
     # The same round as above under Rules(reshuffle="when_empty"): the draw that empties
     # the deck turns the discard pile into the new deck at once.
-    hands = ("ruby ruby ruby ruby salt", "salt salt salt salt wine", "wine wine wine wine wine",
-             "support support support support support")
+    hands = (
+        "ruby ruby ruby ruby salt",
+        "salt salt salt salt wine",
+        "wine wine wine wine wine",
+        "support support support support support",
+    )
     rules = Rules(reshuffle="when_empty")
     state = sell_first(to_scoring(hands, {1: "mate", 2: "merchant", 3: "cabin_boy"}, hands=hands, rules=rules))
     state = draw(state, "cloth cloth cloth cloth cloth cloth cloth grain grain grain grain grain grain grain grain")
-    pile = counts("ruby ruby ruby ruby salt salt salt salt salt wine wine wine wine wine wine "
-                  "support support support support support")
+    pile = counts(
+        "ruby ruby ruby ruby salt salt salt salt salt wine wine wine wine wine wine "
+        "support support support support support"
+    )
     assert state.deck == counts("support") and state.discard == pile
     state = draw(state, "support")  # p3's first card empties the deck: reshuffled at once
     assert state.deck == pile and state.discard == counts("")
@@ -653,8 +817,7 @@ def test_number_of_rounds(players: int, rules: Rules | None, rounds: int) -> Non
 
 
 def test_game_ends_after_phase_five_of_last_round() -> None:
-    state = to_scoring(("wine wine", "salt", "cloth"), {1: "merchant", 2: "mate"}, hands=HANDS3,
-                       rules=Rules(rounds=1))
+    state = to_scoring(("wine wine", "salt", "cloth"), {1: "merchant", 2: "mate"}, hands=HANDS3, rules=Rules(rounds=1))
     state = sell_first(state)
     assert meuterer.is_terminal(state) and state.phase is Phase.GAME_OVER
     assert meuterer.current_player(state) is None and meuterer.legal_actions(state) == ()
@@ -707,13 +870,17 @@ ILLEGAL_CASES = {
     "not his turn": (at_play, "p3 pass", "the game expects phase 2: p0 plays a card or passes"),
     "no such seat": (at_play3, "p3 pass", "there is no seat p3 in a 3-player game"),
     "draw of an exhausted kind": (
-        lambda: play(meuterer.new_game(3), *["draw p0 ruby"] * 4), "draw p0 ruby", "no ruby is left in the deck"),
+        lambda: play(meuterer.new_game(3), *["draw p0 ruby"] * 4),
+        "draw p0 ruby",
+        "no ruby is left in the deck",
+    ),
 }
 
 
 @pytest.mark.parametrize(("setup", "text", "reason"), ILLEGAL_CASES.values(), ids=ILLEGAL_CASES)
-def test_illegal_action_raises_with_reason_and_changes_nothing(setup: Callable[[], State], text: str,
-                                                              reason: str) -> None:
+def test_illegal_action_raises_with_reason_and_changes_nothing(
+    setup: Callable[[], State], text: str, reason: str
+) -> None:
     state = setup()
     snapshot = attrs.evolve(state)
     legal_before = meuterer.legal_actions(state)

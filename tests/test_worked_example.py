@@ -28,12 +28,14 @@ HANDS = (
 )
 
 # The deal: 5 cards each, starting with the captain Jenő and going clockwise.
+# fmt: off
 DEAL = [
     "draw p0 support", "draw p0 wine", "draw p0 wine", "draw p0 support", "draw p0 grain",
     "draw p1 support", "draw p1 support", "draw p1 ruby", "draw p1 grain", "draw p1 grain",
     "draw p2 cloth", "draw p2 cloth", "draw p2 grain", "draw p2 grain", "draw p2 ruby",
     "draw p3 wine", "draw p3 salt", "draw p3 salt", "draw p3 support", "draw p3 cloth",
 ]
+# fmt: on
 PHASE_1 = ["p0 offer 0"]
 PHASE_2 = [
     "p0 play support",  # Jenő
@@ -165,8 +167,12 @@ def test_worked_example_round_one() -> None:
 
     # Phase 7: face-up cards discarded, face-down cards back in hand.
     assert state.discard == counts("support support wine wine support support cloth cloth wine salt salt")
-    assert state.hands == (counts("grain"), counts("ruby grain grain"), counts("grain grain ruby"),
-                           counts("support cloth"))
+    assert state.hands == (
+        counts("grain"),
+        counts("ruby grain grain"),
+        counts("grain grain ruby"),
+        counts("support cloth"),
+    )
 
     # Phase 8: from Anita clockwise: Anita 2, Péter 2, Krisztina 3, Jenő 4.
     assert state.phase is Phase.DRAW

@@ -78,9 +78,7 @@ def validate_islands(islands: tuple[Island, ...]) -> None:
             raise RulesError(f"island {index}: a name, three whole sale values and whole ship points")
     names = sorted(island.name for island in islands)
     if names != sorted(ISLAND_NAMES):
-        raise RulesError(
-            f"the island table must name each island once: expected {sorted(ISLAND_NAMES)}, got {names}"
-        )
+        raise RulesError(f"the island table must name each island once: expected {sorted(ISLAND_NAMES)}, got {names}")
     if islands[0].name != "hochland":
         raise RulesError("Hochland must be at ring position 0 (the ship starts there)")
     for index, island in enumerate(islands):

@@ -453,4 +453,3 @@ def _check_result(result: Result, state: State) -> list[Finding]:
             expected, got = str(list(actual)), str(list(stated))
             found.append(Finding(f"$.result.{name}", f"wrong {name}", expected=expected, actual=got))
     return found
-

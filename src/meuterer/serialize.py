@@ -150,6 +150,8 @@ def _rules_from(data: object, _: object = None) -> Rules:
 
 
 converter.register_structure_hook(Rules, _rules_from)
+
+
 def _role_names(roles: tuple[Role | None, ...]) -> list[str | None]:
     return [None if role is None else str(role) for role in roles]
 
