@@ -53,19 +53,23 @@ def _env() -> dict[str, str]:
 
 
 def test_a_closed_pipe_ends_quietly() -> None:
-    # random-game | head -1: the reader goes away after one line
-    process = subprocess.Popen(
-        [sys.executable, "-m", "meuterer", "random-game", "--actions"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=_env(),
-    )
-    assert process.stdout is not None and process.stderr is not None
-    process.stdout.readline()
-    process.stdout.close()
-    stderr = process.stderr.read()
-    assert process.wait(timeout=60) == 141
-    assert stderr == b""
+    # random-game | head -0: the reader has gone before the first line is written (its end
+    # of the pipe is closed before the command starts, so the outcome does not race).
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        process = subprocess.run(
+            [sys.executable, "-m", "meuterer", "random-game", "--actions"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            env=_env(),
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert process.returncode == 141
+    assert process.stderr == b""
 
 
 def test_ctrl_c_ends_without_a_traceback(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
