@@ -23,6 +23,7 @@ from meuterer import Role
 from meuterer.agents import Agent, GreedyAgent, RandomAgent, play_game
 from meuterer.cli_simulate import register
 from meuterer.errors import SetupError
+from meuterer.fast import play_game as fast_play_game
 from meuterer.tournament import (
     GameResult,
     ResultsFile,
@@ -89,7 +90,7 @@ def test_the_tournament_hook_sees_the_game_play_game_plays() -> None:
     agents: list[Agent] = [GreedyAgent(), RandomAgent(), GreedyAgent(), RandomAgent()]
     actions, final = play_game(agents, seed=11, first_captain=2)
     count = _Counter(4)
-    history, state = play_game(agents, seed=11, first_captain=2, hook=count)
+    history, state = fast_play_game(agents, seed=11, first_captain=2, hook=count)
     moves, mutineers, won = count.moves, count.mutineers, count.won
     assert (state, history) == (final, actions)
     assert sum(moves) == sum(1 for a in actions if not isinstance(a, meuterer.Draw))
@@ -345,3 +346,27 @@ def test_resuming_from_any_finished_games_gives_the_same_run(done: set[int], job
     )
     assert run.results == _WHOLE.results
     assert sorted(result.index for result in seen) == sorted(set(range(7)) - done)
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_tournament_games_run_on_the_fast_engine_with_the_reference_results(index: int) -> None:
+    from meuterer.agents import Move
+    from meuterer.tournament import game_seed, play_game_result, seating
+
+    specs = ("greedy", "random", "greedy", "random")
+    result, history = play_game_result(specs, index, seed=21)
+    agents = [make_agent(spec) for spec in seating(specs, index, True)]
+    moves, mutineers, won = [0] * 4, [0] * 4, [0] * 4
+
+    def count(move: Move) -> None:
+        if move.seconds is not None:
+            moves[move.action.player] += 1
+        if move.before.mutiny is None and move.after.mutiny is not None:
+            leader = move.after.roles.index(Role.MUTINEER)
+            mutineers[leader] += 1
+            won[leader] += int(move.after.mutiny)
+
+    actions, final = play_game(agents, game_seed(21, index), 0, hook=count)
+    assert history == actions and result.scores == final.scores
+    assert (list(result.moves), list(result.mutineers), list(result.mutinies_won)) == (moves, mutineers, won)
+    assert sum(result.mutineers) >= 0 and len(result.think) == 4

@@ -10,7 +10,8 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from meuterer.actions import Action
@@ -28,20 +29,33 @@ def play_game(
     seed: int | None = None,
     first_captain: int = 0,
     rules: Rules | None = None,
+    *,
+    hook: Callable[[Action, float | None, FastGame], None] | None = None,
 ) -> Played:
     """Exactly :func:`meuterer.agents.play_game` (the same actions and final state for the
     same agents and seed), played on the fast engine: seat ``i`` is played by ``agents[i]``,
-    who sees only his view; chance and every agent draw from generators derived from ``seed``."""
+    who sees only his view; chance and every agent draw from generators derived from ``seed``.
+
+    ``hook(action, seconds, game)`` is called after every action with the agent's thinking
+    time (``None`` for a chance draw) and the live game after it: read it, never change it.
+    """
     rng = random.Random(seed)
     chance = random.Random(rng.getrandbits(64))
     own = [random.Random(rng.getrandbits(64)) for _ in agents]
     game = FastGame.new(len(agents), first_captain, rules)
     history: list[Action] = []
+    clock = time.perf_counter
     while (seat := game.current_player) is not None:
+        seconds: float | None = None
         if seat < 0:
             action = game.apply_chance(chance)
         else:
-            action = agents[seat].act(view(game.to_state(), seat), game.legal_actions(), own[seat])
+            seen, legal = view(game.to_state(), seat), game.legal_actions()
+            started = clock()
+            action = agents[seat].act(seen, legal, own[seat])
+            seconds = clock() - started
             game.apply(action)
         history.append(action)
+        if hook is not None:
+            hook(action, seconds, game)
     return Played(tuple(history), game.to_state())

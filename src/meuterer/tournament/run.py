@@ -40,7 +40,8 @@ from typing import Any, Literal
 import attrs
 
 from meuterer.actions import Action
-from meuterer.agents.base import Move, play_game
+from meuterer.fast import FastGame
+from meuterer.fast import play_game as fast_play_game
 from meuterer.agents.registry import AgentSpec, agent_label, make_agent
 from meuterer.cards import Role
 from meuterer.engine import winners
@@ -123,29 +124,33 @@ class _Counter:
     def __init__(self, players: int) -> None:
         self.moves, self.think = [0] * players, [0.0] * players
         self.mutineers, self.won = [0] * players, [0] * players
+        self._mutiny: bool | None = None
 
-    def __call__(self, move: Move) -> None:
-        if move.seconds is not None:
-            seat = move.action.player
+    def __call__(self, action: Action, seconds: float | None, game: FastGame) -> None:
+        if seconds is not None:
+            seat = action.player
             self.moves[seat] += 1
-            self.think[seat] += move.seconds
-        if move.before.mutiny is None and move.after.mutiny is not None:
-            leader = move.after.roles.index(Role.MUTINEER)
+            self.think[seat] += seconds
+        if self._mutiny is None and game.mutiny is not None:
+            leader = game.roles.index(Role.MUTINEER)
             self.mutineers[leader] += 1
-            self.won[leader] += int(move.after.mutiny)
+            self.won[leader] += int(game.mutiny)
+        self._mutiny = game.mutiny
 
 
 def play_game_result(
     specs: Sequence[AgentSpec], index: int, seed: int, rules: Rules | None = None, rotate: bool = True
 ) -> tuple[GameResult, tuple[Action, ...]]:
     """Play game ``index`` of a run seeded ``seed`` between fresh agents made from ``specs``
-    (one per seat, before rotation) with :func:`meuterer.agents.play_game`; its result and its actions."""
+    (one per seat, before rotation); its result and its actions. Agents see only their views,
+    so the game runs on the fast engine (:func:`meuterer.fast.play_game`, the same games as
+    :func:`meuterer.agents.play_game`)."""
     seated = seating(specs, index, rotate)
     agents = [make_agent(spec) for spec in seated]
     own_seed = game_seed(seed, index)
     count = _Counter(len(agents))
     start = time.perf_counter()
-    history, state = play_game(agents, own_seed, 0, rules, hook=count)
+    history, state = fast_play_game(agents, own_seed, 0, rules, hook=count)
     result = GameResult(
         index=index,
         seed=own_seed,
