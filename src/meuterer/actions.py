@@ -16,8 +16,9 @@ its canonical text, and :func:`parse_action` reads it back exactly:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import ClassVar
+from collections.abc import Iterable, Iterator, Sequence
+from math import factorial
+from typing import ClassVar, overload
 
 import attrs
 
@@ -309,3 +310,69 @@ def _parse(text: str) -> Action:
     if str(action) != text:
         raise ActionParseError(f"{text!r}: not in canonical form (expected {str(action)!r})")
     return action
+
+
+class RingArrangements(Sequence[ArrangeRing]):
+    """Every arrangement of a shuffled ring, listed lazily: Hochland first, then the other
+    islands in each of their (n-1)! orders, in lexicographic order of their table indices.
+
+    Indexing unranks a permutation and :meth:`index` ranks one, so nothing is enumerated.
+    Both engines list the shuffled ring's chance outcomes with it.
+
+    >>> ring = RingArrangements(("a", "b", "c", "d"))
+    >>> [str(arrangement) for arrangement in ring]
+    ['ring a,b,c,d', 'ring a,b,d,c', 'ring a,c,b,d', 'ring a,c,d,b', 'ring a,d,b,c', 'ring a,d,c,b']
+    >>> ring.index(ArrangeRing(("a", "d", "b", "c"))), ArrangeRing(("b", "a", "c", "d")) in ring
+    (4, False)
+    """
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        """``names``: the island table's names, in table order (the first stays first)."""
+        self._names = tuple(names)
+        self._rest = self._names[1:]
+        self._len = factorial(len(self._rest))
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> ArrangeRing: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[ArrangeRing]: ...
+    def __getitem__(self, index: int | slice) -> ArrangeRing | Sequence[ArrangeRing]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("arrangement index out of range")
+        pool, order = list(self._rest), []
+        for size in range(len(pool), 0, -1):
+            block = factorial(size - 1)
+            order.append(pool.pop(index // block))
+            index %= block
+        return ArrangeRing((self._names[0], *order))
+
+    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
+        """The rank of an arrangement; ``ValueError`` if it is not one."""
+        if not isinstance(value, ArrangeRing) or value.islands[:1] != self._names[:1]:
+            raise ValueError("not an arrangement of this ring")
+        rest = value.islands[1:]
+        if sorted(rest) != sorted(self._rest) or len(set(rest)) != len(rest):
+            raise ValueError("not an arrangement of this ring")
+        pool, rank = list(self._rest), 0
+        for name in rest:
+            position = pool.index(name)
+            rank += position * factorial(len(pool) - 1)
+            pool.pop(position)
+        return rank
+
+    def __contains__(self, value: object) -> bool:
+        try:
+            self.index(value)
+        except ValueError:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[ArrangeRing]:
+        return (self[i] for i in range(self._len))

@@ -27,21 +27,20 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations_with_replacement, product
-from math import factorial
 from operator import add, mul
-from typing import Any, Final, overload
+from typing import Any, Final
 
 from meuterer.actions import (
     Action,
-    ArrangeRing,
     ChooseRole,
     Discard,
     Draw,
     Offer,
     Pass,
     Play,
+    RingArrangements,
     Sale,
     Sell,
     Support,
@@ -178,63 +177,6 @@ def _allowed(
                 if goods[k] > sold[k]:
                     return False
     return True
-
-
-class _Arrangements(Sequence[ArrangeRing]):
-    """The shuffled ring's arrangements, lazily, in the reference's order (Hochland first,
-    then the other islands' permutations in lexicographic order of their table indices)."""
-
-    def __init__(self, names: tuple[str, ...]) -> None:
-        self.names = names
-        self._len = factorial(len(names) - 1)
-
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, index: int) -> ArrangeRing: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[ArrangeRing]: ...
-    def __getitem__(self, index: int | slice) -> ArrangeRing | Sequence[ArrangeRing]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
-        if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
-            raise IndexError("arrangement index out of range")
-        return ArrangeRing(tuple(self.names[i] for i in _unrank(index, len(self.names))))
-
-    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
-        if not isinstance(value, ArrangeRing) or sorted(value.islands) != sorted(self.names):
-            raise ValueError("not an arrangement of this ring")
-        if value.islands[0] != self.names[0]:
-            raise ValueError("not an arrangement of this ring")
-        pool, rank = list(self.names[1:]), 0
-        for name in value.islands[1:]:
-            position = pool.index(name)
-            rank += position * factorial(len(pool) - 1)
-            pool.pop(position)
-        return rank
-
-    def __contains__(self, value: object) -> bool:
-        try:
-            self.index(value)
-        except ValueError:
-            return False
-        return True
-
-    def __iter__(self) -> Iterator[ArrangeRing]:
-        return (self[i] for i in range(self._len))
-
-
-def _unrank(index: int, n: int) -> list[int]:
-    """Table indices of the ring for arrangement number ``index`` (position 0 stays 0)."""
-    pool, order = list(range(1, n)), [0]
-    for size in range(len(pool), 0, -1):
-        block = factorial(size - 1)
-        order.append(pool.pop(index // block))
-        index %= block
-    return order
 
 
 def _piratennest(rules: Rules, ring: Sequence[int]) -> int | None:
@@ -1014,7 +956,7 @@ class _Constants:
     def __init__(self, rules: Rules, players: int) -> None:
         self.islands = rules.islands
         self.names = tuple(island.name for island in rules.islands)
-        self.arrangements = _Arrangements(self.names)
+        self.arrangements = RingArrangements(self.names)
         self.hand_size = rules.hand_size
         self.extra = rules.loadmaster_extra
         self.rounds = rules.rounds_for(players)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
-from math import factorial
 from typing import overload
 
-from meuterer.actions import Action, ArrangeRing
+from meuterer.actions import Action, ArrangeRing, RingArrangements
 from meuterer.cards import EMPTY
 from meuterer.phases.common import Changes
 from meuterer.rules import Ring, Rules
@@ -62,11 +61,9 @@ def piratennest(rules: Rules, ring: tuple[int, ...]) -> int | None:
     return next(pos for pos, index in enumerate(ring) if rules.islands[index].name == "piratennest")
 
 
-class Arrangements(Sequence[ArrangeRing]):
-    """Every arrangement of a shuffled ring, listed lazily: Hochland first, then the other
-    islands in each of their (n-1)! orders, in lexicographic order of their table indices.
-
-    Indexing unranks a permutation and :meth:`index` ranks one, so nothing is enumerated.
+class Arrangements(RingArrangements):
+    """Every arrangement of the shuffled ring of ``rules``' island table (see
+    :class:`~meuterer.actions.RingArrangements`).
 
     >>> from meuterer import Rules
     >>> ring = Arrangements(Rules(ring="shuffled"))
@@ -79,54 +76,7 @@ class Arrangements(Sequence[ArrangeRing]):
     """
 
     def __init__(self, rules: Rules) -> None:
-        self._names = tuple(island.name for island in rules.islands)
-        self._rest = self._names[1:]
-        self._len = factorial(len(self._rest))
-
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, index: int) -> ArrangeRing: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[ArrangeRing]: ...
-    def __getitem__(self, index: int | slice) -> ArrangeRing | Sequence[ArrangeRing]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
-        if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
-            raise IndexError("arrangement index out of range")
-        pool, order = list(self._rest), []
-        for size in range(len(pool), 0, -1):
-            block = factorial(size - 1)
-            order.append(pool.pop(index // block))
-            index %= block
-        return ArrangeRing((self._names[0], *order))
-
-    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
-        """The rank of an arrangement; ``ValueError`` if it is not one."""
-        if not isinstance(value, ArrangeRing) or value.islands[:1] != self._names[:1]:
-            raise ValueError("not an arrangement of this ring")
-        rest = value.islands[1:]
-        if sorted(rest) != sorted(self._rest) or len(set(rest)) != len(rest):
-            raise ValueError("not an arrangement of this ring")
-        pool, rank = list(self._rest), 0
-        for name in rest:
-            position = pool.index(name)
-            rank += position * factorial(len(pool) - 1)
-            pool.pop(position)
-        return rank
-
-    def __contains__(self, value: object) -> bool:
-        try:
-            self.index(value)
-        except ValueError:
-            return False
-        return True
-
-    def __iter__(self) -> Iterator[ArrangeRing]:
-        return (self[i] for i in range(self._len))
+        super().__init__(tuple(island.name for island in rules.islands))
 
 
 class ArrangementOutcomes(Sequence[tuple[Action, Fraction]]):

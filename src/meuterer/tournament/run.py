@@ -40,12 +40,12 @@ from typing import Any, Literal
 import attrs
 
 from meuterer.actions import Action
-from meuterer.fast import FastGame
-from meuterer.fast import play_game as fast_play_game
 from meuterer.agents.registry import AgentSpec, agent_label, make_agent
 from meuterer.cards import Role
 from meuterer.engine import winners
 from meuterer.errors import SetupError
+from meuterer.fast import FastGame
+from meuterer.fast import play_game as fast_play_game
 from meuterer.game import Game
 from meuterer.record import write_record
 from meuterer.rules import Rules
