@@ -24,7 +24,7 @@ from itertools import product
 from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sell, Support
 from meuterer.cards import GOODS, Card, Counts, Role
 from meuterer.islands import Island
-from meuterer.rulings import island_points, robbery, strengths
+from meuterer.rulings import destination, island_points, robbery, strengths
 from meuterer.views import PlayerView
 
 from .base import Decision
@@ -218,7 +218,7 @@ class GreedyAgent:
             listed = ", ".join(f"{role_label(r)} {v:.1f}" for r, v in sorted(values.items(), key=lambda i: -i[1]))
             text = f"expected VP: {listed}"
             if action.role is Role.MUTINEER:
-                mine = (view.start + sum(view.face_down)) % len(view.ring)
+                mine = destination(view, sum(view.face_down))
                 text += f"; as mutineer it sails to {view.island_name(mine)}"
                 if mine == view.captain_destination:
                     text += (

@@ -11,6 +11,7 @@ from rich.table import Table
 from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sale, Sell, Support
 from meuterer.cards import CARD_BY_NAME, Card, Role, counts_str
 from meuterer.machine import STEPS, Actor
+from meuterer.rulings import destination as ruled_destination
 from meuterer.rulings import pirate_destination, robbery, strengths
 from meuterer.state import Step
 from meuterer.views import PlayerView
@@ -96,7 +97,7 @@ def steps(v: PlayerView, position: int) -> int:
 
 
 def destination(v: PlayerView, n: int) -> str:
-    position = (v.start + n) % len(v.ring)
+    position = ruled_destination(v, n)
     return f"+{n} {v.island_name(position)} (ship value {v.island(position).ship})"
 
 
