@@ -44,10 +44,10 @@ Chance outcomes: a draw is the card drawn (0 to 6); the drawing player is the st
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import Final
+from typing import Final, Protocol
 
 from meuterer import engine
 from meuterer.actions import Action, ChooseRole, Discard, Draw, Offer, Pass, Play, Sale, Sell, Support
@@ -60,6 +60,25 @@ NUM_DRAWS: Final = len(CARDS)
 
 _SLOTS = 2
 """Sale slots: one per active island (at most two)."""
+
+
+class Table(Protocol):
+    """What the numbering reads of a game: who acts, the ring and its active islands
+    (a :class:`~meuterer.state.State` or a :class:`~meuterer.fast.FastGame`)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def to_act(self) -> int: ...
+    @property
+    def ring(self) -> Sequence[int]: ...
+    @property
+    def active(self) -> Sequence[int]: ...
+
+
+def _active_names(table: Table) -> list[str]:
+    islands, ring = table.rules.islands, table.ring
+    return [islands[ring[position]].name for position in table.active]
 
 
 def _blocks(*sizes: int) -> list[range]:
@@ -105,7 +124,7 @@ class ActionIds:
 
     # Decisions --------------------------------------------------------------------------
 
-    def action_id(self, state: State, action: Action) -> int:
+    def action_id(self, state: Table, action: Action) -> int:
         """The id of decision ``action`` in ``state`` (sales are numbered by the active islands).
 
         Raises ``ValueError`` for a draw or ring arrangement (chance) or an action
@@ -127,8 +146,8 @@ class ActionIds:
             return self.discard[self._discard_rank[action.cards]]
         raise ValueError(f"no action id for {str(action)!r}")
 
-    def _sell_index(self, state: State, action: Sell) -> int:
-        names = [state.island_name(position) for position in state.active]
+    def _sell_index(self, state: Table, action: Sell) -> int:
+        names = _active_names(state)
         slots = [0] * _SLOTS
         for sale in action.sales:
             if sale.island not in names or slots[names.index(sale.island)]:
@@ -141,7 +160,7 @@ class ActionIds:
             index = index * self.slot_size + slot
         return index
 
-    def action(self, state: State, action_id: int, player: int | None = None) -> Action:
+    def action(self, state: Table, action_id: int, player: int | None = None) -> Action:
         """The decision with id ``action_id`` for ``player`` (default: the player to act) in ``state``.
 
         Raises ``ValueError`` for an id out of range, or a sale on a second active
@@ -161,12 +180,13 @@ class ActionIds:
             return Support(p, a - self.support.start)
         if a in self.sell:
             sales = []
+            names = _active_names(state)
             for slot, value in enumerate(self._slots(a - self.sell.start)):
                 if value is None:
                     continue
-                if slot >= len(state.active):
+                if slot >= len(names):
                     raise ValueError(f"action id {a} sells on a second active island, and there is one")
-                sales.append(Sale(state.island_name(state.active[slot]), value[0], value[1]))
+                sales.append(Sale(names[slot], value[0], value[1]))
             return Sell(p, tuple(sales))
         if a in self.discard:
             return Discard(p, self.discards[a - self.discard.start])

@@ -55,7 +55,9 @@ except ImportError as error:  # pragma: no cover - without the extra
 from meuterer import engine
 from meuterer.encoding import action_ids
 from meuterer.errors import SetupError
-from meuterer.gym import observation_space, observe
+from meuterer.fast import FastGame
+from meuterer.fast.observation import observation_vector
+from meuterer.gym import observation_space
 from meuterer.rules import Rules
 from meuterer.state import State
 from meuterer.views import observation_layout, view
@@ -68,7 +70,21 @@ def env(**kwargs: Any) -> Any:
     with reward -1 for the player at fault (as ``TerminateIllegalWrapper`` does, done inside
     :class:`raw_env` to spare two wrappers' cost on every step), an action out of range is
     refused, and ``OrderEnforcingWrapper`` checks the order of calls."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**{"illegal": "terminate", **kwargs}))
+    return _OrderEnforcing(raw_env(**{"illegal": "terminate", **kwargs}))
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order checks, with :meth:`last` answered by the environment itself
+    (the inherited one reads six attributes through two ``__getattr__`` layers per call)."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """As ``AECEnv.last``; before ``reset`` it raises as the wrapper's attributes do."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        return str(self.env)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]
@@ -125,8 +141,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(self.ids.num_actions) for agent in self.possible_agents}
-        self.game_state: State = self._initial
-        """The engine's state (after any chance steps)."""
+        self._game = FastGame.from_state(self._initial)
+        self._state: State | None = self._initial
         self._rng = random.Random()
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -135,6 +151,28 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection = self.possible_agents[self._initial.to_act]
         self._observed: dict[str, dict[str, Any]] = {}
+        self._moves: dict[int, int] | None = None
+
+    @property
+    def game_state(self) -> State:
+        """The engine's state (after any chance steps)."""
+        state = self._state
+        if state is None:
+            state = self._state = self._game.to_state()
+        return state
+
+    def _legal(self) -> dict[int, int]:
+        # Each legal id and the place of its action in the fast game's legal list.
+        moves = self._moves
+        if moves is None:
+            game = self._game
+            if game.is_terminal():
+                moves = {}
+            else:
+                action_id = self.ids.action_id
+                moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(game.legal_actions())))
+            self._moves = moves
+        return moves
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent``."""
@@ -144,24 +182,29 @@ class raw_env(AECEnv):  # type: ignore[misc]
         """The action space of ``agent``."""
         return self.action_spaces[agent]
 
-    def _chance(self, state: State) -> State:
-        while engine.is_chance_node(state):
-            state = engine.apply(state, engine.sample_chance(state, self._rng))
-        return state
+    def _chance(self) -> None:
+        # The chance steps, drawn from the environment's generator as the reference's
+        # sample_chance draws them (the fast engine uses a generator the same way).
+        game, rng = self._game, self._rng
+        while game.is_chance_node():
+            game.apply_chance(rng)
+        self._state = None
+        self._moves = None
+        self._observed = {}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; ``seed`` reseeds the generator that plays chance."""
         if seed is not None:
             self._rng = random.Random(seed)
-        self.game_state = self._chance(self._initial)
-        self._observed = {}
+        self._game = FastGame.from_state(self._initial)
+        self._chance()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.game_state.to_act]
+        self.agent_selection = self.possible_agents[self._game.to_act]
 
     def step(self, action: int | None) -> None:
         """Apply the selected agent's action (``None`` once he is done), then the chance steps after it."""
@@ -173,21 +216,27 @@ class raw_env(AECEnv):  # type: ignore[misc]
             raise ValueError(f"{agent} must act: None is only for agents who are done")
         if not 0 <= int(action) < self.ids.num_actions:
             raise ValueError(f"action {action} is not in the action space of {agent}")
-        if self.illegal == "terminate" and not self.observe(agent)["action_mask"][int(action)]:
-            self._terminate_illegal(agent)
-            return
-        before = self.game_state
-        after = self._chance(engine.apply(before, self.ids.action(before, int(action))))
-        self.game_state = after
-        self._observed = {}
+        index = self._legal().get(int(action))
+        if index is None:
+            if self.illegal == "terminate":
+                self._terminate_illegal(agent)
+                return
+            # The reference engine words the refusal (and leaves everything as it was).
+            state = self.game_state
+            engine.apply(state, self.ids.action(state, int(action)))
+            raise AssertionError(f"the engine accepted action id {action}, which is not legal")  # pragma: no cover
+        game = self._game
+        before = game.scores[:]
+        game.apply_at(index)
+        self._chance()
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {
-            name: float(after.scores[self._seat[name]] - before.scores[self._seat[name]]) for name in self.agents
-        }
-        if engine.is_terminal(after):
+        after = game.scores
+        seat = self._seat
+        self.rewards = {name: float(after[seat[name]] - before[seat[name]]) for name in self.agents}
+        if game.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
         else:
-            self.agent_selection = self.possible_agents[after.to_act]
+            self.agent_selection = self.possible_agents[game.to_act]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -210,11 +259,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
         observed = self._observed.get(agent)
         if observed is None:
             seat = self._seat[agent]
-            state = self.game_state
+            game = self._game
             mask = np.zeros(self.ids.num_actions, np.int8)
-            if seat == state.to_act and agent == self.agent_selection and not engine.is_terminal(state):
-                mask[list(self.ids.legal_ids(state))] = 1
-            observation = observe(self.layout, view(state, seat), self.observation_kind)
+            if seat == game.to_act and agent == self.agent_selection and not game.is_terminal():
+                mask[list(self._legal())] = 1
+            values = observation_vector(game, seat)
+            if self.observation_kind == "vector":
+                observation = np.array(values, np.int64)
+            else:
+                observation = np.array(self.layout.encode_values(values), np.float32)
             observed = self._observed[agent] = {"observation": observation, "action_mask": mask}
         return observed
 

@@ -206,8 +206,12 @@ class Layout(Generic[S]):
     def encode(self, source: S) -> tuple[float, ...]:
         """The entries for a network: quantities scaled to [0, 1] by their bounds,
         categories one-hot (one 1.0 among ``high - low + 1`` entries)."""
+        return self.encode_values(self.vector(source))
+
+    def encode_values(self, values: Sequence[int]) -> tuple[float, ...]:
+        """:meth:`encode` of entries already read (a :meth:`vector`)."""
         out: list[float] = []
-        for value, (categorical, low, scale, width) in zip(self.vector(source), self._plan, strict=True):
+        for value, (categorical, low, scale, width) in zip(values, self._plan, strict=True):
             if categorical:
                 hot = [0.0] * width
                 hot[value - low] = 1.0

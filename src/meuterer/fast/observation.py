@@ -1,0 +1,148 @@
+"""Observation vectors read straight off a :class:`~meuterer.fast.FastGame`.
+
+:func:`observation_vector` gives exactly what the declared layout gives for the view of
+the same game (:func:`meuterer.views.observation_layout`, :func:`meuterer.views.view`)
+without building the reference state, the view or the layout's pieces: the adapters'
+hot loop. Like the fast engine it is a second writer of one fact, so it is held to the
+first by tests: every entry, for every seat and the spectator, at every step of games
+under every rule option (``tests/test_fast_observation.py``).
+
+>>> from meuterer.fast import FastGame
+>>> from meuterer.views import observation_layout, view
+>>> import random
+>>> game = FastGame.new(4)
+>>> while game.is_chance_node():
+...     _ = game.apply_chance(random.Random(1))
+>>> vector = observation_vector(game, 2)
+>>> vector == list(observation_layout(4).vector(view(game.to_state(), 2)))
+True
+"""
+
+from __future__ import annotations
+
+from meuterer.cards import CARDS, ROLES, Role
+from meuterer.fast.engine import FastGame
+from meuterer.machine import ROLES_SECRET, STEP_CODES
+from meuterer.state import Step
+
+__all__ = ["observation_vector"]
+
+_NONE = -1
+_STEP_LIST = tuple(Step)
+"""The fast engine numbers steps in :class:`Step`'s order."""
+_CODE = tuple(STEP_CODES[step] for step in _STEP_LIST)
+_SECRET = tuple(step in ROLES_SECRET for step in _STEP_LIST)
+_GAME_OVER = _STEP_LIST.index(Step.GAME_OVER)
+_CHOOSE_ROLE = _STEP_LIST.index(Step.CHOOSE_ROLE)
+_EMPTY = [0] * len(CARDS)
+_UNKNOWN_ROLES = [_NONE] * len(ROLES)
+_NO_SALE = [_NONE, _NONE, 0]
+_UNDECLARED = [0, *_NO_SALE, *_NO_SALE]
+_SALES = 2
+
+
+def _roles_seen(game: FastGame, player: int) -> list[int]:
+    # As meuterer.views.player_view._roles_seen, as the layout's entries.
+    order = game.role_order
+    if player in order:
+        before = order[: order.index(player)]
+    elif game.step == _CHOOSE_ROLE and game.to_act == player:
+        before = order
+    else:
+        return _UNKNOWN_ROLES
+    roles = game.roles
+    gone = {roles[seat] for seat in before}
+    return [int(role not in gone) for role in ROLES]
+
+
+def observation_vector(game: FastGame, player: int | None) -> list[int]:
+    """``observation_layout(game.players, game.rules).vector(view(game.to_state(), player))``
+    as a list, for a seat or ``None`` (a spectator), read straight off the game."""
+    step = game.step
+    drawn = game.drawn
+    drawn_count = sum(drawn)
+    ring = game.ring
+    active = game.active
+    roles: list[Role | None] = game.roles
+    if _SECRET[step]:
+        roles = [None] * game.players if player is None else [r if s == player else None for s, r in enumerate(roles)]
+    if player is None:
+        hand = down = mine = _EMPTY
+        seen = _UNKNOWN_ROLES
+        role = _NONE
+    else:
+        hand = game.hands[player]
+        down = game.face_down[player]
+        mine = drawn if drawn_count and game.to_act == player else _EMPTY
+        seen = _roles_seen(game, player)
+        own = roles[player]
+        role = _NONE if own is None else int(own)
+    up = [sum(column) for column in zip(*game.face_up, strict=True)]
+    unseen = [n - a - b - c - d for n, a, b, c, d in zip(game.rules.deck, game.discard, hand, down, up, strict=True)]
+    mutiny = game.mutiny
+    flags = [0] * len(ring)
+    for pos in active:
+        flags[pos] = 1
+    out = [
+        game.players,
+        _NONE if player is None else player,
+        game.round,
+        _CODE[step],
+        game.captain,
+        _NONE if step == _GAME_OVER else game.to_act,
+        _NONE if game.offer is None else game.offer,
+        game.start,
+        _NONE if game.pirate is None else game.pirate,
+        _NONE if game.captain_destination is None else game.captain_destination,
+        _NONE if game.mutineer_destination is None else game.mutineer_destination,
+        _NONE if mutiny is None else int(mutiny),
+        game.draws_left,
+        drawn_count,
+        sum(game.deck),
+    ]
+    out += ring
+    out += flags
+    out += game.discard
+    out += unseen
+    out += hand
+    out += down
+    out += mine
+    out.append(role)
+    out += seen
+    order, queue, hands, downs, passed, scores, face_up = (
+        game.role_order,
+        game.queue,
+        game.hands,
+        game.face_down,
+        game.passed,
+        game.scores,
+        game.face_up,
+    )
+    for seat, sales in enumerate(game.sales):
+        seat_role = roles[seat]
+        out += (
+            sum(hands[seat]),
+            sum(downs[seat]),
+            int(passed[seat]),
+            _NONE if seat_role is None else int(seat_role),
+            order.index(seat) if seat in order else _NONE,
+            queue.index(seat) if seat in queue else _NONE,
+            scores[seat],
+        )
+        out += face_up[seat]
+        if sales is None:
+            out += _UNDECLARED
+            continue
+        out.append(1)
+        for k in range(_SALES):
+            if k < len(sales):
+                sale = sales[k]
+                out += (_position(game, sale.island), int(sale.card), sale.count)
+            else:
+                out += _NO_SALE
+    return out
+
+
+def _position(game: FastGame, name: str) -> int:
+    islands = game.rules.islands
+    return next(pos for pos, index in enumerate(game.ring) if islands[index].name == name)
