@@ -87,6 +87,7 @@ from meuterer.cards import counts_str
 from meuterer.encoding import NUM_DRAWS, UTILITIES, ActionIds, action_ids, utilities, utility_bounds
 from meuterer.errors import MeutererError
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
+from meuterer.rulings import draw_pool, legal_draw
 from meuterer.state import State, Step
 from meuterer.views import (
     PRIVATE_PIECES,
@@ -432,6 +433,15 @@ class MeutererGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self, iig_obs_type, params)
 
 
+def _draws(state: State) -> tuple[list[tuple[int, float]], dict[int, Action]]:
+    # The draws (ids ascending) with float probabilities, each card's share of the pool the
+    # core draws from: the engine's chance_outcomes without building Fractions.
+    pool = draw_pool(state)
+    total = sum(pool)
+    moves = {int(draw.card): draw for draw in legal_draw(state) if isinstance(draw, Draw)}
+    return [(card, pool[card] / total) for card in moves], moves
+
+
 class MeutererState(pyspiel.State):  # type: ignore[misc]
     """A pyspiel state wrapping a :class:`meuterer.State`."""
 
@@ -511,13 +521,7 @@ class MeutererState(pyspiel.State):  # type: ignore[misc]
                 left = self._islands_left()
                 outcomes = [(NUM_DRAWS + index, 1.0 / len(left)) for index in left]
             else:
-                draws = sorted(
-                    (int(draw.card), p.numerator / p.denominator, draw)
-                    for draw, p in engine.chance_outcomes(node.state)
-                    if isinstance(draw, Draw)
-                )
-                outcomes = [(card, p) for card, p, _ in draws]
-                memo["moves"] = {card: draw for card, _, draw in draws}
+                outcomes, memo["moves"] = _draws(node.state)
             memo["chance"] = outcomes
         return list(outcomes)
 

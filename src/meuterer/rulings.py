@@ -8,7 +8,9 @@ can never disagree with the game. Each reads a :class:`Board`: a
 - the mutiny: :func:`strengths` of both sides, :func:`mutiny_succeeds`;
 - the pirate variant: :func:`pirate_destination`, :func:`robbery`;
 - phase 5: :func:`island_points` (one island's payout), :func:`sale_points` (the sales' outcome);
-- the game's end: :func:`winners`.
+- the game's end: :func:`winners`;
+- chance, on a full state (the deck is hidden from views): :func:`draw_pool` (the cards
+  the next draw comes from) and :func:`legal_draw` (the draws, in card order).
 
 >>> import meuterer
 >>> from meuterer import rulings
@@ -27,11 +29,14 @@ from meuterer.phases.mutiny import mutiny_succeeds, strengths
 from meuterer.phases.offer_cargo import destination
 from meuterer.phases.pirates import pirate_destination, robbery
 from meuterer.phases.scoring import island_points, sale_points, winners
+from meuterer.phases.voyage import draw_pool, legal_draw
 
 __all__ = [
     "Board",
     "destination",
+    "draw_pool",
     "island_points",
+    "legal_draw",
     "mutiny_succeeds",
     "pirate_destination",
     "robbery",
