@@ -438,7 +438,7 @@ def _draws(state: State) -> tuple[list[tuple[int, float]], dict[int, Action]]:
     # core draws from: the engine's chance_outcomes without building Fractions.
     pool = draw_pool(state)
     total = sum(pool)
-    moves = {int(draw.card): draw for draw in legal_draw(state) if isinstance(draw, Draw)}
+    moves: dict[int, Action] = {int(draw.card): draw for draw in legal_draw(state) if isinstance(draw, Draw)}
     return [(card, pool[card] / total) for card in moves], moves
 
 
