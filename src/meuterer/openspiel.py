@@ -288,7 +288,7 @@ class _Node:
     """Everything a state holds, never changed once made (so cloning a state copies nothing);
     ``memo`` keeps what was computed for it (the player to act, legal ids, chance outcomes)."""
 
-    __slots__ = ("bases", "last", "memo", "origin", "placed", "previous", "setup", "state")
+    __slots__ = ("bases", "last", "memo", "origin", "placed", "player", "previous", "setup", "state")
 
     def __init__(
         self,
@@ -313,6 +313,9 @@ class _Node:
         self.bases = bases
         """``reward="turn"``: each seat's utility when he last decided."""
         self.memo: dict[Any, Any] = {}
+        player = engine.current_player(state)
+        self.player: int = _TERMINAL if player is None else _CHANCE if player == engine.CHANCE else player
+        """The seat to act, ``PlayerId.CHANCE`` or ``PlayerId.TERMINAL`` (pyspiel's numbers)."""
 
     def __deepcopy__(self, memo: object) -> _Node:
         return self
@@ -466,15 +469,10 @@ class MeutererState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         """The seat to act, ``PlayerId.CHANCE`` or ``PlayerId.TERMINAL``."""
-        memo = self._node.memo
-        player: int | None = memo.get("player")
-        if player is None:
-            player = engine.current_player(self._node.state)
-            player = memo["player"] = _TERMINAL if player is None else _CHANCE if player == engine.CHANCE else player
-        return player
+        return self._node.player
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self.current_player():
+        if player != self._node.player:
             return []
         if self._node.state.step is Step.RING:
             return [outcome for outcome, _ in self.chance_outcomes()]
@@ -485,11 +483,11 @@ class MeutererState(pyspiel.State):  # type: ignore[misc]
 
         The same as pyspiel's, answered in Python (Python callers skip a round trip through C++).
         """
-        return self._legal_actions(self.current_player() if player is None else player)
+        return self._legal_actions(self._node.player if player is None else player)
 
     def is_chance_node(self) -> bool:
         """Whether a card is drawn (or an island placed) next."""
-        return self.current_player() == _CHANCE
+        return self._node.player == _CHANCE
 
     def _moves(self) -> dict[int, Action]:
         """The legal action ids, ascending, with the engine's actions (at a chance node: the
@@ -500,7 +498,7 @@ class MeutererState(pyspiel.State):  # type: ignore[misc]
             s = node.state
             if s.step is Step.RING:
                 moves = {}
-            elif self.current_player() == _CHANCE:
+            elif self._node.player == _CHANCE:
                 self.chance_outcomes()
                 moves = node.memo["moves"]
             else:
@@ -515,7 +513,7 @@ class MeutererState(pyspiel.State):  # type: ignore[misc]
         memo = node.memo
         outcomes: list[tuple[int, float]] | None = memo.get("chance")
         if outcomes is None:
-            if self.current_player() != _CHANCE:
+            if self._node.player != _CHANCE:
                 return []
             if node.state.step is Step.RING:
                 left = self._islands_left()
@@ -546,7 +544,7 @@ class MeutererState(pyspiel.State):  # type: ignore[misc]
         node = self._node
         s = node.state
         game = node.setup
-        chance = self.current_player() == _CHANCE
+        chance = self._node.player == _CHANCE
         if s.step is Step.RING:
             placed, ring = self._ring_action(action)
             if len(placed) < len(s.rules.islands) - 1:
@@ -575,7 +573,7 @@ class MeutererState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return engine.is_terminal(self._node.state)
+        return self._node.player == _TERMINAL
 
     def returns(self) -> list[float]:
         """The sum of the rewards so far (:data:`REWARDS`): the utility (:data:`UTILITIES`)
