@@ -158,9 +158,10 @@ def _pettingzoo_playouts(players: int) -> Callable[[int], object] | None:
     except ImportError:
         return None
 
+    e = env(players=players)
+
     def playout(seed: int) -> object:
         rng = random.Random(seed)
-        e = env(players=players)
         e.reset(seed=seed)
         for _ in e.agent_iter():
             observation, _, terminated, truncated, _ = e.last()
