@@ -1,0 +1,159 @@
+"""Before and after: the same figure for two revisions of meuterer, runs alternating.
+
+Speed work is judged against the code it replaces, on a machine whose load changes from
+minute to minute. This script checks each revision out into a temporary git worktree and
+alternates short runs of the two (each in its own process, with ``PYTHONPATH`` pointing
+at that revision's ``src``), every run measuring the figure right between two runs of the
+yardstick (``../shared/bench/ref_sim.py``) in CPU time. It prints each revision's median
+ratio to the yardstick and the ratio of the two medians.
+
+    python benchmarks/bench_revisions.py BASE [NEW] --figure openspiel [--rounds 4] [--seconds 3]
+
+``NEW`` defaults to the working tree. Figures (4 players, random legal actions):
+``engine`` (``meuterer.random_game``), ``fast`` (``meuterer.fast.random_game``, if the
+revision has it), ``openspiel`` (random playouts of ``python_meuterer`` as
+``random_sim_test`` plays them), ``pettingzoo`` (one AEC environment, reset per game).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+YARDSTICK = next(
+    (p / "shared" / "bench" / "ref_sim.py" for p in ROOT.parents if (p / "shared").is_dir()),
+    Path("../shared/bench/ref_sim.py"),
+)
+
+# One run, executed with the revision's src first on the path: prints a JSON line.
+RUN = r"""
+import importlib.util, json, random, sys, time
+figure, seconds, players, yardstick = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+spec = importlib.util.spec_from_file_location("ref_sim", yardstick)
+ref_sim = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ref_sim)
+if figure == "engine":
+    import meuterer
+    def work(seed):
+        meuterer.random_game(seed=seed, players=players, first_captain=seed % players)
+elif figure == "fast":
+    from meuterer.fast import random_game
+    def work(seed):
+        random_game(seed, players, seed % players)
+elif figure == "openspiel":
+    import pyspiel
+    import meuterer.openspiel
+    game = pyspiel.load_game("python_meuterer", {"players": players})
+    def work(seed):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, weights)[0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+elif figure == "pettingzoo":
+    from meuterer.pettingzoo import env
+    e = env(players=players)
+    def work(seed):
+        rng = random.Random(seed)
+        e.reset(seed=seed)
+        for _ in e.agent_iter():
+            observation, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+            else:
+                legal = observation["action_mask"].nonzero()[0]
+                e.step(int(legal[rng.randrange(len(legal))]))
+else:
+    raise SystemExit(f"unknown figure {figure!r}")
+for seed in range(3):
+    work(10**6 + seed)
+rng = random.Random(1)
+def rate(function, budget):
+    count, start = 0, time.process_time()
+    while time.process_time() - start < budget:
+        function(count)
+        count += 1
+    return count / (time.process_time() - start)
+before = rate(lambda i: ref_sim.play_game(rng, players), seconds / 4)
+value = rate(work, seconds)
+after = rate(lambda i: ref_sim.play_game(rng, players), seconds / 4)
+print(json.dumps({"games_per_s": value, "ratio": value / ((before + after) / 2)}))
+"""
+
+
+def run(src: Path, figure: str, seconds: float, players: int) -> dict[str, float]:
+    """One measurement of ``figure`` with the package in ``src``."""
+    environment = {**os.environ, "PYTHONPATH": str(src)}
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, figure, str(seconds), str(players), str(YARDSTICK)],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"the run with {src} failed:\n{done.stderr}")
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base", help="the revision before (a commit, tag or branch)")
+    parser.add_argument("new", nargs="?", help="the revision after (default: the working tree)")
+    parser.add_argument("--figure", default="engine", choices=["engine", "fast", "openspiel", "pettingzoo"])
+    parser.add_argument("--rounds", type=int, default=4, help="runs of each revision (default 4)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run (default 3)")
+    parser.add_argument("--players", type=int, default=4, choices=[3, 4])
+    args = parser.parse_args()
+    if not YARDSTICK.is_file():
+        raise SystemExit(f"no yardstick at {YARDSTICK}")
+    with tempfile.TemporaryDirectory() as temporary:
+        trees: dict[str, Path] = {}
+        for label, revision in (("before", args.base), ("after", args.new)):
+            if revision is None:
+                trees[label] = ROOT / "src"
+                continue
+            tree = Path(temporary) / label
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(tree), revision], check=True
+            )
+            trees[label] = tree / "src"
+        try:
+            ratios: dict[str, list[float]] = {label: [] for label in trees}
+            for round_ in range(args.rounds):
+                for label, src in trees.items():
+                    result = run(src, args.figure, args.seconds, args.players)
+                    ratios[label].append(result["ratio"])
+                    print(
+                        f"round {round_ + 1} {label:6} {result['games_per_s']:8.1f} games/s, "
+                        f"{result['ratio']:.4f}x the yardstick",
+                        flush=True,
+                    )
+        finally:
+            for label, revision in (("before", args.base), ("after", args.new)):
+                if revision is not None:
+                    subprocess.run(
+                        ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(trees[label].parent)],
+                        check=False,
+                    )
+    before, after = statistics.median(ratios["before"]), statistics.median(ratios["after"])
+    print(
+        f"{args.figure}, {args.players} players: before {before:.4f}x, after {after:.4f}x the yardstick "
+        f"(medians of {args.rounds}): {after / before:.2f}x as fast"
+    )
+
+
+if __name__ == "__main__":
+    main()
