@@ -220,10 +220,22 @@ def _piles_json(piles: tuple[Counts, ...]) -> str:
     return "[" + ",".join(map(_counts_json, piles)) + "]"
 
 
+def _declared_json(declared: tuple[Sale, ...] | None) -> str:
+    return _SORTED_JSON(_sale_data((declared,)))[1:-1]
+
+
+_declared_memo = _memo(_declared_json)
+
+
+def _sales_json(sales: tuple[tuple[Sale, ...] | None, ...]) -> str:
+    # One seat's declaration at a time, each remembered by value (a round repeats them).
+    return "[" + ",".join(map(_declared_memo, sales)) + "]"
+
+
 _DUMP_FIELD: dict[str, Any] = {
     "roles": _memo(lambda roles: _SORTED_JSON(_role_names(roles))),
     "passed": _memo(_SORTED_JSON),
-    "sales": lambda sales: _SORTED_JSON(_sale_data(sales)),
+    "sales": _sales_json,
     "rules": lambda rules: _rules_json(rules),
     "step": lambda step: '"' + step.value + '"',
     **dict.fromkeys(("deck", "discard", "drawn"), _counts_json),
@@ -232,7 +244,7 @@ _DUMP_FIELD: dict[str, Any] = {
 }
 _SORTED_FIELDS = sorted(f.name for f in attrs.fields(State))
 _DUMPERS = tuple(('"' + name + '":', _DUMP_FIELD.get(name, _value_json)) for name in _SORTED_FIELDS)
-_read_sorted = operator.attrgetter(*_SORTED_FIELDS)
+_read_sorted = operator.itemgetter(*_SORTED_FIELDS)  # from a state's __dict__ (see meuterer.state.evolve)
 _FIELD_INDICES = range(len(_SORTED_FIELDS))
 _last_dump: tuple[tuple[object, ...], list[str]] = ((object(),) * len(_SORTED_FIELDS), [""] * len(_SORTED_FIELDS))
 """The last state's field values and their texts (never changed in place)."""
@@ -282,7 +294,7 @@ def structure_state(data: object) -> State:
 def dumps_state(state: State) -> str:
     """The canonical JSON text of ``state``."""
     global _last_dump
-    values = _read_sorted(state)
+    values = _read_sorted(state.__dict__)
     last_values, last_texts = _last_dump  # one read: another thread may replace it meanwhile
     texts = list(last_texts)
     for index in compress(_FIELD_INDICES, map(is_not, values, last_values)):
@@ -403,7 +415,9 @@ def parse_json(text: str | bytes) -> object:
         raise FormatError("$", "not JSON: nested too deeply") from None
     except ValueError as error:  # e.g. an integer beyond Python's digit limit
         raise FormatError("$", f"not usable JSON: {error}") from None
-    if _MAYBE_SURROGATE.search(text):
+    # Only a non-ASCII text or one with an escape can hold a surrogate: str.isascii and
+    # str.find are much faster than the pattern on long texts.
+    if (not text.isascii() or "\\u" in text) and _MAYBE_SURROGATE.search(text):
         _check_text(data)
     return data
 
