@@ -39,6 +39,7 @@ _CHANCE_STEPS = frozenset(step for step, spec in STEPS.items() if spec.actor is 
 # random_game's movers: the chance sampler or the legal-action generator of each step
 # where the game rests (a state is never left on an automatic step).
 _MOVERS = {step: (spec.sample, spec.legal or (lambda state: ())) for step, spec in STEPS.items()}
+_LEGAL = {step: spec.legal for step, spec in STEPS.items()}
 _new_state = object.__new__
 _set_fields = object.__setattr__
 
@@ -107,9 +108,9 @@ def legal_actions(state: State | SupportsLegalActions) -> Sequence[Action]:
     cached = _last
     if cached[0] is state:
         return cached[1]
-    if not isinstance(state, State):
+    if type(state) is not State and not isinstance(state, State):
         return state.legal_actions()
-    legal = STEPS[state.step].legal
+    legal = _LEGAL[state.step]
     actions = legal(state) if legal is not None else ()
     _last = (state, actions)
     return actions

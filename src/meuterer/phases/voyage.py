@@ -14,6 +14,8 @@ from meuterer.rules import DiscardPool, Reshuffle
 from meuterer.state import State
 
 _DRAW: tuple[tuple[Action, ...], ...] = DRAWS
+_LOADMASTER = Role.LOADMASTER
+_WHEN_EMPTY = Reshuffle.WHEN_EMPTY
 
 
 # Drawing (the deal and phase 8) -----------------------------------------------------------
@@ -70,7 +72,7 @@ def sample_draw(state: State, rng: random.Random) -> Action:
 def cards_needed(state: State, seat: int, hand: Counts) -> int:
     """Cards ``seat`` must draw to fill ``hand``, plus the loadmaster's extra cards."""
     need = state.rules.hand_size - sum(hand)
-    if state.roles[seat] is Role.LOADMASTER:
+    if state.roles[seat] is _LOADMASTER:
         need += state.rules.loadmaster_extra
     return need
 
@@ -82,7 +84,7 @@ def _draw(state: State, action: Draw) -> Changes:
     else:  # the discard pile is shuffled into a new deck
         deck, discard = state.discard, EMPTY
     deck = add(deck, card, -1)
-    if state.rules.reshuffle is Reshuffle.WHEN_EMPTY and not any(deck):
+    if state.rules.reshuffle is _WHEN_EMPTY and not any(deck):
         deck, discard = discard, EMPTY
     return {
         "deck": deck,
@@ -117,7 +119,7 @@ def last_draw_of_deal(state: State, action: Action) -> bool:
 
 def loadmaster_draws(state: State, action: Action) -> bool:
     """Guard: the drawing player is the loadmaster, who discards after his draws."""
-    return state.roles[state.to_act] is Role.LOADMASTER
+    return state.roles[state.to_act] is _LOADMASTER
 
 
 def no_one_left_to_draw(state: State, action: Action | None) -> bool:
