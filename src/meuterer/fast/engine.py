@@ -27,8 +27,9 @@ True
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections.abc import Callable, Sequence
-from itertools import combinations_with_replacement, product
+from itertools import accumulate, combinations_with_replacement, product
 from operator import add, mul
 from typing import Any, Final
 
@@ -916,6 +917,14 @@ class FastGame:
         self.step = OFFER
 
 
+def _last_kind(pool: Sequence[int]) -> int:
+    """The last kind ``pool`` holds (0 if none): what a draw picks when the target is rounded up to the total."""
+    for c in reversed(_KINDS):
+        if pool[c]:
+            return c
+    return 0
+
+
 def _pick(pool: Sequence[int], x: float) -> int:
     """The card kind ``random.choices`` picks from ``pool``'s non-empty kinds, weighted by
     their counts, for ``random()`` returning ``x`` (the same float arithmetic and bisection)."""
@@ -1011,38 +1020,34 @@ def _random_game(
     while True:
         step = game.step
         if step in _DRAWING:
-            deck = game.deck
-            total = sum(deck)
-            if total:
-                pool = deck
-            else:  # the discard pile becomes the deck
-                pool = game.deck = game.discard
-                game.discard = deck
-                total = sum(pool)
-            target = rand() * float(total)
-            cumulative = 0
-            for card in kinds:
-                k = pool[card]
-                if k:
-                    cumulative += k
-                    if target < cumulative:
-                        break
-                    last = card
-            else:
-                card = last
+            # The drawing player's draws, in one go (FastGame._draw inlined): each is one
+            # rand(), the first kind whose running count exceeds it (bisect, as
+            # random.choices does; the cap at the total keeps the last kind left).
             p = game.to_act
-            append(_DRAW[p][card])
-            # FastGame._draw, inlined
-            pool[card] -= 1
-            if total == 1 and when_empty:
-                game.deck = game.discard
-                game.discard = pool
-            game.hands[p][card] += 1
-            game.drawn[card] += 1
-            left = game.draws_left
-            game.draws_left = left - 1
-            if left == 1:
-                game._drawn_all()
+            hand = game.hands[p]
+            drawn = game.drawn
+            draws = _DRAW[p]
+            pool = game.deck
+            total = sum(pool)
+            for _ in range(game.draws_left):
+                if not total:  # the discard pile becomes the deck
+                    pool = game.deck = game.discard
+                    game.discard = [0] * 7
+                    total = sum(pool)
+                card = bisect(list(accumulate(pool)), rand() * float(total))
+                if card == 7:  # the target rounded up to the total
+                    card = _last_kind(pool)
+                append(draws[card])
+                pool[card] -= 1
+                total -= 1
+                hand[card] += 1
+                drawn[card] += 1
+                if not total and when_empty:
+                    pool = game.deck = game.discard
+                    game.discard = [0] * 7
+                    total = sum(pool)
+            game.draws_left = 0
+            game._drawn_all()
         elif step == PLAY:
             p = game.to_act
             hand = game.hands[p]
