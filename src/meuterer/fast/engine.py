@@ -30,7 +30,7 @@ import random
 from bisect import bisect
 from collections.abc import Callable, Sequence
 from itertools import accumulate, combinations_with_replacement, product
-from operator import add, mul
+from operator import add, itemgetter, mul
 from typing import Any, Final
 
 from meuterer.actions import (
@@ -98,7 +98,9 @@ _ROLE = tuple(tuple(ChooseRole(p, r) for r in ROLES) for p in range(4))
 _SUPPORTS = tuple(tuple(Support(p, k) for k in range(8)) for p in range(4))
 
 # Caches of legal-action lists that depend only on small hashable keys.
-_Declarations = tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...]]
+_Declarations = tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...], list[tuple[Sell, ...] | None]]
+"""The sale declarations for some goods: their sales, the cards sold per island, and each
+seat's :class:`Sell` actions once built."""
 _DISCARD_CACHE: dict[tuple[int, int], tuple[tuple[Discard, ...], tuple[Counts, ...], Any]] = {}
 _OFFER_CACHE: dict[tuple[int, int], tuple[Offer, ...]] = {}
 _DISCARD_CHOICES: dict[tuple[Counts, int], tuple[tuple[tuple[Card, ...], ...], tuple[Counts, ...]]] = {}
@@ -123,6 +125,81 @@ def _declarations(
     goods: Counts, islands: tuple[Island, ...], withholding: bool
 ) -> tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...]]:
     """Every sale declaration (in the reference order) and, for each, the cards sold per island."""
+    if len(islands) > 2:
+        return _declarations_product(goods, islands, withholding)
+    # One or two active islands (always, in a game): the options of each island, and the
+    # pairs that fit checked directly, in the reference's product order. ``buys`` holds
+    # only the kinds held (a kind not held is never sold nor kept).
+    buys = [[k for k in range(5) if goods[k] and island.buys_card(GOODS[k])] for island in islands]
+    options: list[list[tuple[int, int] | None]] = [
+        [None, *((k, n) for k in bought for n in range(1, goods[k] + 1))] for bought in buys
+    ]
+    if not withholding and len(islands) == 2:  # part of a kind only if the other island buys the rest
+        options = [[o for o in options[0] if o is None or o[1] == goods[o[0]] or o[0] in buys[1]]] + [
+            [o for o in options[1] if o is None or o[1] == goods[o[0]] or o[0] in buys[0]]
+        ]
+    sales = [
+        [None if o is None else _sale(island.name, *o) for o in opts]
+        for island, opts in zip(islands, options, strict=True)
+    ]
+    found: list[tuple[Sale, ...]] = []
+    counts: list[tuple[int, ...]] = []
+    if len(islands) == 1:
+        for o, sale in zip(options[0], sales[0], strict=True):
+            if o is None:
+                if withholding or not buys[0]:  # selling what one can: nothing only if nothing sells
+                    found.append(())
+                    counts.append((0,))
+            elif withholding or o[1] == goods[o[0]]:
+                found.append((sale,))  # type: ignore[arg-type]
+                counts.append((o[1],))
+        return tuple(found), tuple(counts)
+    buys0, buys1 = buys
+    for o0, s0 in zip(options[0], sales[0], strict=True):
+        for o1, s1 in zip(options[1], sales[1], strict=True):
+            if o0 is None:
+                if o1 is None:
+                    fits = withholding or not (buys0 or buys1)
+                    n0 = n1 = 0
+                else:
+                    k1, n1 = o1
+                    n0 = 0
+                    fits = withholding or (n1 == goods[k1] and all(k == k1 for k in buys0))
+            elif o1 is None:
+                k0, n0 = o0
+                n1 = 0
+                fits = withholding or (n0 == goods[k0] and all(k == k0 for k in buys1))
+            else:
+                k0, n0 = o0
+                k1, n1 = o1
+                if k0 == k1:
+                    fits = n0 + n1 <= goods[k0] if withholding else n0 + n1 == goods[k0]
+                else:
+                    fits = withholding or (n0 == goods[k0] and n1 == goods[k1])
+            if fits:
+                found.append(tuple(s for s in (s0, s1) if s is not None))
+                counts.append((n0, n1))
+    return tuple(found), tuple(counts)
+
+
+_SALES: dict[tuple[str, int, int], Sale] = {}
+
+
+def _sale(island: str, kind: int, count: int) -> Sale:
+    """``Sale(island, GOODS[kind], count)``, built once."""
+    key = (island, kind, count)
+    found = _SALES.get(key)
+    if found is None:
+        if len(_SALES) >= 1 << 12:
+            _SALES.clear()
+        found = _SALES[key] = Sale(island, GOODS[kind], count)
+    return found
+
+
+def _declarations_product(
+    goods: Counts, islands: tuple[Island, ...], withholding: bool
+) -> tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...]]:
+    """:func:`_declarations` for any number of islands: the product of their options, filtered."""
     buys = [[k for k in range(5) if island.buys_card(GOODS[k])] for island in islands]
     options: list[list[tuple[int, int] | None]] = [
         [None, *((k, n) for k in bought for n in range(1, goods[k] + 1))] for bought in buys
@@ -260,7 +337,8 @@ class FastGame:
     _legal: Sequence[Action] | None
     _act_counts: tuple[tuple[int, ...], ...]
     _sale_counts: list[tuple[int, ...] | None]
-    _where: tuple[int, ...] | None
+    _where: _Market | None
+    """The market of the active islands, once looked up (``None`` after they change)."""
     _c: _Constants
 
     # Construction and conversion ---------------------------------------------------------
@@ -506,48 +584,39 @@ class FastGame:
     def _sell_options(self) -> tuple[tuple[Sell, ...], tuple[tuple[int, ...], ...]]:
         p = self.to_act
         shared = self._declarations()
-        cache = self._c.sell_actions
-        key = (p, id(shared))
-        found = cache.get(key)
-        if found is None or found[2] is not shared:
-            if len(cache) > 100_000:
-                cache.clear()
-            found = cache[key] = (tuple(Sell(p, sales) for sales in shared[0]), shared[1], shared)
-        return found[0], found[1]
+        sells = shared[2][p]
+        if sells is None:
+            sells = shared[2][p] = tuple(Sell(p, sales) for sales in shared[0])
+        return sells, shared[1]
 
     def bought(self) -> tuple[int, ...]:
         """For each card kind, 1 if an active island buys it, else 0."""
-        where = self._where
-        c = self._c
-        if where is None:
-            where = self._where = tuple(self.ring[pos] for pos in self.active)
-        found = c.declarations.get(where)
-        if found is None:
-            islands = tuple(c.islands[i] for i in where)
-            mask = tuple(int(any(island.buys_card(card) for island in islands)) for card in CARDS)
-            found = c.declarations[where] = (mask, {})
-        return found[0]
+        return (self._where or self._find_market()).mask
 
-    def _declarations(self) -> tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...]]:
-        """The sale declarations open to the player to act, as sales and cards sold per island."""
-        where = self._where
+    def _find_market(self) -> _Market:
+        """The sales market of the active islands (shared by every game with the same rules)."""
         c = self._c
-        if where is None:
-            where = self._where = tuple(self.ring[pos] for pos in self.active)
-        found = c.declarations.get(where)
-        if found is None:
-            islands = tuple(c.islands[i] for i in where)
-            mask = tuple(int(any(island.buys_card(card) for island in islands)) for card in CARDS)
-            found = c.declarations[where] = (mask, {})
-        # Goods no active island buys play no part.
-        goods = tuple(map(mul, self.face_up[self.to_act], found[0]))
-        cache = found[1]
-        shared = cache.get(goods)
+        where = tuple(self.ring[pos] for pos in self.active)
+        market = c.declarations.get(where)
+        if market is None:
+            market = c.declarations[where] = _Market(tuple(c.islands[i] for i in where))
+        self._where = market
+        return market
+
+    def _declarations(self) -> _Declarations:
+        """The sale declarations open to the player to act: sales, cards sold per island, and
+        each seat's :class:`Sell` actions once built."""
+        market = self._where or self._find_market()
+        face_up = self.face_up[self.to_act]
+        key = market.key(face_up)  # goods no active island buys play no part
+        shared = market.cache.get(key)
         if shared is None:
+            cache = market.cache
             if len(cache) > 50_000:
                 cache.clear()
-            islands = tuple(c.islands[i] for i in where)
-            shared = cache[goods] = _declarations(goods, islands, c.withholding)
+            goods = tuple(map(mul, face_up, market.mask))
+            sales, counts = _declarations(goods, market.islands, self._c.withholding)
+            shared = cache[key] = (sales, counts, [None] * 4)
         return shared
 
     def _discard_options(self) -> tuple[tuple[Discard, ...], tuple[Counts, ...]]:
@@ -876,7 +945,12 @@ class FastGame:
         n = self.players
         c = self._c
         self.discard = list(map(sum, zip(self.discard, *self.face_up, strict=True)))
-        hands = self.hands = [list(map(add, h, d)) for h, d in zip(self.hands, self.face_down, strict=True)]
+        # Face-down cards go back to the hands: everyone has passed, so a hand is empty and
+        # its face-down list simply becomes it.
+        hands = self.hands
+        face_down = self.face_down
+        for p in range(n):
+            hands[p] = list(map(add, hands[p], face_down[p])) if any(hands[p]) else face_down[p]
         self.face_up = [[0] * 7 for _ in range(n)]
         self.face_down = [[0] * 7 for _ in range(n)]
         self.passed = [False] * n
@@ -944,6 +1018,25 @@ def _pick(pool: Sequence[int], x: float) -> int:
     return last
 
 
+def _no_goods(face_up: Sequence[int]) -> tuple[()]:
+    return ()
+
+
+class _Market:
+    """What sales on some active islands depend on: which kinds they buy (``mask``), the
+    face-up counts of those kinds (``key``, the cache key), and the declarations for each
+    such key, once listed."""
+
+    __slots__ = ("cache", "islands", "key", "mask")
+
+    def __init__(self, islands: tuple[Island, ...]) -> None:
+        self.islands = islands
+        self.mask = tuple(int(any(island.buys_card(card) for island in islands)) for card in CARDS)
+        kinds = [k for k in _KINDS if self.mask[k]]
+        self.key: Callable[[Sequence[int]], object] = itemgetter(*kinds) if kinds else _no_goods
+        self.cache: dict[object, _Declarations] = {}
+
+
 class _Constants:
     """What a game reads from its rules, looked up once per rule set and player count."""
 
@@ -958,7 +1051,6 @@ class _Constants:
         "new_captain_sells_first",
         "reshuffle_when_empty",
         "rounds",
-        "sell_actions",
         "withholding",
     )
 
@@ -973,8 +1065,7 @@ class _Constants:
         self.discard_from_hand = rules.discard_pool is DiscardPool.HAND
         self.reshuffle_when_empty = rules.reshuffle is Reshuffle.WHEN_EMPTY
         self.new_captain_sells_first = rules.sale_order is SaleOrder.NEW_CAPTAIN
-        self.declarations: dict[tuple[int, ...], tuple[tuple[int, ...], dict[tuple[int, ...], _Declarations]]] = {}
-        self.sell_actions: dict[tuple[int, int], tuple[tuple[Sell, ...], tuple[tuple[int, ...], ...], Any]] = {}
+        self.declarations: dict[tuple[int, ...], _Market] = {}
 
 
 _DEFAULT_RULES = Rules()
@@ -1074,9 +1165,13 @@ def _random_game(
             append(_ROLE[game.to_act][role])
             game._take_role(role)
         elif step == SELL:
-            sales, counts = game._declarations()
+            sales, counts, sells = game._declarations()
             index = randbelow(len(sales))
-            append(Sell(game.to_act, sales[index]))
+            p = game.to_act
+            seat = sells[p]
+            if seat is None:
+                seat = sells[p] = tuple(Sell(p, declared) for declared in sales)
+            append(seat[index])
             game._sell(sales[index], counts[index])
         elif step == GAME_OVER:
             break
