@@ -19,6 +19,7 @@ from meuterer.agents import Agent, GreedyAgent, RandomAgent, play_game
 from meuterer.cards import Card
 from meuterer.corpus import check_playthrough
 from meuterer.fast import CHANCE, FastGame, random_game
+from meuterer.fast import engine as fast_engine
 from meuterer.fast import play_game as fast_play_game
 from meuterer.testing import ConformanceError, FastAdapter, Setup, action_sequences, check_engine, setups
 
@@ -57,6 +58,29 @@ def test_random_game_plays_the_reference_game_for_every_seed(rules: Rules, playe
 def test_random_game_equals_the_reference_for_any_options(seed: int, setup: Setup) -> None:
     args = (seed, setup.players, setup.first_captain, setup.rules)
     assert random_game(*args) == meuterer.random_game(*args)
+
+
+def test_random_game_through_the_public_methods_plays_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the path taken if Random._randbelow ever stops drawing getrandbits as random_game inlines it
+    expected = [random_game(seed, 3 + seed % 2, seed % 3, rules) for seed, rules in enumerate(RULE_SETS)]
+    monkeypatch.setattr(fast_engine, "_INLINE_CHOICE", False)
+    assert [random_game(seed, 3 + seed % 2, seed % 3, rules) for seed, rules in enumerate(RULE_SETS)] == expected
+
+
+class PlaysItsOwnCards(FastGame):
+    """A fast engine whose plays are counted: random_game calls a subclass's own _play."""
+
+    plays = 0
+
+    def _play(self, card: int) -> None:
+        PlaysItsOwnCards.plays += 1
+        super()._play(card)
+
+
+def test_random_game_of_a_subclass_calls_its_own_play() -> None:
+    actions, final = PlaysItsOwnCards.random_game(seed=4, players=4)
+    assert (actions, final) == meuterer.random_game(seed=4, players=4)
+    assert PlaysItsOwnCards.plays == sum(isinstance(a, Play) for a in actions)
 
 
 def test_random_game_without_a_seed_and_with_bad_arguments() -> None:

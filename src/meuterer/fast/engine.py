@@ -1095,19 +1095,58 @@ def random_game(
     return FastGame.random_game(seed, players, first_captain, rules)
 
 
+def _randbelow_is_getrandbits() -> bool:
+    """Whether ``Random._randbelow(n)`` (what ``choice`` uses) draws ``getrandbits(n.bit_length())``
+    until below ``n``, as :func:`_random_game` does inline (true of CPython 3.11 to 3.13)."""
+    for seed in range(4):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for n in (*range(1, 40), 1000):
+            k = _BITS[n] if n < len(_BITS) else n.bit_length()
+            r = ours.getrandbits(k)
+            while r >= n:
+                r = ours.getrandbits(k)
+            if r != theirs._randbelow(n):  # type: ignore[attr-defined]
+                return False
+    return True
+
+
+_BITS = tuple(n.bit_length() for n in range(64))
+_INLINE_CHOICE = _randbelow_is_getrandbits()
+
+
+def _plain_random_game(
+    cls: type[FastGame], seed: int | None, players: int, first_captain: int, rules: Rules | None
+) -> tuple[tuple[Action, ...], State]:
+    """:func:`random_game` through the public methods: ``rng.choice`` over the legal actions."""
+    rng = random.Random(seed)
+    game = cls.new(players, first_captain, rules)
+    history: list[Action] = []
+    while not game.is_terminal():
+        if game.is_chance_node():
+            history.append(game.apply_chance(rng))
+        else:
+            history.append(game.apply_at(rng._randbelow(len(game.legal_actions()))))  # type: ignore[attr-defined]
+    return tuple(history), game.to_state()
+
+
 def _random_game(
     cls: type[FastGame], seed: int | None, players: int, first_captain: int, rules: Rules | None
 ) -> tuple[tuple[Action, ...], State]:
+    if not _INLINE_CHOICE:
+        return _plain_random_game(cls, seed, players, first_captain, rules)
     rng = random.Random(seed)
     game = cls.new(players, first_captain, rules)
     history: list[Action] = []
     append = history.append
-    randbelow: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]  # what choice() uses
+    getrandbits = rng.getrandbits
     rand = rng.random
+    bits = _BITS
     kinds = _KINDS
     when_empty = game._c.reshuffle_when_empty
-    # The hot steps (draws, plays, roles) are inlined: the same choices as listing the
-    # legal actions and picking one, without building the list.
+    own_play = cls._play is FastGame._play  # a subclass's own _play is called
+    # The steps are inlined: the same choices as listing the legal actions and picking one
+    # with rng.choice (its _randbelow inlined: getrandbits until below the count), without
+    # building the lists.
     while True:
         step = game.step
         if step in _DRAWING:
@@ -1125,7 +1164,7 @@ def _random_game(
                     pool = game.deck = game.discard
                     game.discard = [0] * 7
                     total = sum(pool)
-                card = bisect(list(accumulate(pool)), rand() * float(total))
+                card = bisect(list(accumulate(pool)), rand() * total)
                 if card == 7:  # the target rounded up to the total
                     card = _last_kind(pool)
                 append(draws[card])
@@ -1142,7 +1181,10 @@ def _random_game(
         elif step == PLAY:
             p = game.to_act
             hand = game.hands[p]
-            index = randbelow(8 - hand.count(0))
+            n = 8 - hand.count(0)
+            index = getrandbits(bits[n])
+            while index >= n:
+                index = getrandbits(bits[n])
             for card in kinds:
                 if hand[card]:
                     if not index:
@@ -1153,10 +1195,27 @@ def _random_game(
                 game._pass()
                 continue
             append(_PLAY[p][card])
-            game._play(card)
+            if card == _PIRATE or not own_play:
+                game._play(card)
+                continue
+            # FastGame._play without the pirate, inlined
+            hand[card] -= 1
+            game.face_up[p][card] += 1
+            passed = game.passed
+            seat = p + 1
+            for _ in range(players):
+                if seat == players:
+                    seat = 0
+                if not passed[seat]:
+                    game.to_act = seat
+                    break
+                seat += 1
         elif step == CHOOSE_ROLE:
             taken = game.roles
-            index = randbelow(len(ROLES) + taken.count(None) - players)
+            n = len(ROLES) + taken.count(None) - players
+            index = getrandbits(bits[n])
+            while index >= n:
+                index = getrandbits(bits[n])
             for role in ROLES:
                 if role not in taken:
                     if not index:
@@ -1166,27 +1225,39 @@ def _random_game(
             game._take_role(role)
         elif step == SELL:
             sales, counts, sells = game._declarations()
-            index = randbelow(len(sales))
+            n = len(sales)
+            k = n.bit_length()
+            index = getrandbits(k)
+            while index >= n:
+                index = getrandbits(k)
             p = game.to_act
-            seat = sells[p]
-            if seat is None:
-                seat = sells[p] = tuple(Sell(p, declared) for declared in sales)
-            append(seat[index])
+            mine = sells[p]
+            if mine is None:
+                mine = sells[p] = tuple(Sell(p, declared) for declared in sales)
+            append(mine[index])
             game._sell(sales[index], counts[index])
+        elif step == MUTINY:
+            p = game.to_act
+            n = game.face_down[p][_SUPPORT] + 1
+            k = n.bit_length()
+            index = getrandbits(k)
+            while index >= n:
+                index = getrandbits(k)
+            append(_SUPPORTS[p][index] if index < 8 else Support(p, index))
+            game._support(index)
         elif step == GAME_OVER:
             break
-        elif step == LOADMASTER_DISCARD:
-            choices, chosen = game._discards()
-            index = randbelow(len(choices))
-            append(Discard(game.to_act, choices[index]))
-            game._discard(chosen[index])
         else:
             if step == RING:
                 action = game.sample_chance(rng)
                 index = 0
-            else:
+            else:  # the offer, the loadmaster's discard
                 legal = game._list_legal()
-                index = randbelow(len(legal))
+                n = len(legal)
+                k = n.bit_length()
+                index = getrandbits(k)
+                while index >= n:
+                    index = getrandbits(k)
                 action = legal[index]
             append(action)
             game._fire(action, index)
