@@ -21,6 +21,7 @@ from meuterer.corpus import check_playthrough
 from meuterer.fast import CHANCE, FastGame, random_game
 from meuterer.fast import engine as fast_engine
 from meuterer.fast import play_game as fast_play_game
+from meuterer.state import FIELDS
 from meuterer.testing import ConformanceError, FastAdapter, Setup, action_sequences, check_engine, setups
 
 CORPUS = Path(__file__).parent / "data" / "conformance"
@@ -254,3 +255,12 @@ def test_apply_at_applies_the_listed_action_and_rejects_other_indices() -> None:
         assert game.apply_at(index) == action
         state = meuterer.apply(state, action)
         assert game.to_state() == state
+
+
+def test_to_state_builds_a_state_as_its_constructor_does() -> None:
+    state = FastGame.new(4, 1, Rules(pirates=True)).to_state()
+    assert list(vars(state)) == list(FIELDS)
+    assert vars(state) == vars(meuterer.State(**vars(state)))
+    assert state == meuterer.new_game(4, 1, Rules(pirates=True)) and hash(state) == hash(
+        meuterer.new_game(4, 1, Rules(pirates=True))
+    )

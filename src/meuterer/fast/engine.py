@@ -50,7 +50,7 @@ from meuterer.cards import CARDS, GOODS, ROLES, Card, Counts, Role
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.islands import Island
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
-from meuterer.state import STEP_PHASE, Phase, State, Step
+from meuterer.state import FIELDS, STEP_PHASE, Phase, State, Step
 
 __all__ = ["CHANCE", "FastGame", "random_game"]
 
@@ -85,6 +85,13 @@ _PHASES: tuple[Phase, ...] = tuple(STEP_PHASE[step] for step in _STEPS)
 assert [s.value for s in _STEPS[:3]] == ["ring", "deal", "offer"] and _STEPS[GAME_OVER] is Step.GAME_OVER
 
 _SUPPORT = Card.SUPPORT
+_new_object = object.__new__
+_set_attribute = object.__setattr__
+assert tuple(FIELDS) == (
+    *("players", "rules", "step", "round", "captain", "to_act", "queue", "offer", "ring", "start", "active"),
+    *("pirate", "hands", "face_up", "face_down", "passed", "roles", "role_order", "captain_destination"),
+    *("mutineer_destination", "mutiny", "sales", "scores", "deck", "discard", "draws_left", "drawn"),
+), "FastGame.to_state lists State's fields"
 _PIRATE = Card.PIRATE
 _MUTINEER, _CABIN_BOY, _MATE, _MERCHANT, _LOADMASTER = ROLES
 _SIDES = (_MATE, _MUTINEER, _CABIN_BOY)
@@ -434,35 +441,40 @@ class FastGame:
 
     def to_state(self) -> State:
         """The reference state this game is in."""
-        return State(
-            players=self.players,
-            rules=self.rules,
-            step=_STEPS[self.step],
-            round=self.round,
-            captain=self.captain,
-            to_act=self.to_act,
-            queue=tuple(self.queue),
-            offer=self.offer,
-            ring=tuple(self.ring),
-            start=self.start,
-            active=tuple(self.active),
-            pirate=self.pirate,
-            hands=tuple(map(tuple, self.hands)),
-            face_up=tuple(map(tuple, self.face_up)),
-            face_down=tuple(map(tuple, self.face_down)),
-            passed=tuple(self.passed),
-            roles=tuple(self.roles),
-            role_order=tuple(self.role_order),
-            captain_destination=self.captain_destination,
-            mutineer_destination=self.mutineer_destination,
-            mutiny=self.mutiny,
-            sales=tuple(self.sales),
-            scores=tuple(self.scores),
-            deck=tuple(self.deck),
-            discard=tuple(self.discard),
-            draws_left=self.draws_left,
-            drawn=tuple(self.drawn),
-        )
+        # State's fields, in order, set as its attrs __init__ would (it converts nothing)
+        # but without a guarded setattr per field.
+        fields = {
+            "players": self.players,
+            "rules": self.rules,
+            "step": _STEPS[self.step],
+            "round": self.round,
+            "captain": self.captain,
+            "to_act": self.to_act,
+            "queue": tuple(self.queue),
+            "offer": self.offer,
+            "ring": tuple(self.ring),
+            "start": self.start,
+            "active": tuple(self.active),
+            "pirate": self.pirate,
+            "hands": tuple(map(tuple, self.hands)),
+            "face_up": tuple(map(tuple, self.face_up)),
+            "face_down": tuple(map(tuple, self.face_down)),
+            "passed": tuple(self.passed),
+            "roles": tuple(self.roles),
+            "role_order": tuple(self.role_order),
+            "captain_destination": self.captain_destination,
+            "mutineer_destination": self.mutineer_destination,
+            "mutiny": self.mutiny,
+            "sales": tuple(self.sales),
+            "scores": tuple(self.scores),
+            "deck": tuple(self.deck),
+            "discard": tuple(self.discard),
+            "draws_left": self.draws_left,
+            "drawn": tuple(self.drawn),
+        }
+        state = _new_object(State)
+        _set_attribute(state, "__dict__", fields)
+        return state
 
     def clone(self) -> FastGame:
         """An independent copy."""
