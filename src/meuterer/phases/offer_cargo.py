@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from meuterer.actions import PASSES, PLAYS, ROLE_CHOICES, Action, ChooseRole, Offer, Pass, Play
-from meuterer.cards import CARDS, EMPTY, ROLES, Counts, Role, add
+from meuterer.cards import CARDS, EMPTY, ROLES, Counts, Role
 from meuterer.phases.common import Board, Changes, next_unpassed, set_at
 from meuterer.state import State
 
@@ -58,12 +58,25 @@ def legal_play(state: State) -> tuple[Action, ...]:
 
 def play_card(state: State, action: Play) -> Changes:
     """Move one card from hand to face up; the next unpassed player acts."""
+    # The hottest effect: set_at, add and next_unpassed inlined.
     p, card = action.player, action.card
-    return {
-        "hands": set_at(state.hands, p, add(state.hands[p], card, -1)),
-        "face_up": set_at(state.face_up, p, add(state.face_up[p], card, 1)),
-        "to_act": next_unpassed(state.players, state.passed, p),
-    }
+    hands = list(state.hands)
+    hand = list(hands[p])
+    hand[card] -= 1
+    hands[p] = tuple(hand)
+    face_up = list(state.face_up)
+    shown = list(face_up[p])
+    shown[card] += 1
+    face_up[p] = tuple(shown)
+    n, passed = state.players, state.passed
+    seat = p
+    for _ in range(n):
+        seat = seat + 1 if seat + 1 < n else 0
+        if not passed[seat]:
+            break
+    else:
+        seat = p
+    return {"hands": tuple(hands), "face_up": tuple(face_up), "to_act": seat}
 
 
 def passer_is_not_captain(state: State, action: Pass) -> bool:

@@ -14,6 +14,8 @@ from meuterer.phases.mutiny import holder
 from meuterer.rules import SaleOrder
 from meuterer.state import State, Step
 
+_MERCHANT = Role.MERCHANT
+
 
 def role_points(state: State) -> tuple[tuple[int, ...], int]:
     """The scores after role points, and the captain afterwards.
@@ -202,14 +204,20 @@ def sale_points(board: Board, sales: Sequence[tuple[Sale, ...] | None]) -> tuple
     >>> sale_points(s, ((Sale("hochland", Card.WINE, 2),), (Sale("hochland", Card.SALT, 1),), None))
     (4, 0, 0)
     """
-    points = [0] * board.players
-    merchants = [role is Role.MERCHANT for role in board.roles]
-    for position in board.active:
-        island = board.island(position)
-        name = island.name
-        sold = [sum(s.count for s in declared or () if s.island == name) for declared in sales]
-        for p, n in enumerate(island_points(island, sold, merchants)):
-            points[p] += n
+    n = board.players
+    points = [0] * n
+    merchants = [role is _MERCHANT for role in board.roles]
+    islands = [board.island(position) for position in board.active]
+    names = [island.name for island in islands]
+    sold = [[0] * len(sales) for _ in islands]  # sold[i][p]: cards p sells on islands[i]
+    for p, declared in enumerate(sales):
+        for sale in declared or ():
+            for i, name in enumerate(names):
+                if sale.island == name:
+                    sold[i][p] += sale.count
+    for island, counts in zip(islands, sold, strict=True):
+        for p, won in enumerate(island_points(island, counts, merchants)):
+            points[p] += won
     return tuple(points)
 
 

@@ -230,10 +230,14 @@ def _drawers(state: State) -> tuple[tuple[int, int], ...]:
     cached = _last_drawers  # one read: another thread may replace it meanwhile
     if cached[0] is state:
         return cached[1]
-    order = clockwise_from(state, state.captain)
-    hands, face_down = state.hands, state.face_down
-    needs = ((p, cards_needed(state, p, plus(hands[p], face_down[p]))) for p in order)
-    found = tuple((p, n) for p, n in needs if n > 0)
+    hands, face_down, roles = state.hands, state.face_down, state.roles
+    full, extra = state.rules.hand_size, state.rules.loadmaster_extra
+    needs = []
+    for p in clockwise_from(state, state.captain):  # cards_needed, without building the hand
+        n = full - sum(hands[p]) - sum(face_down[p]) + (extra if roles[p] is _LOADMASTER else 0)
+        if n > 0:
+            needs.append((p, n))
+    found = tuple(needs)
     _last_drawers = (state, found)
     return found
 
@@ -250,12 +254,11 @@ def clean_up(state: State, action: Action | None) -> Changes:
     players whose hands are already full.
     """
     n = state.players
-    discarded = state.discard
-    for cards in state.face_up:
-        discarded = plus(discarded, cards)
+    discarded = tuple(map(sum, zip(state.discard, *state.face_up, strict=True)))
     drawers = _drawers(state)
     changes: Changes = {
-        "hands": tuple(plus(h, d) for h, d in zip(state.hands, state.face_down, strict=True)),
+        # (after phase 2 every hand is empty: the face-down cards are the new hand)
+        "hands": tuple(plus(h, d) if any(h) else d for h, d in zip(state.hands, state.face_down, strict=True)),
         "face_up": (EMPTY,) * n,
         "face_down": (EMPTY,) * n,
         "discard": discarded,
