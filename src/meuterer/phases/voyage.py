@@ -4,10 +4,12 @@ discard and reshuffles), roles returning and the end of the round."""
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from fractions import Fraction
+from itertools import accumulate
 
 from meuterer.actions import DRAWS, Action, Discard, Draw
-from meuterer.cards import CARDS, EMPTY, Card, Counts, Role, add, counts_of, minus, plus
+from meuterer.cards import CARDS, EMPTY, Card, Counts, Role, counts_of, minus, plus
 from meuterer.phases.common import Changes, clockwise_from, set_at
 from meuterer.phases.setup import piratennest
 from meuterer.rules import DiscardPool, Reshuffle
@@ -31,7 +33,7 @@ _DRAWS: dict[tuple[int, Counts], tuple[Action, ...]] = {}
 
 def legal_draw(state: State) -> tuple[Action, ...]:
     """Chance: the drawing player gets one of the unseen kinds still in the pool."""
-    key = (state.to_act, draw_pool(state))
+    key = (state.to_act, state.deck if any(state.deck) else state.discard)  # draw_pool, inlined
     found = _DRAWS.get(key)
     if found is None:
         if len(_DRAWS) >= 1 << 14:
@@ -56,17 +58,11 @@ def sample_draw(state: State, rng: random.Random) -> Action:
     returning the listed action instance.
     """
     pool = draw_pool(state)
-    x = rng.random() * (sum(pool) + 0.0)
-    running = 0
-    last = 0
-    for card in CARDS:
-        count = pool[card]
-        if count:
-            running += count
-            if x < running:
-                return _DRAW[state.to_act][card]
-            last = card
-    return _DRAW[state.to_act][last]  # x rounded up to the total: the last kind, as bisect caps it
+    # the first kind whose running count exceeds x (bisect_right over the running counts)
+    card = bisect(list(accumulate(pool)), rng.random() * (sum(pool) + 0.0))
+    if card == len(pool):  # x rounded up to the total: the last kind, as bisect caps it
+        card = max((c for c in CARDS if pool[c]), default=0)
+    return _DRAW[state.to_act][card]
 
 
 def cards_needed(state: State, seat: int, hand: Counts) -> int:
@@ -78,19 +74,27 @@ def cards_needed(state: State, seat: int, hand: Counts) -> int:
 
 
 def _draw(state: State, action: Draw) -> Changes:
+    # add and set_at inlined (every third step of a game is a draw)
     p, card = action.player, action.card
     if any(state.deck):
-        deck, discard = state.deck, state.discard
+        pile, discard = list(state.deck), state.discard
     else:  # the discard pile is shuffled into a new deck
-        deck, discard = state.discard, EMPTY
-    deck = add(deck, card, -1)
+        pile, discard = list(state.discard), EMPTY
+    pile[card] -= 1
+    deck = tuple(pile)
     if state.rules.reshuffle is _WHEN_EMPTY and not any(deck):
         deck, discard = discard, EMPTY
+    hands = list(state.hands)
+    hand = list(hands[p])
+    hand[card] += 1
+    hands[p] = tuple(hand)
+    drawn = list(state.drawn)
+    drawn[card] += 1
     return {
         "deck": deck,
         "discard": discard,
-        "hands": set_at(state.hands, p, add(state.hands[p], card, 1)),
-        "drawn": add(state.drawn, card, 1),
+        "hands": tuple(hands),
+        "drawn": tuple(drawn),
         "draws_left": state.draws_left - 1,
     }
 
