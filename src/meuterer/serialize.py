@@ -232,22 +232,78 @@ def _sales_json(sales: tuple[tuple[Sale, ...] | None, ...]) -> str:
     return "[" + ",".join(map(_declared_memo, sales)) + "]"
 
 
+def _scalar_member(key: str) -> Callable[[Any], str]:
+    # A scalar field's whole member text (key included), remembered by value and type (so
+    # that True and 1 stay apart); bounded.
+    texts: dict[object, str] = {}
+
+    def member(value: object) -> str:
+        memo = value if type(value) is int else (type(value), value)
+        text = texts.get(memo)
+        if text is None:
+            if len(texts) >= 1 << 12:
+                texts.clear()
+            text = texts[memo] = key + _value_json(value)
+        return text
+
+    return member
+
+
+def _piles_member(key: str) -> Callable[[Any], str]:
+    # One multiset per seat: consecutive states share the piles that did not change, so
+    # each seat's text is reused by identity from the last call.
+    last: list[tuple[tuple[Counts, ...], list[str]]] = [((), [])]
+
+    def member(piles: tuple[Counts, ...]) -> str:
+        old, old_texts = last[0]  # one read: another thread may replace it meanwhile
+        if len(old) == len(piles):
+            texts = [
+                text if pile is was else _counts_json(pile)
+                for pile, was, text in zip(piles, old, old_texts, strict=True)
+            ]
+        else:
+            texts = list(map(_counts_json, piles))
+        last[0] = (piles, texts)
+        return key + "[" + ",".join(texts) + "]"
+
+    return member
+
+
+def _member(key: str, dump: Callable[[Any], str]) -> Callable[[Any], str]:
+    return lambda value: key + dump(value)
+
+
 _DUMP_FIELD: dict[str, Any] = {
     "roles": _memo(lambda roles: _SORTED_JSON(_role_names(roles))),
     "passed": _memo(_SORTED_JSON),
     "sales": _sales_json,
     "rules": lambda rules: _rules_json(rules),
-    "step": lambda step: '"' + step.value + '"',
+    "queue": _memo(_ints_json),
     **dict.fromkeys(("deck", "discard", "drawn"), _counts_json),
-    **dict.fromkeys(("hands", "face_up", "face_down"), _piles_json),
-    **dict.fromkeys(("active", "queue", "ring", "role_order", "scores"), _ints_json),
+    **dict.fromkeys(("active", "ring", "role_order", "scores"), _ints_json),
 }
+_PILES = ("hands", "face_up", "face_down")
+_SCALARS = (
+    *("captain", "captain_destination", "draws_left", "mutineer_destination", "mutiny", "offer"),
+    *("pirate", "players", "round", "start", "to_act"),
+)
+_STEP_MEMBERS = {step: f'"step":"{step.value}"' for step in Step}
 _SORTED_FIELDS = sorted(f.name for f in attrs.fields(State))
-_DUMPERS = tuple(('"' + name + '":', _DUMP_FIELD.get(name, _value_json)) for name in _SORTED_FIELDS)
+# Each field's member text ('"name":value'); the first opens the object, the last closes it.
+_MEMBERS = tuple(
+    _piles_member(f'"{name}":')
+    if name in _PILES
+    else _scalar_member(f'"{name}":')
+    if name in _SCALARS
+    else _STEP_MEMBERS.__getitem__
+    if name == "step"
+    else _member(f'"{name}":', _DUMP_FIELD.get(name, _value_json))
+    for name in _SORTED_FIELDS
+)
 _read_sorted = operator.itemgetter(*_SORTED_FIELDS)  # from a state's __dict__ (see meuterer.state.evolve)
 _FIELD_INDICES = range(len(_SORTED_FIELDS))
 _last_dump: tuple[tuple[object, ...], list[str]] = ((object(),) * len(_SORTED_FIELDS), [""] * len(_SORTED_FIELDS))
-"""The last state's field values and their texts (never changed in place)."""
+"""The last state's field values and their member texts (never changed in place)."""
 
 
 def _canonical_json(data: object) -> str:
@@ -297,9 +353,9 @@ def dumps_state(state: State) -> str:
     values = _read_sorted(state.__dict__)
     last_values, last_texts = _last_dump  # one read: another thread may replace it meanwhile
     texts = list(last_texts)
+    members = _MEMBERS
     for index in compress(_FIELD_INDICES, map(is_not, values, last_values)):
-        key, dump = _DUMPERS[index]
-        texts[index] = key + dump(values[index])
+        texts[index] = members[index](values[index])
     _last_dump = (values, texts)
     return "{" + ",".join(texts) + "}"
 
