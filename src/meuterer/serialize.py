@@ -270,6 +270,8 @@ def _piles_member(key: str) -> Callable[[Any], str]:
 
 
 def _member(key: str, dump: Callable[[Any], str]) -> Callable[[Any], str]:
+    if dump is _counts_json or dump is _ints_json:  # small tuples of ints: remembered by value
+        return _memo(lambda value: key + dump(value))
     return lambda value: key + dump(value)
 
 
