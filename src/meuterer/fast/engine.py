@@ -1259,11 +1259,20 @@ def _random_game(
             game._support(index)
         elif step == GAME_OVER:
             break
+        elif step == LOADMASTER_DISCARD:  # only the chosen Discard is built
+            choices, chosen = game._discards()
+            n = len(choices)
+            k = n.bit_length()
+            index = getrandbits(k)
+            while index >= n:
+                index = getrandbits(k)
+            append(Discard(game.to_act, choices[index]))
+            game._discard(chosen[index])
         else:
             if step == RING:
                 action = game.sample_chance(rng)
                 index = 0
-            else:  # the offer, the loadmaster's discard
+            else:  # the offer
                 legal = game._list_legal()
                 n = len(legal)
                 k = n.bit_length()
