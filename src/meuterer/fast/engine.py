@@ -1156,6 +1156,7 @@ def _random_game(
     kinds = _KINDS
     when_empty = game._c.reshuffle_when_empty
     own_play = cls._play is FastGame._play  # a subclass's own _play is called
+    plays, passes = _PLAY, _PASS
     # The steps are inlined: the same choices as listing the legal actions and picking one
     # with rng.choice (its _randbelow inlined: getrandbits until below the count), without
     # building the lists.
@@ -1191,37 +1192,41 @@ def _random_game(
             game.draws_left = 0
             game._drawn_all()
         elif step == PLAY:
-            p = game.to_act
-            hand = game.hands[p]
-            n = 8 - hand.count(0)
-            index = getrandbits(bits[n])
-            while index >= n:
-                index = getrandbits(bits[n])
-            for card in kinds:
-                if hand[card]:
-                    if not index:
-                        break
-                    index -= 1
-            else:
-                append(_PASS[p])
-                game._pass()
-                continue
-            append(_PLAY[p][card])
-            if card == _PIRATE or not own_play:
-                game._play(card)
-                continue
-            # FastGame._play without the pirate, inlined
-            hand[card] -= 1
-            game.face_up[p][card] += 1
+            # Plays until someone passes (a play keeps the game at this step).
+            face_up = game.face_up
             passed = game.passed
-            seat = p + 1
-            for _ in range(players):
-                if seat == players:
-                    seat = 0
-                if not passed[seat]:
-                    game.to_act = seat
+            while True:
+                p = game.to_act
+                hand = game.hands[p]
+                n = 8 - hand.count(0)
+                index = getrandbits(bits[n])
+                while index >= n:
+                    index = getrandbits(bits[n])
+                for card in kinds:
+                    if hand[card]:
+                        if not index:
+                            break
+                        index -= 1
+                else:
+                    append(passes[p])
+                    game._pass()
                     break
-                seat += 1
+                append(plays[p][card])
+                if card == _PIRATE or not own_play:
+                    game._play(card)
+                    face_up = game.face_up  # a robbery empties the table
+                    continue
+                # FastGame._play without the pirate, inlined
+                hand[card] -= 1
+                face_up[p][card] += 1
+                seat = p + 1
+                for _ in range(players):
+                    if seat == players:
+                        seat = 0
+                    if not passed[seat]:
+                        game.to_act = seat
+                        break
+                    seat += 1
         elif step == CHOOSE_ROLE:
             taken = game.roles
             n = len(ROLES) + taken.count(None) - players
