@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from bisect import bisect
 from collections.abc import Callable, Sequence
-from itertools import accumulate, combinations_with_replacement, product
+from itertools import accumulate, combinations_with_replacement, product, repeat
 from operator import add, itemgetter, mul
 from typing import Any, Final
 
@@ -963,8 +963,8 @@ class FastGame:
         face_down = self.face_down
         for p in range(n):
             hands[p] = list(map(add, hands[p], face_down[p])) if any(hands[p]) else face_down[p]
-        self.face_up = [[0] * 7 for _ in range(n)]
-        self.face_down = [[0] * 7 for _ in range(n)]
+        self.face_up = list(map(list, repeat(_EMPTY7, n)))
+        self.face_down = list(map(list, repeat(_EMPTY7, n)))
         self.passed = [False] * n
         self.captain_destination = None
         self.mutineer_destination = None
