@@ -204,20 +204,27 @@ def sale_points(board: Board, sales: Sequence[tuple[Sale, ...] | None]) -> tuple
     >>> sale_points(s, ((Sale("hochland", Card.WINE, 2),), (Sale("hochland", Card.SALT, 1),), None))
     (4, 0, 0)
     """
-    n = board.players
-    points = [0] * n
-    merchants = [role is _MERCHANT for role in board.roles]
-    islands = [board.island(position) for position in board.active]
-    names = [island.name for island in islands]
-    sold = [[0] * len(sales) for _ in islands]  # sold[i][p]: cards p sells on islands[i]
-    for p, declared in enumerate(sales):
-        for sale in declared or ():
-            for i, name in enumerate(names):
-                if sale.island == name:
-                    sold[i][p] += sale.count
-    for island, counts in zip(islands, sold, strict=True):
-        for p, won in enumerate(island_points(island, counts, merchants)):
-            points[p] += won
+    points = [0] * board.players
+    roles = board.roles
+    islands, ring = board.rules.islands, board.ring
+    for position in board.active:
+        island = islands[ring[position % len(ring)]]  # board.island(position)
+        name = island.name
+        sold = [0] * len(sales)
+        for p, declared in enumerate(sales):
+            if declared:
+                for sale in declared:
+                    if sale.island == name:
+                        sold[p] += sale.count
+        most = max(sold, default=0)
+        if most <= 0:
+            continue
+        # island_points, inlined
+        leaders = [p for p, k in enumerate(sold) if k == most]
+        values = island.values
+        shared = values[len(leaders) - 1] if len(leaders) <= len(values) else 0
+        for p in leaders:
+            points[p] += values[0] if p < len(roles) and roles[p] is _MERCHANT else shared
     return tuple(points)
 
 
