@@ -142,7 +142,8 @@ def apply(state: State, action: Action, *, as_player: int | None = None) -> Stat
         from meuterer.referee import apply_as  # the referee reads views, which read this module
 
         return apply_as(state, action, as_player)
-    legal = legal_actions(state)
+    cached = _last  # legal_actions' cache, read here first: callers mostly just listed them
+    legal = cached[1] if cached[0] is state else legal_actions(state)
     # Callers mostly pass a listed instance: look for it by identity first (at C speed),
     # then by equality (actions convert their fields, so an equal one fires the same).
     if not ((type(legal) is tuple and any(map(is_, legal, repeat(action)))) or action in legal):
