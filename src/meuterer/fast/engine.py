@@ -582,16 +582,20 @@ class FastGame:
             most = self.face_down[p][_SUPPORT]
             return [_SUPPORTS[p][k] if k < 8 else Support(p, k) for k in range(most + 1)]
         if step == OFFER:
-            key = (self.captain, self.rules.max_offer)
-            offers = _OFFER_CACHE.get(key)
-            if offers is None:
-                offers = _OFFER_CACHE[key] = tuple(Offer(self.captain, n) for n in range(key[1] + 1))
-            return offers
+            return self._offers()
         if step == LOADMASTER_DISCARD:
             return self._discard_options()[0]
         if step == RING:
             return self._c.arrangements
         return ()
+
+    def _offers(self) -> tuple[Offer, ...]:
+        """The captain's offers, 0 to ``rules.max_offer`` points (the amount is the index)."""
+        key = (self.captain, self.rules.max_offer)
+        offers = _OFFER_CACHE.get(key)
+        if offers is None:
+            offers = _OFFER_CACHE[key] = tuple(Offer(self.captain, n) for n in range(key[1] + 1))
+        return offers
 
     def _sell_options(self) -> tuple[tuple[Sell, ...], tuple[tuple[int, ...], ...]]:
         p = self.to_act
@@ -961,8 +965,11 @@ class FastGame:
         # its face-down list simply becomes it.
         hands = self.hands
         face_down = self.face_down
-        for p in range(n):
-            hands[p] = list(map(add, hands[p], face_down[p])) if any(hands[p]) else face_down[p]
+        if any(map(any, hands)):
+            for p in range(n):
+                hands[p] = list(map(add, hands[p], face_down[p]))
+        else:
+            hands = self.hands = face_down
         self.face_up = list(map(list, repeat(_EMPTY7, n)))
         self.face_down = list(map(list, repeat(_EMPTY7, n)))
         self.passed = [False] * n
@@ -1262,6 +1269,17 @@ def _random_game(
                 index = getrandbits(k)
             append(_SUPPORTS[p][index] if index < 8 else Support(p, index))
             game._support(index)
+        elif step == OFFER:  # FastGame._fire's offer, inlined
+            offers = game._offers()
+            n = len(offers)
+            k = n.bit_length()
+            index = getrandbits(k)
+            while index >= n:
+                index = getrandbits(k)
+            append(offers[index])
+            game.offer = index  # offers[index].amount
+            game.to_act = game.captain
+            game.step = PLAY
         elif step == GAME_OVER:
             break
         elif step == LOADMASTER_DISCARD:  # only the chosen Discard is built
@@ -1277,7 +1295,7 @@ def _random_game(
             if step == RING:
                 action = game.sample_chance(rng)
                 index = 0
-            else:  # the offer
+            else:
                 legal = game._list_legal()
                 n = len(legal)
                 k = n.bit_length()
