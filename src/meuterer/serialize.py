@@ -204,20 +204,18 @@ def _ints_json(values: tuple[int, ...]) -> str:
     return "[" + ",".join(map(int.__repr__, values)) + "]"
 
 
-_counts_texts: dict[Counts, str] = {}
+class _CountsTexts(dict[Counts, str]):
+    """The JSON text of each card multiset, made on first use (bounded): looking one up
+    is a C-level dict access, so ``map`` over piles runs without Python calls."""
+
+    def __missing__(self, counts: Counts) -> str:
+        if len(self) >= 1 << 14:
+            self.clear()
+        text = self[counts] = _ints_json(counts)
+        return text
 
 
-def _counts_json(counts: Counts) -> str:
-    text = _counts_texts.get(counts)
-    if text is None:
-        if len(_counts_texts) >= 1 << 14:
-            _counts_texts.clear()
-        text = _counts_texts[counts] = _ints_json(counts)
-    return text
-
-
-def _piles_json(piles: tuple[Counts, ...]) -> str:
-    return "[" + ",".join(map(_counts_json, piles)) + "]"
+_counts_json: Callable[[Counts], str] = _CountsTexts().__getitem__
 
 
 def _declared_json(declared: tuple[Sale, ...] | None) -> str:
@@ -250,23 +248,9 @@ def _scalar_member(key: str) -> Callable[[Any], str]:
 
 
 def _piles_member(key: str) -> Callable[[Any], str]:
-    # One multiset per seat: consecutive states share the piles that did not change, so
-    # each seat's text is reused by identity from the last call.
-    last: list[tuple[tuple[Counts, ...], list[str]]] = [((), [])]
-
-    def member(piles: tuple[Counts, ...]) -> str:
-        old, old_texts = last[0]  # one read: another thread may replace it meanwhile
-        if len(old) == len(piles):
-            texts = [
-                text if pile is was else _counts_json(pile)
-                for pile, was, text in zip(piles, old, old_texts, strict=True)
-            ]
-        else:
-            texts = list(map(_counts_json, piles))
-        last[0] = (piles, texts)
-        return key + "[" + ",".join(texts) + "]"
-
-    return member
+    # One multiset per seat, each text looked up at C level.
+    opening = key + "["
+    return lambda piles: opening + ",".join(map(_counts_json, piles)) + "]"
 
 
 def _member(key: str, dump: Callable[[Any], str]) -> Callable[[Any], str]:
