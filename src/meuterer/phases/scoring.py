@@ -102,7 +102,8 @@ def _sale_lists(
 
 # Sale declarations depend only on the seller, his face-up goods, the active islands'
 # cards and the withholding option: cached per island table (held, so its id stays
-# unique) on the last three, as small hashable values, then per seat.
+# unique; equal tables share one cache) on the last three, as small hashable values,
+# then per seat.
 _GOODS_END = max(GOODS) + 1
 _SELL_CACHE_SIZE = 1 << 15
 _SellKey = tuple[Counts, tuple[int, ...], bool]
@@ -121,9 +122,11 @@ def legal_sell(state: State) -> tuple[Action, ...]:
     table = rules.islands
     entry = _SELL_CACHES.get(id(table))
     if entry is None or entry[0] is not table:  # a table seen first, or an id reused
+        # An equal table (the same rules read back from a record, say) shares its lists.
+        shared = next((known for other, known in _SELL_CACHES.values() if other == table), {})
         if len(_SELL_CACHES) >= 8:
             _SELL_CACHES.clear()
-        entry = _SELL_CACHES[id(table)] = (table, {})
+        entry = _SELL_CACHES[id(table)] = (table, shared)
     cache = entry[1]
     goods = state.face_up[p][:_GOODS_END]
     indices = tuple(map(state.ring.__getitem__, state.active))
