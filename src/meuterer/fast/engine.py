@@ -97,6 +97,7 @@ _MUTINEER, _CABIN_BOY, _MATE, _MERCHANT, _LOADMASTER = ROLES
 _SIDES = (_MATE, _MUTINEER, _CABIN_BOY)
 _KINDS = range(len(CARDS))
 _EMPTY7 = (0,) * len(CARDS)
+_ITEM: tuple[Callable[[Any], int], ...] = tuple(itemgetter(i) for i in range(16))
 
 _DRAW = tuple(tuple(Draw(p, c) for c in CARDS) for p in range(4))
 _PLAY = tuple(tuple(Play(p, c) for c in CARDS) for p in range(4))
@@ -936,15 +937,16 @@ class FastGame:
         roles = self.roles
         declared = self._sale_counts
         for i, position in enumerate(self.active):
-            sold = [0 if d is None else d[i] for d in declared]
+            sold = [0 if d is None else d[i] for d in declared] if None in declared else list(map(_ITEM[i], declared))
             most = max(sold)
             if most == 0:
                 continue
             values = c.islands[self.ring[position]].values
-            leaders = [seat for seat, k in enumerate(sold) if k == most]
-            shared = values[len(leaders) - 1] if len(leaders) <= len(values) else 0
-            for seat in leaders:
-                scores[seat] += values[0] if roles[seat] is _MERCHANT else shared
+            leaders = sold.count(most)
+            shared = values[leaders - 1] if leaders <= len(values) else 0
+            for seat, k in enumerate(sold):
+                if k == most:
+                    scores[seat] += values[0] if roles[seat] is _MERCHANT else shared
         if self.round >= c.rounds:
             self.step = GAME_OVER
             return
@@ -978,18 +980,26 @@ class FastGame:
         self.drawn = [0] * 7
         if self.rules.pirates_return:
             self.pirate = _piratennest(self.rules, self.ring)
-        captain = self.captain
-        drawers: list[tuple[int, int]] = []
-        for i in range(n):
-            p = (captain + i) % n
-            need = c.hand_size - sum(hands[p])
-            if self.roles[p] is _LOADMASTER:
-                need += c.extra
+        # Phase 8 is set up: drawing from the captain on, skipping full hands.
+        roles = self.roles
+        hand_size, extra = c.hand_size, c.extra
+        first = -1
+        queue = []
+        p = self.captain
+        for _ in range(n):
+            need = hand_size - sum(hands[p])
+            if roles[p] is _LOADMASTER:
+                need += extra
             if need > 0:
-                drawers.append((p, need))
-        if drawers:
-            self.to_act, self.draws_left = drawers[0]
-            self.queue = [p for p, _ in drawers[1:]]
+                if first < 0:
+                    first = p
+                    self.draws_left = need
+                else:
+                    queue.append(p)
+            p = p + 1 if p + 1 < n else 0
+        if first >= 0:
+            self.to_act = first
+            self.queue = queue
             self.step = DRAW
         else:
             self._roles_return()
