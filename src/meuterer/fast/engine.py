@@ -613,7 +613,7 @@ class FastGame:
     def _find_market(self) -> _Market:
         """The sales market of the active islands (shared by every game with the same rules)."""
         c = self._c
-        where = tuple(self.ring[pos] for pos in self.active)
+        where = tuple(map(self.ring.__getitem__, self.active))
         market = c.declarations.get(where)
         if market is None:
             market = c.declarations[where] = _Market(tuple(c.islands[i] for i in where))
