@@ -19,10 +19,8 @@ _SUPPORT_CARD = Card.SUPPORT
 
 def holder(state: State, role: Role) -> int | None:
     """The seat holding ``role`` this round, or ``None``."""
-    try:
-        return state.roles.index(role)
-    except ValueError:
-        return None
+    roles = state.roles
+    return roles.index(role) if role in roles else None  # no exception raised when nobody has it
 
 
 def has_mutineer(state: State, action: Action | None) -> bool:

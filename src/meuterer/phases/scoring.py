@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
+from operator import add
 from typing import Protocol
 
 from meuterer.actions import Action, Sale, Sell
@@ -235,7 +236,7 @@ def declare_last(state: State, action: Sell) -> Changes:
     """Record the last declaration and score every island's sales."""
     sales = set_at(state.sales, action.player, action.sales)
     points = sale_points(state, sales)
-    return {"sales": sales, "scores": tuple(s + d for s, d in zip(state.scores, points, strict=True))}
+    return {"sales": sales, "scores": tuple(map(add, state.scores, points))}
 
 
 class Standings(Protocol):

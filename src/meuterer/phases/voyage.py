@@ -221,7 +221,9 @@ def sail(state: State, action: Action | None) -> Changes:
     island; the old and new start islands are the active ones."""
     destination = state.mutineer_destination if state.mutiny else state.captain_destination
     assert destination is not None
-    return {"start": destination, "active": tuple(sorted({state.start, destination}))}
+    start = state.start
+    active = (start,) if start == destination else (start, destination) if start < destination else (destination, start)
+    return {"start": destination, "active": active}
 
 
 _last_drawers: tuple[State | None, tuple[tuple[int, int], ...]] = (None, ())
