@@ -144,9 +144,17 @@ def apply(state: State, action: Action, *, as_player: int | None = None) -> Stat
         return apply_as(state, action, as_player)
     cached = _last  # legal_actions' cache, read here first: callers mostly just listed them
     legal = cached[1] if cached[0] is state else legal_actions(state)
-    # Callers mostly pass a listed instance: look for it by identity first (at C speed),
-    # then by equality (actions convert their fields, so an equal one fires the same).
-    if not ((type(legal) is tuple and any(map(is_, legal, repeat(action)))) or action in legal):
+    # Callers mostly pass a listed instance: look for it by identity first (a plain loop
+    # over a short tuple, at C speed over a long one), then by equality (actions convert
+    # their fields, so an equal one fires the same).
+    if type(legal) is tuple:
+        if len(legal) <= 8:
+            for listed in legal:
+                if listed is action:
+                    return run_table(TABLE, state, action)
+        elif any(map(is_, legal, repeat(action))):
+            return run_table(TABLE, state, action)
+    if action not in legal:
         raise IllegalActionError(action, why_illegal(state, action))
     return run_table(TABLE, state, action)
 
