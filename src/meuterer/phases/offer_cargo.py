@@ -69,13 +69,9 @@ def play_card(state: State, action: Play) -> Changes:
     shown[card] += 1
     face_up[p] = tuple(shown)
     n, passed = state.players, state.passed
-    seat = p
-    for _ in range(n):
+    seat = p + 1 if p + 1 < n else 0
+    while passed[seat] and seat != p:  # the next unpassed player (p himself if none)
         seat = seat + 1 if seat + 1 < n else 0
-        if not passed[seat]:
-            break
-    else:
-        seat = p
     return {"hands": tuple(hands), "face_up": tuple(face_up), "to_act": seat}
 
 
