@@ -275,8 +275,9 @@ _SCALARS = (
 )
 _STEP_MEMBERS = {step: f'"step":"{step.value}"' for step in Step}
 _SORTED_FIELDS = sorted(f.name for f in attrs.fields(State))
-# Each field's member text ('"name":value'); the first opens the object, the last closes it.
-_MEMBERS = tuple(
+# Each field's member text ('"name":value'), from one call; the first one also opens the
+# object and the last one closes it (so the text is one join, without copying it twice).
+_MEMBERS = [
     _piles_member(f'"{name}":')
     if name in _PILES
     else _scalar_member(f'"{name}":')
@@ -285,7 +286,9 @@ _MEMBERS = tuple(
     if name == "step"
     else _member(f'"{name}":', _DUMP_FIELD.get(name, _value_json))
     for name in _SORTED_FIELDS
-)
+]
+_MEMBERS[0] = lambda value, first=_MEMBERS[0]: "{" + first(value)
+_MEMBERS[-1] = lambda value, last=_MEMBERS[-1]: last(value) + "}"
 _read_sorted = operator.itemgetter(*_SORTED_FIELDS)  # from a state's __dict__ (see meuterer.state.evolve)
 _FIELD_INDICES = range(len(_SORTED_FIELDS))
 _last_dump: tuple[tuple[object, ...], list[str]] = ((object(),) * len(_SORTED_FIELDS), [""] * len(_SORTED_FIELDS))
@@ -343,7 +346,7 @@ def dumps_state(state: State) -> str:
     for index in compress(_FIELD_INDICES, map(is_not, values, last_values)):
         texts[index] = members[index](values[index])
     _last_dump = (values, texts)
-    return "{" + ",".join(texts) + "}"
+    return ",".join(texts)
 
 
 def loads_state(text: str | bytes) -> State:
