@@ -1172,7 +1172,10 @@ def _random_game(
     bits = _BITS
     kinds = _KINDS
     when_empty = game._c.reshuffle_when_empty
-    own_play = cls._play is FastGame._play  # a subclass's own _play is called
+    own_play = cls._play is FastGame._play  # a subclass's own methods are called
+    own_sell = cls._sell is FastGame._sell
+    own_drawn = cls._drawn_all is FastGame._drawn_all and cls._next_drawer is FastGame._next_drawer
+    hand_size, extra = game._c.hand_size, game._c.extra
     plays, passes = _PLAY, _PASS
     # The steps are inlined: the same choices as listing the legal actions and picking one
     # with rng.choice (its _randbelow inlined: getrandbits until below the count), without
@@ -1180,34 +1183,46 @@ def _random_game(
     while True:
         step = game.step
         if step in _DRAWING:
-            # The drawing player's draws, in one go (FastGame._draw inlined): each is one
+            # Each drawing player's draws in one go (FastGame._draw inlined): each is one
             # rand(), the first kind whose running count exceeds it (bisect, as
             # random.choices does; the cap at the total keeps the last kind left).
-            p = game.to_act
-            hand = game.hands[p]
-            drawn = game.drawn
-            draws = _DRAW[p]
-            pool = game.deck
-            total = sum(pool)
-            for _ in range(game.draws_left):
-                if not total:  # the discard pile becomes the deck
-                    pool = game.deck = game.discard
-                    game.discard = [0] * 7
-                    total = sum(pool)
-                card = bisect(list(accumulate(pool)), rand() * total)
-                if card == 7:  # the target rounded up to the total
-                    card = _last_kind(pool)
-                append(draws[card])
-                pool[card] -= 1
-                total -= 1
-                hand[card] += 1
-                drawn[card] += 1
-                if not total and when_empty:
-                    pool = game.deck = game.discard
-                    game.discard = [0] * 7
-                    total = sum(pool)
-            game.draws_left = 0
-            game._drawn_all()
+            while True:
+                p = game.to_act
+                hand = game.hands[p]
+                drawn = game.drawn
+                draws = _DRAW[p]
+                pool = game.deck
+                total = sum(pool)
+                for _ in range(game.draws_left):
+                    if not total:  # the discard pile becomes the deck
+                        pool = game.deck = game.discard
+                        game.discard = [0] * 7
+                        total = sum(pool)
+                    card = bisect(list(accumulate(pool)), rand() * total)
+                    if card == 7:  # the target rounded up to the total
+                        card = _last_kind(pool)
+                    append(draws[card])
+                    pool[card] -= 1
+                    total -= 1
+                    hand[card] += 1
+                    drawn[card] += 1
+                    if not total and when_empty:
+                        pool = game.deck = game.discard
+                        game.discard = [0] * 7
+                        total = sum(pool)
+                queue = game.queue
+                if queue and own_drawn and (step == DEAL or game.roles[p] is not _LOADMASTER):
+                    # FastGame._drawn_all and _next_drawer, inlined: the next player draws
+                    game.drawn = [0] * 7
+                    seat = game.to_act = queue.pop(0)
+                    need = hand_size - sum(game.hands[seat])
+                    if game.roles[seat] is _LOADMASTER:
+                        need += extra
+                    game.draws_left = need
+                    continue
+                game.draws_left = 0
+                game._drawn_all()
+                break
         elif step == PLAY:
             # Plays until someone passes (a play keeps the game at this step).
             face_up = game.face_up
@@ -1258,18 +1273,25 @@ def _random_game(
             append(_ROLE[game.to_act][role])
             game._take_role(role)
         elif step == SELL:
-            sales, counts, sells = game._declarations()
+            p = game.to_act
+            market = game._where or game._find_market()  # FastGame._declarations, inlined
+            shared = market.cache.get(market.key(game.face_up[p]))
+            sales, counts, sells = shared if shared is not None else game._declarations()
             n = len(sales)
             k = n.bit_length()
             index = getrandbits(k)
             while index >= n:
                 index = getrandbits(k)
-            p = game.to_act
             mine = sells[p]
             if mine is None:
                 mine = sells[p] = tuple(Sell(p, declared) for declared in sales)
             append(mine[index])
-            game._sell(sales[index], counts[index])
+            if game.queue and own_sell:  # FastGame._sell before the last seller, inlined
+                game.sales[p] = sales[index]
+                game._sale_counts[p] = counts[index]
+                game.to_act = game.queue.pop(0)
+            else:
+                game._sell(sales[index], counts[index])
         elif step == MUTINY:
             p = game.to_act
             n = game.face_down[p][_SUPPORT] + 1
