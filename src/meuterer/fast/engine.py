@@ -1174,6 +1174,7 @@ def _random_game(
     when_empty = game._c.reshuffle_when_empty
     own_play = cls._play is FastGame._play  # a subclass's own methods are called
     own_sell = cls._sell is FastGame._sell
+    own_pass = cls._pass is FastGame._pass and cls._take_role is FastGame._take_role
     own_drawn = cls._drawn_all is FastGame._drawn_all and cls._next_drawer is FastGame._next_drawer
     hand_size, extra = game._c.hand_size, game._c.extra
     plays, passes = _PLAY, _PASS
@@ -1241,8 +1242,45 @@ def _random_game(
                         index -= 1
                 else:
                     append(passes[p])
-                    game._pass()
-                    break
+                    if not own_pass:
+                        game._pass()
+                        break
+                    # FastGame._pass, inlined; a non-captain then chooses his role right
+                    # away (FastGame._take_role inlined: the same draws, in the same order).
+                    everyone = sum(passed) == players - 1
+                    game.face_down[p] = hand
+                    game.hands[p] = [0] * 7
+                    passed[p] = True
+                    if p == game.captain:
+                        game.captain_destination = (game.start + sum(hand)) % len(game.ring)
+                    else:
+                        taken = game.roles
+                        n = len(ROLES) + taken.count(None) - players
+                        index = getrandbits(bits[n])
+                        while index >= n:
+                            index = getrandbits(bits[n])
+                        for role in ROLES:
+                            if role not in taken:
+                                if not index:
+                                    break
+                                index -= 1
+                        append(_ROLE[p][role])
+                        taken[p] = role
+                        game.role_order.append(p)
+                    seat = p + 1  # the next unpassed player (p himself if none)
+                    for _ in range(players):
+                        if seat == players:
+                            seat = 0
+                        if not passed[seat]:
+                            break
+                        seat += 1
+                    else:
+                        seat = p
+                    game.to_act = seat
+                    if everyone:
+                        game._reveal()
+                        break
+                    continue
                 append(plays[p][card])
                 if card == _PIRATE or not own_play:
                     game._play(card)
