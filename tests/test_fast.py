@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from itertools import product
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from hypothesis import given, settings
@@ -14,9 +16,9 @@ from hypothesis import strategies as st
 
 import meuterer
 from meuterer import IllegalActionError, Rules, SetupError
-from meuterer.actions import Action, Discard, Draw, Offer, Pass, Play, Sell, Support
+from meuterer.actions import Action, ChooseRole, Discard, Draw, Offer, Pass, Play, Sale, Sell, Support
 from meuterer.agents import Agent, GreedyAgent, RandomAgent, play_game
-from meuterer.cards import Card
+from meuterer.cards import Card, Role
 from meuterer.corpus import check_playthrough
 from meuterer.fast import CHANCE, FastGame, random_game
 from meuterer.fast import engine as fast_engine
@@ -68,20 +70,42 @@ def test_random_game_through_the_public_methods_plays_the_same_games(monkeypatch
     assert [random_game(seed, 3 + seed % 2, seed % 3, rules) for seed, rules in enumerate(RULE_SETS)] == expected
 
 
-class PlaysItsOwnCards(FastGame):
-    """A fast engine whose plays are counted: random_game calls a subclass's own _play."""
+class CountsItsOwnSteps(FastGame):
+    """A fast engine whose step methods are counted: random_game calls a subclass's own."""
 
-    plays = 0
+    calls: ClassVar[Counter[str]] = Counter()
 
     def _play(self, card: int) -> None:
-        PlaysItsOwnCards.plays += 1
+        self.calls["play"] += 1
         super()._play(card)
 
+    def _pass(self) -> None:
+        self.calls["pass"] += 1
+        super()._pass()
 
-def test_random_game_of_a_subclass_calls_its_own_play() -> None:
-    actions, final = PlaysItsOwnCards.random_game(seed=4, players=4)
+    def _take_role(self, role: Role) -> None:
+        self.calls["role"] += 1
+        super()._take_role(role)
+
+    def _sell(self, sales: tuple[Sale, ...], counts: tuple[int, ...]) -> None:
+        self.calls["sell"] += 1
+        super()._sell(sales, counts)
+
+    def _drawn_all(self) -> None:
+        self.calls["drawn_all"] += 1
+        super()._drawn_all()
+
+
+def test_random_game_of_a_subclass_calls_its_own_step_methods() -> None:
+    CountsItsOwnSteps.calls.clear()
+    actions, final = CountsItsOwnSteps.random_game(seed=4, players=4)
     assert (actions, final) == meuterer.random_game(seed=4, players=4)
-    assert PlaysItsOwnCards.plays == sum(isinstance(a, Play) for a in actions)
+    calls = CountsItsOwnSteps.calls
+    assert calls["play"] == sum(isinstance(a, Play) for a in actions)
+    assert calls["pass"] == sum(isinstance(a, Pass) for a in actions)
+    assert calls["role"] == sum(isinstance(a, ChooseRole) for a in actions)
+    assert calls["sell"] == sum(isinstance(a, Sell) for a in actions)
+    assert calls["drawn_all"] > 0
 
 
 def test_random_game_without_a_seed_and_with_bad_arguments() -> None:
