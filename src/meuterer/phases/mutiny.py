@@ -64,10 +64,13 @@ def last_supporter(state: State, action: Action) -> bool:
 def add_support(state: State, action: Support) -> Changes:
     """Turn ``count`` face-down support cards face up; the next participant decides."""
     p, k = action.player, action.count
-    changes: Changes = {
-        "face_down": set_at(state.face_down, p, add(state.face_down[p], _SUPPORT_CARD, -k)),
-        "face_up": set_at(state.face_up, p, add(state.face_up[p], _SUPPORT_CARD, k)),
-    }
+    if k:
+        changes: Changes = {
+            "face_down": set_at(state.face_down, p, add(state.face_down[p], _SUPPORT_CARD, -k)),
+            "face_up": set_at(state.face_up, p, add(state.face_up[p], _SUPPORT_CARD, k)),
+        }
+    else:  # adding no support changes no pile
+        changes = {}
     if state.queue:
         changes["to_act"] = state.queue[0]
         changes["queue"] = state.queue[1:]

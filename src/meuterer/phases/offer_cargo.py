@@ -105,11 +105,12 @@ def pass_turn(state: State, action: Pass) -> Changes:
     """
     p = action.player
     passed = set_at(state.passed, p, True)
-    changes: Changes = {
-        "hands": set_at(state.hands, p, EMPTY),
-        "face_down": set_at(state.face_down, p, state.hands[p]),
-        "passed": passed,
-    }
+    hands = list(state.hands)
+    hand = hands[p]
+    hands[p] = EMPTY
+    face_down = list(state.face_down)
+    face_down[p] = hand
+    changes: Changes = {"hands": tuple(hands), "face_down": tuple(face_down), "passed": passed}
     if p == state.captain:
         changes["captain_destination"] = destination(state, sum(state.hands[p]))
         changes["to_act"] = next_unpassed(state.players, passed, p)
