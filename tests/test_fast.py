@@ -288,3 +288,16 @@ def test_to_state_builds_a_state_as_its_constructor_does() -> None:
     assert state == meuterer.new_game(4, 1, Rules(pirates=True)) and hash(state) == hash(
         meuterer.new_game(4, 1, Rules(pirates=True))
     )
+
+
+def test_sale_declarations_of_one_or_two_islands_match_the_filtered_product() -> None:
+    rng = random.Random(0)
+    islands = Rules().islands
+    for first in range(len(islands)):
+        for second in (None, *range(len(islands))):
+            chosen = (islands[first],) if second is None else (islands[first], islands[second])
+            for _ in range(8):
+                goods = tuple(rng.choice((0, 0, 1, 1, 2, 3)) for _ in range(5)) + (0, 0)
+                for withholding in (False, True):
+                    expected = fast_engine._declarations_product(goods, chosen, withholding)
+                    assert fast_engine._declarations(goods, chosen, withholding) == expected
