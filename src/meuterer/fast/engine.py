@@ -112,6 +112,7 @@ seat's :class:`Sell` actions once built."""
 _DISCARD_CACHE: dict[tuple[int, int], tuple[tuple[Discard, ...], tuple[Counts, ...], Any]] = {}
 _OFFER_CACHE: dict[tuple[int, int], tuple[Offer, ...]] = {}
 _DISCARD_CHOICES: dict[tuple[Counts, int], tuple[tuple[tuple[Card, ...], ...], tuple[Counts, ...]]] = {}
+_DISCARD_ACTIONS: dict[tuple[int, tuple[Card, ...]], Discard] = {}
 
 
 def _discards(pool: Counts, extra: int) -> tuple[tuple[tuple[Card, ...], ...], tuple[Counts, ...]]:
@@ -1359,7 +1360,13 @@ def _random_game(
             index = getrandbits(k)
             while index >= n:
                 index = getrandbits(k)
-            append(Discard(game.to_act, choices[index]))
+            key = (game.to_act, choices[index])
+            discarded = _DISCARD_ACTIONS.get(key)
+            if discarded is None:
+                if len(_DISCARD_ACTIONS) >= 1 << 12:
+                    _DISCARD_ACTIONS.clear()
+                discarded = _DISCARD_ACTIONS[key] = Discard(*key)
+            append(discarded)
             game._discard(chosen[index])
         else:
             if step == RING:
