@@ -1236,11 +1236,12 @@ def _random_game(
                 index = getrandbits(bits[n])
                 while index >= n:
                     index = getrandbits(bits[n])
-                for card in kinds:
-                    if hand[card]:
-                        if not index:
-                            break
-                        index -= 1
+                if index < n - 1:  # the index-th kind held (the pass is listed last)
+                    for card in kinds:
+                        if hand[card]:
+                            if not index:
+                                break
+                            index -= 1
                 else:
                     append(passes[p])
                     if not own_pass:
