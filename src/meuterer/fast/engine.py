@@ -1021,6 +1021,20 @@ class FastGame:
         self.step = OFFER
 
 
+_FREE_ROLES: dict[tuple[Role | None, ...], tuple[Role, ...]] = {}
+
+
+def _free_roles(taken: list[Role | None]) -> tuple[Role, ...]:
+    """The role cards still in the centre, in order, when ``taken`` are held."""
+    key = tuple(taken)
+    found = _FREE_ROLES.get(key)
+    if found is None:
+        if len(_FREE_ROLES) >= 1 << 12:
+            _FREE_ROLES.clear()
+        found = _FREE_ROLES[key] = tuple(role for role in ROLES if role not in taken)
+    return found
+
+
 def _last_kind(pool: Sequence[int]) -> int:
     """The last kind ``pool`` holds (0 if none): what a draw picks when the target is rounded up to the total."""
     for c in reversed(_KINDS):
@@ -1261,11 +1275,7 @@ def _random_game(
                         index = getrandbits(bits[n])
                         while index >= n:
                             index = getrandbits(bits[n])
-                        for role in ROLES:
-                            if role not in taken:
-                                if not index:
-                                    break
-                                index -= 1
+                        role = _free_roles(taken)[index]
                         append(_ROLE[p][role])
                         taken[p] = role
                         game.role_order.append(p)
@@ -1305,11 +1315,7 @@ def _random_game(
             index = getrandbits(bits[n])
             while index >= n:
                 index = getrandbits(bits[n])
-            for role in ROLES:
-                if role not in taken:
-                    if not index:
-                        break
-                    index -= 1
+            role = _free_roles(taken)[index]
             append(_ROLE[game.to_act][role])
             game._take_role(role)
         elif step == SELL:
