@@ -140,8 +140,10 @@ def everyone_passed(state: State, action: Action) -> bool:
 def take_role(state: State, action: ChooseRole) -> Changes:
     """Take the role secretly; the next unpassed player acts."""
     p = action.player
-    return {
-        "roles": set_at(state.roles, p, action.role),
-        "role_order": state.role_order + (p,),
-        "to_act": next_unpassed(state.players, state.passed, p),
-    }
+    roles = list(state.roles)
+    roles[p] = action.role
+    n, passed = state.players, state.passed
+    seat = p + 1 if p + 1 < n else 0
+    while passed[seat] and seat != p:  # the next unpassed player (p himself if none)
+        seat = seat + 1 if seat + 1 < n else 0
+    return {"roles": tuple(roles), "role_order": state.role_order + (p,), "to_act": seat}
