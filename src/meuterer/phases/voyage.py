@@ -7,6 +7,7 @@ import random
 from bisect import bisect
 from fractions import Fraction
 from itertools import accumulate
+from operator import itemgetter
 
 from meuterer.actions import DRAWS, Action, Discard, Draw
 from meuterer.cards import CARDS, EMPTY, Card, Counts, Role, counts_of, minus, plus
@@ -17,6 +18,7 @@ from meuterer.state import State
 
 _DRAW: tuple[tuple[Action, ...], ...] = DRAWS
 _LOADMASTER = Role.LOADMASTER
+_SEAT = itemgetter(0)
 _WHEN_EMPTY = Reshuffle.WHEN_EMPTY
 
 
@@ -263,8 +265,8 @@ def clean_up(state: State, action: Action | None) -> Changes:
     discarded = tuple(map(sum, zip(state.discard, *state.face_up, strict=True)))
     drawers = _drawers(state)
     changes: Changes = {
-        # (after phase 2 every hand is empty: the face-down cards are the new hand)
-        "hands": tuple(plus(h, d) if any(h) else d for h, d in zip(state.hands, state.face_down, strict=True)),
+        # (after phase 2 every hand is empty: the face-down cards are the new hands)
+        "hands": tuple(map(plus, state.hands, state.face_down)) if any(map(any, state.hands)) else state.face_down,
         "face_up": (EMPTY,) * n,
         "face_down": (EMPTY,) * n,
         "discard": discarded,
@@ -277,7 +279,7 @@ def clean_up(state: State, action: Action | None) -> Changes:
         changes["pirate"] = piratennest(state.rules, state.ring)
     if drawers:
         changes["to_act"], changes["draws_left"] = drawers[0]
-        changes["queue"] = tuple(p for p, _ in drawers[1:])
+        changes["queue"] = tuple(map(_SEAT, drawers[1:]))
     return changes
 
 
