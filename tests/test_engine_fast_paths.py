@@ -98,6 +98,18 @@ def test_sale_declarations_follow_the_island_table_of_the_rules() -> None:
     assert meuterer.legal_actions(attrs.evolve(state)) != meuterer.legal_actions(attrs.evolve(other))
 
 
+def test_an_equal_island_table_shares_the_sale_lists_and_a_changed_one_does_not() -> None:
+    for state, action, _ in walk(11, 4, 0, Rules()):
+        if isinstance(action, Sell) and any(state.face_up[state.to_act][:5]):
+            break
+    listed = meuterer.legal_actions(attrs.evolve(state))
+    read_back = meuterer.loads_state(meuterer.dumps_state(state))  # equal rules, new objects
+    assert read_back.rules.islands is not state.rules.islands
+    assert meuterer.legal_actions(read_back) is listed
+    swapped = (attrs.evolve(ISLANDS[0], buys=Card.RUBY), *ISLANDS[1:])
+    assert meuterer.legal_actions(attrs.evolve(state, rules=Rules(islands=swapped))) != listed
+
+
 def test_draws_are_the_listed_instances() -> None:
     state = meuterer.new_game(3, 1)
     drawn = meuterer.sample_chance(state, random.Random(5))

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from itertools import product
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from hypothesis import given, settings
@@ -14,12 +16,14 @@ from hypothesis import strategies as st
 
 import meuterer
 from meuterer import IllegalActionError, Rules, SetupError
-from meuterer.actions import Action, Discard, Draw, Offer, Pass, Play, Sell, Support
+from meuterer.actions import Action, ChooseRole, Discard, Draw, Offer, Pass, Play, Sale, Sell, Support
 from meuterer.agents import Agent, GreedyAgent, RandomAgent, play_game
-from meuterer.cards import Card
+from meuterer.cards import Card, Role
 from meuterer.corpus import check_playthrough
 from meuterer.fast import CHANCE, FastGame, random_game
+from meuterer.fast import engine as fast_engine
 from meuterer.fast import play_game as fast_play_game
+from meuterer.state import FIELDS
 from meuterer.testing import ConformanceError, FastAdapter, Setup, action_sequences, check_engine, setups
 
 CORPUS = Path(__file__).parent / "data" / "conformance"
@@ -57,6 +61,51 @@ def test_random_game_plays_the_reference_game_for_every_seed(rules: Rules, playe
 def test_random_game_equals_the_reference_for_any_options(seed: int, setup: Setup) -> None:
     args = (seed, setup.players, setup.first_captain, setup.rules)
     assert random_game(*args) == meuterer.random_game(*args)
+
+
+def test_random_game_through_the_public_methods_plays_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the path taken if Random._randbelow ever stops drawing getrandbits as random_game inlines it
+    expected = [random_game(seed, 3 + seed % 2, seed % 3, rules) for seed, rules in enumerate(RULE_SETS)]
+    monkeypatch.setattr(fast_engine, "_INLINE_CHOICE", False)
+    assert [random_game(seed, 3 + seed % 2, seed % 3, rules) for seed, rules in enumerate(RULE_SETS)] == expected
+
+
+class CountsItsOwnSteps(FastGame):
+    """A fast engine whose step methods are counted: random_game calls a subclass's own."""
+
+    calls: ClassVar[Counter[str]] = Counter()
+
+    def _play(self, card: int) -> None:
+        self.calls["play"] += 1
+        super()._play(card)
+
+    def _pass(self) -> None:
+        self.calls["pass"] += 1
+        super()._pass()
+
+    def _take_role(self, role: Role) -> None:
+        self.calls["role"] += 1
+        super()._take_role(role)
+
+    def _sell(self, sales: tuple[Sale, ...], counts: tuple[int, ...]) -> None:
+        self.calls["sell"] += 1
+        super()._sell(sales, counts)
+
+    def _drawn_all(self) -> None:
+        self.calls["drawn_all"] += 1
+        super()._drawn_all()
+
+
+def test_random_game_of_a_subclass_calls_its_own_step_methods() -> None:
+    CountsItsOwnSteps.calls.clear()
+    actions, final = CountsItsOwnSteps.random_game(seed=4, players=4)
+    assert (actions, final) == meuterer.random_game(seed=4, players=4)
+    calls = CountsItsOwnSteps.calls
+    assert calls["play"] == sum(isinstance(a, Play) for a in actions)
+    assert calls["pass"] == sum(isinstance(a, Pass) for a in actions)
+    assert calls["role"] == sum(isinstance(a, ChooseRole) for a in actions)
+    assert calls["sell"] == sum(isinstance(a, Sell) for a in actions)
+    assert calls["drawn_all"] > 0
 
 
 def test_random_game_without_a_seed_and_with_bad_arguments() -> None:
@@ -230,3 +279,25 @@ def test_apply_at_applies_the_listed_action_and_rejects_other_indices() -> None:
         assert game.apply_at(index) == action
         state = meuterer.apply(state, action)
         assert game.to_state() == state
+
+
+def test_to_state_builds_a_state_as_its_constructor_does() -> None:
+    state = FastGame.new(4, 1, Rules(pirates=True)).to_state()
+    assert list(vars(state)) == list(FIELDS)
+    assert vars(state) == vars(meuterer.State(**vars(state)))
+    assert state == meuterer.new_game(4, 1, Rules(pirates=True)) and hash(state) == hash(
+        meuterer.new_game(4, 1, Rules(pirates=True))
+    )
+
+
+def test_sale_declarations_of_one_or_two_islands_match_the_filtered_product() -> None:
+    rng = random.Random(0)
+    islands = Rules().islands
+    for first in range(len(islands)):
+        for second in (None, *range(len(islands))):
+            chosen = (islands[first],) if second is None else (islands[first], islands[second])
+            for _ in range(8):
+                goods = tuple(rng.choice((0, 0, 1, 1, 2, 3)) for _ in range(5)) + (0, 0)
+                for withholding in (False, True):
+                    expected = fast_engine._declarations_product(goods, chosen, withholding)
+                    assert fast_engine._declarations(goods, chosen, withholding) == expected

@@ -39,6 +39,7 @@ _CHANCE_STEPS = frozenset(step for step, spec in STEPS.items() if spec.actor is 
 # random_game's movers: the chance sampler or the legal-action generator of each step
 # where the game rests (a state is never left on an automatic step).
 _MOVERS = {step: (spec.sample, spec.legal or (lambda state: ())) for step, spec in STEPS.items()}
+_LEGAL = {step: spec.legal for step, spec in STEPS.items()}
 _new_state = object.__new__
 _set_fields = object.__setattr__
 
@@ -107,9 +108,9 @@ def legal_actions(state: State | SupportsLegalActions) -> Sequence[Action]:
     cached = _last
     if cached[0] is state:
         return cached[1]
-    if not isinstance(state, State):
+    if type(state) is not State and not isinstance(state, State):
         return state.legal_actions()
-    legal = STEPS[state.step].legal
+    legal = _LEGAL[state.step]
     actions = legal(state) if legal is not None else ()
     _last = (state, actions)
     return actions
@@ -141,10 +142,19 @@ def apply(state: State, action: Action, *, as_player: int | None = None) -> Stat
         from meuterer.referee import apply_as  # the referee reads views, which read this module
 
         return apply_as(state, action, as_player)
-    legal = legal_actions(state)
-    # Callers mostly pass a listed instance: look for it by identity first (at C speed),
-    # then by equality (actions convert their fields, so an equal one fires the same).
-    if not ((type(legal) is tuple and any(map(is_, legal, repeat(action)))) or action in legal):
+    cached = _last  # legal_actions' cache, read here first: callers mostly just listed them
+    legal = cached[1] if cached[0] is state else legal_actions(state)
+    # Callers mostly pass a listed instance: look for it by identity first (a plain loop
+    # over a short tuple, at C speed over a long one), then by equality (actions convert
+    # their fields, so an equal one fires the same).
+    if type(legal) is tuple:
+        if len(legal) <= 8:
+            for listed in legal:
+                if listed is action:
+                    return run_table(TABLE, state, action)
+        elif any(map(is_, legal, repeat(action))):
+            return run_table(TABLE, state, action)
+    if action not in legal:
         raise IllegalActionError(action, why_illegal(state, action))
     return run_table(TABLE, state, action)
 

@@ -204,38 +204,95 @@ def _ints_json(values: tuple[int, ...]) -> str:
     return "[" + ",".join(map(int.__repr__, values)) + "]"
 
 
-_counts_texts: dict[Counts, str] = {}
+class _CountsTexts(dict[Counts, str]):
+    """The JSON text of each card multiset, made on first use (bounded): looking one up
+    is a C-level dict access, so ``map`` over piles runs without Python calls."""
+
+    def __missing__(self, counts: Counts) -> str:
+        if len(self) >= 1 << 14:
+            self.clear()
+        text = self[counts] = _ints_json(counts)
+        return text
 
 
-def _counts_json(counts: Counts) -> str:
-    text = _counts_texts.get(counts)
-    if text is None:
-        if len(_counts_texts) >= 1 << 14:
-            _counts_texts.clear()
-        text = _counts_texts[counts] = _ints_json(counts)
-    return text
+_counts_json: Callable[[Counts], str] = _CountsTexts().__getitem__
 
 
-def _piles_json(piles: tuple[Counts, ...]) -> str:
-    return "[" + ",".join(map(_counts_json, piles)) + "]"
+def _declared_json(declared: tuple[Sale, ...] | None) -> str:
+    return _SORTED_JSON(_sale_data((declared,)))[1:-1]
+
+
+_declared_memo = _memo(_declared_json)
+
+
+def _sales_json(sales: tuple[tuple[Sale, ...] | None, ...]) -> str:
+    # One seat's declaration at a time, each remembered by value (a round repeats them).
+    return "[" + ",".join(map(_declared_memo, sales)) + "]"
+
+
+def _scalar_member(key: str) -> Callable[[Any], str]:
+    # A scalar field's whole member text (key included), remembered by value and type (so
+    # that True and 1 stay apart); bounded.
+    texts: dict[object, str] = {}
+
+    def member(value: object) -> str:
+        memo = value if type(value) is int else (type(value), value)
+        text = texts.get(memo)
+        if text is None:
+            if len(texts) >= 1 << 12:
+                texts.clear()
+            text = texts[memo] = key + _value_json(value)
+        return text
+
+    return member
+
+
+def _piles_member(key: str) -> Callable[[Any], str]:
+    # One multiset per seat, each text looked up at C level.
+    opening = key + "["
+    return lambda piles: opening + ",".join(map(_counts_json, piles)) + "]"
+
+
+def _member(key: str, dump: Callable[[Any], str]) -> Callable[[Any], str]:
+    if dump is _counts_json or dump is _ints_json:  # small tuples of ints: remembered by value
+        return _memo(lambda value: key + dump(value))
+    return lambda value: key + dump(value)
 
 
 _DUMP_FIELD: dict[str, Any] = {
     "roles": _memo(lambda roles: _SORTED_JSON(_role_names(roles))),
     "passed": _memo(_SORTED_JSON),
-    "sales": lambda sales: _SORTED_JSON(_sale_data(sales)),
+    "sales": _sales_json,
     "rules": lambda rules: _rules_json(rules),
-    "step": lambda step: '"' + step.value + '"',
+    "queue": _memo(_ints_json),
     **dict.fromkeys(("deck", "discard", "drawn"), _counts_json),
-    **dict.fromkeys(("hands", "face_up", "face_down"), _piles_json),
-    **dict.fromkeys(("active", "queue", "ring", "role_order", "scores"), _ints_json),
+    **dict.fromkeys(("active", "ring", "role_order", "scores"), _ints_json),
 }
+_PILES = ("hands", "face_up", "face_down")
+_SCALARS = (
+    *("captain", "captain_destination", "draws_left", "mutineer_destination", "mutiny", "offer"),
+    *("pirate", "players", "round", "start", "to_act"),
+)
+_STEP_MEMBERS = {step: f'"step":"{step.value}"' for step in Step}
 _SORTED_FIELDS = sorted(f.name for f in attrs.fields(State))
-_DUMPERS = tuple(('"' + name + '":', _DUMP_FIELD.get(name, _value_json)) for name in _SORTED_FIELDS)
-_read_sorted = operator.attrgetter(*_SORTED_FIELDS)
+# Each field's member text ('"name":value'), from one call; the first one also opens the
+# object and the last one closes it (so the text is one join, without copying it twice).
+_MEMBERS = [
+    _piles_member(f'"{name}":')
+    if name in _PILES
+    else _scalar_member(f'"{name}":')
+    if name in _SCALARS
+    else _STEP_MEMBERS.__getitem__
+    if name == "step"
+    else _member(f'"{name}":', _DUMP_FIELD.get(name, _value_json))
+    for name in _SORTED_FIELDS
+]
+_MEMBERS[0] = lambda value, first=_MEMBERS[0]: "{" + first(value)
+_MEMBERS[-1] = lambda value, last=_MEMBERS[-1]: last(value) + "}"
+_read_sorted = operator.itemgetter(*_SORTED_FIELDS)  # from a state's __dict__ (see meuterer.state.evolve)
 _FIELD_INDICES = range(len(_SORTED_FIELDS))
 _last_dump: tuple[tuple[object, ...], list[str]] = ((object(),) * len(_SORTED_FIELDS), [""] * len(_SORTED_FIELDS))
-"""The last state's field values and their texts (never changed in place)."""
+"""The last state's field values and their member texts (never changed in place)."""
 
 
 def _canonical_json(data: object) -> str:
@@ -282,14 +339,14 @@ def structure_state(data: object) -> State:
 def dumps_state(state: State) -> str:
     """The canonical JSON text of ``state``."""
     global _last_dump
-    values = _read_sorted(state)
+    values = _read_sorted(state.__dict__)
     last_values, last_texts = _last_dump  # one read: another thread may replace it meanwhile
     texts = list(last_texts)
+    members = _MEMBERS
     for index in compress(_FIELD_INDICES, map(is_not, values, last_values)):
-        key, dump = _DUMPERS[index]
-        texts[index] = key + dump(values[index])
+        texts[index] = members[index](values[index])
     _last_dump = (values, texts)
-    return "{" + ",".join(texts) + "}"
+    return ",".join(texts)
 
 
 def loads_state(text: str | bytes) -> State:
@@ -403,7 +460,9 @@ def parse_json(text: str | bytes) -> object:
         raise FormatError("$", "not JSON: nested too deeply") from None
     except ValueError as error:  # e.g. an integer beyond Python's digit limit
         raise FormatError("$", f"not usable JSON: {error}") from None
-    if _MAYBE_SURROGATE.search(text):
+    # Only a non-ASCII text or one with an escape can hold a surrogate: str.isascii and
+    # str.find are much faster than the pattern on long texts.
+    if (not text.isascii() or "\\u" in text) and _MAYBE_SURROGATE.search(text):
         _check_text(data)
     return data
 

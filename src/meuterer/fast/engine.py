@@ -27,9 +27,10 @@ True
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections.abc import Callable, Sequence
-from itertools import combinations_with_replacement, product
-from operator import add, mul
+from itertools import accumulate, combinations_with_replacement, product, repeat
+from operator import add, itemgetter, mul
 from typing import Any, Final
 
 from meuterer.actions import (
@@ -49,7 +50,7 @@ from meuterer.cards import CARDS, GOODS, ROLES, Card, Counts, Role
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.islands import Island
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
-from meuterer.state import STEP_PHASE, Phase, State, Step
+from meuterer.state import FIELDS, STEP_PHASE, Phase, State, Step
 
 __all__ = ["CHANCE", "FastGame", "random_game"]
 
@@ -84,11 +85,19 @@ _PHASES: tuple[Phase, ...] = tuple(STEP_PHASE[step] for step in _STEPS)
 assert [s.value for s in _STEPS[:3]] == ["ring", "deal", "offer"] and _STEPS[GAME_OVER] is Step.GAME_OVER
 
 _SUPPORT = Card.SUPPORT
+_new_object = object.__new__
+_set_attribute = object.__setattr__
+assert tuple(FIELDS) == (
+    *("players", "rules", "step", "round", "captain", "to_act", "queue", "offer", "ring", "start", "active"),
+    *("pirate", "hands", "face_up", "face_down", "passed", "roles", "role_order", "captain_destination"),
+    *("mutineer_destination", "mutiny", "sales", "scores", "deck", "discard", "draws_left", "drawn"),
+), "FastGame.to_state lists State's fields"
 _PIRATE = Card.PIRATE
 _MUTINEER, _CABIN_BOY, _MATE, _MERCHANT, _LOADMASTER = ROLES
 _SIDES = (_MATE, _MUTINEER, _CABIN_BOY)
 _KINDS = range(len(CARDS))
 _EMPTY7 = (0,) * len(CARDS)
+_ITEM: tuple[Callable[[Any], int], ...] = tuple(itemgetter(i) for i in range(16))
 
 _DRAW = tuple(tuple(Draw(p, c) for c in CARDS) for p in range(4))
 _PLAY = tuple(tuple(Play(p, c) for c in CARDS) for p in range(4))
@@ -97,10 +106,13 @@ _ROLE = tuple(tuple(ChooseRole(p, r) for r in ROLES) for p in range(4))
 _SUPPORTS = tuple(tuple(Support(p, k) for k in range(8)) for p in range(4))
 
 # Caches of legal-action lists that depend only on small hashable keys.
-_Declarations = tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...]]
+_Declarations = tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...], list[tuple[Sell, ...] | None]]
+"""The sale declarations for some goods: their sales, the cards sold per island, and each
+seat's :class:`Sell` actions once built."""
 _DISCARD_CACHE: dict[tuple[int, int], tuple[tuple[Discard, ...], tuple[Counts, ...], Any]] = {}
 _OFFER_CACHE: dict[tuple[int, int], tuple[Offer, ...]] = {}
 _DISCARD_CHOICES: dict[tuple[Counts, int], tuple[tuple[tuple[Card, ...], ...], tuple[Counts, ...]]] = {}
+_DISCARD_ACTIONS: dict[tuple[int, tuple[Card, ...]], Discard] = {}
 
 
 def _discards(pool: Counts, extra: int) -> tuple[tuple[tuple[Card, ...], ...], tuple[Counts, ...]]:
@@ -122,6 +134,81 @@ def _declarations(
     goods: Counts, islands: tuple[Island, ...], withholding: bool
 ) -> tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...]]:
     """Every sale declaration (in the reference order) and, for each, the cards sold per island."""
+    if len(islands) > 2:
+        return _declarations_product(goods, islands, withholding)
+    # One or two active islands (always, in a game): the options of each island, and the
+    # pairs that fit checked directly, in the reference's product order. ``buys`` holds
+    # only the kinds held (a kind not held is never sold nor kept).
+    buys = [[k for k in range(5) if goods[k] and island.buys_card(GOODS[k])] for island in islands]
+    options: list[list[tuple[int, int] | None]] = [
+        [None, *((k, n) for k in bought for n in range(1, goods[k] + 1))] for bought in buys
+    ]
+    if not withholding and len(islands) == 2:  # part of a kind only if the other island buys the rest
+        options = [[o for o in options[0] if o is None or o[1] == goods[o[0]] or o[0] in buys[1]]] + [
+            [o for o in options[1] if o is None or o[1] == goods[o[0]] or o[0] in buys[0]]
+        ]
+    sales = [
+        [None if o is None else _sale(island.name, *o) for o in opts]
+        for island, opts in zip(islands, options, strict=True)
+    ]
+    found: list[tuple[Sale, ...]] = []
+    counts: list[tuple[int, ...]] = []
+    if len(islands) == 1:
+        for o, sale in zip(options[0], sales[0], strict=True):
+            if o is None:
+                if withholding or not buys[0]:  # selling what one can: nothing only if nothing sells
+                    found.append(())
+                    counts.append((0,))
+            elif withholding or o[1] == goods[o[0]]:
+                found.append((sale,))  # type: ignore[arg-type]
+                counts.append((o[1],))
+        return tuple(found), tuple(counts)
+    buys0, buys1 = buys
+    for o0, s0 in zip(options[0], sales[0], strict=True):
+        for o1, s1 in zip(options[1], sales[1], strict=True):
+            if o0 is None:
+                if o1 is None:
+                    fits = withholding or not (buys0 or buys1)
+                    n0 = n1 = 0
+                else:
+                    k1, n1 = o1
+                    n0 = 0
+                    fits = withholding or (n1 == goods[k1] and all(k == k1 for k in buys0))
+            elif o1 is None:
+                k0, n0 = o0
+                n1 = 0
+                fits = withholding or (n0 == goods[k0] and all(k == k0 for k in buys1))
+            else:
+                k0, n0 = o0
+                k1, n1 = o1
+                if k0 == k1:
+                    fits = n0 + n1 <= goods[k0] if withholding else n0 + n1 == goods[k0]
+                else:
+                    fits = withholding or (n0 == goods[k0] and n1 == goods[k1])
+            if fits:
+                found.append(tuple(s for s in (s0, s1) if s is not None))
+                counts.append((n0, n1))
+    return tuple(found), tuple(counts)
+
+
+_SALES: dict[tuple[str, int, int], Sale] = {}
+
+
+def _sale(island: str, kind: int, count: int) -> Sale:
+    """``Sale(island, GOODS[kind], count)``, built once."""
+    key = (island, kind, count)
+    found = _SALES.get(key)
+    if found is None:
+        if len(_SALES) >= 1 << 12:
+            _SALES.clear()
+        found = _SALES[key] = Sale(island, GOODS[kind], count)
+    return found
+
+
+def _declarations_product(
+    goods: Counts, islands: tuple[Island, ...], withholding: bool
+) -> tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...]]:
+    """:func:`_declarations` for any number of islands: the product of their options, filtered."""
     buys = [[k for k in range(5) if island.buys_card(GOODS[k])] for island in islands]
     options: list[list[tuple[int, int] | None]] = [
         [None, *((k, n) for k in bought for n in range(1, goods[k] + 1))] for bought in buys
@@ -259,7 +346,8 @@ class FastGame:
     _legal: Sequence[Action] | None
     _act_counts: tuple[tuple[int, ...], ...]
     _sale_counts: list[tuple[int, ...] | None]
-    _where: tuple[int, ...] | None
+    _where: _Market | None
+    """The market of the active islands, once looked up (``None`` after they change)."""
     _c: _Constants
 
     # Construction and conversion ---------------------------------------------------------
@@ -355,35 +443,40 @@ class FastGame:
 
     def to_state(self) -> State:
         """The reference state this game is in."""
-        return State(
-            players=self.players,
-            rules=self.rules,
-            step=_STEPS[self.step],
-            round=self.round,
-            captain=self.captain,
-            to_act=self.to_act,
-            queue=tuple(self.queue),
-            offer=self.offer,
-            ring=tuple(self.ring),
-            start=self.start,
-            active=tuple(self.active),
-            pirate=self.pirate,
-            hands=tuple(map(tuple, self.hands)),
-            face_up=tuple(map(tuple, self.face_up)),
-            face_down=tuple(map(tuple, self.face_down)),
-            passed=tuple(self.passed),
-            roles=tuple(self.roles),
-            role_order=tuple(self.role_order),
-            captain_destination=self.captain_destination,
-            mutineer_destination=self.mutineer_destination,
-            mutiny=self.mutiny,
-            sales=tuple(self.sales),
-            scores=tuple(self.scores),
-            deck=tuple(self.deck),
-            discard=tuple(self.discard),
-            draws_left=self.draws_left,
-            drawn=tuple(self.drawn),
-        )
+        # State's fields, in order, set as its attrs __init__ would (it converts nothing)
+        # but without a guarded setattr per field.
+        fields = {
+            "players": self.players,
+            "rules": self.rules,
+            "step": _STEPS[self.step],
+            "round": self.round,
+            "captain": self.captain,
+            "to_act": self.to_act,
+            "queue": tuple(self.queue),
+            "offer": self.offer,
+            "ring": tuple(self.ring),
+            "start": self.start,
+            "active": tuple(self.active),
+            "pirate": self.pirate,
+            "hands": tuple(map(tuple, self.hands)),
+            "face_up": tuple(map(tuple, self.face_up)),
+            "face_down": tuple(map(tuple, self.face_down)),
+            "passed": tuple(self.passed),
+            "roles": tuple(self.roles),
+            "role_order": tuple(self.role_order),
+            "captain_destination": self.captain_destination,
+            "mutineer_destination": self.mutineer_destination,
+            "mutiny": self.mutiny,
+            "sales": tuple(self.sales),
+            "scores": tuple(self.scores),
+            "deck": tuple(self.deck),
+            "discard": tuple(self.discard),
+            "draws_left": self.draws_left,
+            "drawn": tuple(self.drawn),
+        }
+        state = _new_object(State)
+        _set_attribute(state, "__dict__", fields)
+        return state
 
     def clone(self) -> FastGame:
         """An independent copy."""
@@ -491,62 +584,57 @@ class FastGame:
             most = self.face_down[p][_SUPPORT]
             return [_SUPPORTS[p][k] if k < 8 else Support(p, k) for k in range(most + 1)]
         if step == OFFER:
-            key = (self.captain, self.rules.max_offer)
-            offers = _OFFER_CACHE.get(key)
-            if offers is None:
-                offers = _OFFER_CACHE[key] = tuple(Offer(self.captain, n) for n in range(key[1] + 1))
-            return offers
+            return self._offers()
         if step == LOADMASTER_DISCARD:
             return self._discard_options()[0]
         if step == RING:
             return self._c.arrangements
         return ()
 
+    def _offers(self) -> tuple[Offer, ...]:
+        """The captain's offers, 0 to ``rules.max_offer`` points (the amount is the index)."""
+        key = (self.captain, self.rules.max_offer)
+        offers = _OFFER_CACHE.get(key)
+        if offers is None:
+            offers = _OFFER_CACHE[key] = tuple(Offer(self.captain, n) for n in range(key[1] + 1))
+        return offers
+
     def _sell_options(self) -> tuple[tuple[Sell, ...], tuple[tuple[int, ...], ...]]:
         p = self.to_act
         shared = self._declarations()
-        cache = self._c.sell_actions
-        key = (p, id(shared))
-        found = cache.get(key)
-        if found is None or found[2] is not shared:
-            if len(cache) > 100_000:
-                cache.clear()
-            found = cache[key] = (tuple(Sell(p, sales) for sales in shared[0]), shared[1], shared)
-        return found[0], found[1]
+        sells = shared[2][p]
+        if sells is None:
+            sells = shared[2][p] = tuple(Sell(p, sales) for sales in shared[0])
+        return sells, shared[1]
 
     def bought(self) -> tuple[int, ...]:
         """For each card kind, 1 if an active island buys it, else 0."""
-        where = self._where
-        c = self._c
-        if where is None:
-            where = self._where = tuple(self.ring[pos] for pos in self.active)
-        found = c.declarations.get(where)
-        if found is None:
-            islands = tuple(c.islands[i] for i in where)
-            mask = tuple(int(any(island.buys_card(card) for island in islands)) for card in CARDS)
-            found = c.declarations[where] = (mask, {})
-        return found[0]
+        return (self._where or self._find_market()).mask
 
-    def _declarations(self) -> tuple[tuple[tuple[Sale, ...], ...], tuple[tuple[int, ...], ...]]:
-        """The sale declarations open to the player to act, as sales and cards sold per island."""
-        where = self._where
+    def _find_market(self) -> _Market:
+        """The sales market of the active islands (shared by every game with the same rules)."""
         c = self._c
-        if where is None:
-            where = self._where = tuple(self.ring[pos] for pos in self.active)
-        found = c.declarations.get(where)
-        if found is None:
-            islands = tuple(c.islands[i] for i in where)
-            mask = tuple(int(any(island.buys_card(card) for island in islands)) for card in CARDS)
-            found = c.declarations[where] = (mask, {})
-        # Goods no active island buys play no part.
-        goods = tuple(map(mul, self.face_up[self.to_act], found[0]))
-        cache = found[1]
-        shared = cache.get(goods)
+        where = tuple(map(self.ring.__getitem__, self.active))
+        market = c.declarations.get(where)
+        if market is None:
+            market = c.declarations[where] = _Market(tuple(c.islands[i] for i in where))
+        self._where = market
+        return market
+
+    def _declarations(self) -> _Declarations:
+        """The sale declarations open to the player to act: sales, cards sold per island, and
+        each seat's :class:`Sell` actions once built."""
+        market = self._where or self._find_market()
+        face_up = self.face_up[self.to_act]
+        key = market.key(face_up)  # goods no active island buys play no part
+        shared = market.cache.get(key)
         if shared is None:
+            cache = market.cache
             if len(cache) > 50_000:
                 cache.clear()
-            islands = tuple(c.islands[i] for i in where)
-            shared = cache[goods] = _declarations(goods, islands, c.withholding)
+            goods = tuple(map(mul, face_up, market.mask))
+            sales, counts = _declarations(goods, market.islands, self._c.withholding)
+            shared = cache[key] = (sales, counts, [None] * 4)
         return shared
 
     def _discard_options(self) -> tuple[tuple[Discard, ...], tuple[Counts, ...]]:
@@ -850,15 +938,16 @@ class FastGame:
         roles = self.roles
         declared = self._sale_counts
         for i, position in enumerate(self.active):
-            sold = [0 if d is None else d[i] for d in declared]
+            sold = [0 if d is None else d[i] for d in declared] if None in declared else list(map(_ITEM[i], declared))
             most = max(sold)
             if most == 0:
                 continue
             values = c.islands[self.ring[position]].values
-            leaders = [seat for seat, k in enumerate(sold) if k == most]
-            shared = values[len(leaders) - 1] if len(leaders) <= len(values) else 0
-            for seat in leaders:
-                scores[seat] += values[0] if roles[seat] is _MERCHANT else shared
+            leaders = sold.count(most)
+            shared = values[leaders - 1] if leaders <= len(values) else 0
+            for seat, k in enumerate(sold):
+                if k == most:
+                    scores[seat] += values[0] if roles[seat] is _MERCHANT else shared
         if self.round >= c.rounds:
             self.step = GAME_OVER
             return
@@ -875,27 +964,43 @@ class FastGame:
         n = self.players
         c = self._c
         self.discard = list(map(sum, zip(self.discard, *self.face_up, strict=True)))
-        hands = self.hands = [list(map(add, h, d)) for h, d in zip(self.hands, self.face_down, strict=True)]
-        self.face_up = [[0] * 7 for _ in range(n)]
-        self.face_down = [[0] * 7 for _ in range(n)]
+        # Face-down cards go back to the hands: everyone has passed, so a hand is empty and
+        # its face-down list simply becomes it.
+        hands = self.hands
+        face_down = self.face_down
+        if any(map(any, hands)):
+            for p in range(n):
+                hands[p] = list(map(add, hands[p], face_down[p]))
+        else:
+            hands = self.hands = face_down
+        self.face_up = list(map(list, repeat(_EMPTY7, n)))
+        self.face_down = list(map(list, repeat(_EMPTY7, n)))
         self.passed = [False] * n
         self.captain_destination = None
         self.mutineer_destination = None
         self.drawn = [0] * 7
         if self.rules.pirates_return:
             self.pirate = _piratennest(self.rules, self.ring)
-        captain = self.captain
-        drawers: list[tuple[int, int]] = []
-        for i in range(n):
-            p = (captain + i) % n
-            need = c.hand_size - sum(hands[p])
-            if self.roles[p] is _LOADMASTER:
-                need += c.extra
+        # Phase 8 is set up: drawing from the captain on, skipping full hands.
+        roles = self.roles
+        hand_size, extra = c.hand_size, c.extra
+        first = -1
+        queue = []
+        p = self.captain
+        for _ in range(n):
+            need = hand_size - sum(hands[p])
+            if roles[p] is _LOADMASTER:
+                need += extra
             if need > 0:
-                drawers.append((p, need))
-        if drawers:
-            self.to_act, self.draws_left = drawers[0]
-            self.queue = [p for p, _ in drawers[1:]]
+                if first < 0:
+                    first = p
+                    self.draws_left = need
+                else:
+                    queue.append(p)
+            p = p + 1 if p + 1 < n else 0
+        if first >= 0:
+            self.to_act = first
+            self.queue = queue
             self.step = DRAW
         else:
             self._roles_return()
@@ -914,6 +1019,28 @@ class FastGame:
         self.queue = []
         self.draws_left = 0
         self.step = OFFER
+
+
+_FREE_ROLES: dict[tuple[Role | None, ...], tuple[Role, ...]] = {}
+
+
+def _free_roles(taken: list[Role | None]) -> tuple[Role, ...]:
+    """The role cards still in the centre, in order, when ``taken`` are held."""
+    key = tuple(taken)
+    found = _FREE_ROLES.get(key)
+    if found is None:
+        if len(_FREE_ROLES) >= 1 << 12:
+            _FREE_ROLES.clear()
+        found = _FREE_ROLES[key] = tuple(role for role in ROLES if role not in taken)
+    return found
+
+
+def _last_kind(pool: Sequence[int]) -> int:
+    """The last kind ``pool`` holds (0 if none): what a draw picks when the target is rounded up to the total."""
+    for c in reversed(_KINDS):
+        if pool[c]:
+            return c
+    return 0
 
 
 def _pick(pool: Sequence[int], x: float) -> int:
@@ -935,6 +1062,25 @@ def _pick(pool: Sequence[int], x: float) -> int:
     return last
 
 
+def _no_goods(face_up: Sequence[int]) -> tuple[()]:
+    return ()
+
+
+class _Market:
+    """What sales on some active islands depend on: which kinds they buy (``mask``), the
+    face-up counts of those kinds (``key``, the cache key), and the declarations for each
+    such key, once listed."""
+
+    __slots__ = ("cache", "islands", "key", "mask")
+
+    def __init__(self, islands: tuple[Island, ...]) -> None:
+        self.islands = islands
+        self.mask = tuple(int(any(island.buys_card(card) for island in islands)) for card in CARDS)
+        kinds = [k for k in _KINDS if self.mask[k]]
+        self.key: Callable[[Sequence[int]], object] = itemgetter(*kinds) if kinds else _no_goods
+        self.cache: dict[object, _Declarations] = {}
+
+
 class _Constants:
     """What a game reads from its rules, looked up once per rule set and player count."""
 
@@ -949,7 +1095,6 @@ class _Constants:
         "new_captain_sells_first",
         "reshuffle_when_empty",
         "rounds",
-        "sell_actions",
         "withholding",
     )
 
@@ -964,8 +1109,7 @@ class _Constants:
         self.discard_from_hand = rules.discard_pool is DiscardPool.HAND
         self.reshuffle_when_empty = rules.reshuffle is Reshuffle.WHEN_EMPTY
         self.new_captain_sells_first = rules.sale_order is SaleOrder.NEW_CAPTAIN
-        self.declarations: dict[tuple[int, ...], tuple[tuple[int, ...], dict[tuple[int, ...], _Declarations]]] = {}
-        self.sell_actions: dict[tuple[int, int], tuple[tuple[Sell, ...], tuple[tuple[int, ...], ...], Any]] = {}
+        self.declarations: dict[tuple[int, ...], _Market] = {}
 
 
 _DEFAULT_RULES = Rules()
@@ -995,90 +1139,241 @@ def random_game(
     return FastGame.random_game(seed, players, first_captain, rules)
 
 
+def _randbelow_is_getrandbits() -> bool:
+    """Whether ``Random._randbelow(n)`` (what ``choice`` uses) draws ``getrandbits(n.bit_length())``
+    until below ``n``, as :func:`_random_game` does inline (true of CPython 3.11 to 3.13)."""
+    for seed in range(4):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for n in (*range(1, 40), 1000):
+            k = _BITS[n] if n < len(_BITS) else n.bit_length()
+            r = ours.getrandbits(k)
+            while r >= n:
+                r = ours.getrandbits(k)
+            if r != theirs._randbelow(n):  # type: ignore[attr-defined]
+                return False
+    return True
+
+
+_BITS = tuple(n.bit_length() for n in range(64))
+_INLINE_CHOICE = _randbelow_is_getrandbits()
+
+
+def _plain_random_game(
+    cls: type[FastGame], seed: int | None, players: int, first_captain: int, rules: Rules | None
+) -> tuple[tuple[Action, ...], State]:
+    """:func:`random_game` through the public methods: ``rng.choice`` over the legal actions."""
+    rng = random.Random(seed)
+    game = cls.new(players, first_captain, rules)
+    history: list[Action] = []
+    while not game.is_terminal():
+        if game.is_chance_node():
+            history.append(game.apply_chance(rng))
+        else:
+            history.append(game.apply_at(rng._randbelow(len(game.legal_actions()))))  # type: ignore[attr-defined]
+    return tuple(history), game.to_state()
+
+
 def _random_game(
     cls: type[FastGame], seed: int | None, players: int, first_captain: int, rules: Rules | None
 ) -> tuple[tuple[Action, ...], State]:
+    if not _INLINE_CHOICE:
+        return _plain_random_game(cls, seed, players, first_captain, rules)
     rng = random.Random(seed)
     game = cls.new(players, first_captain, rules)
     history: list[Action] = []
     append = history.append
-    randbelow: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]  # what choice() uses
+    getrandbits = rng.getrandbits
     rand = rng.random
+    bits = _BITS
     kinds = _KINDS
     when_empty = game._c.reshuffle_when_empty
-    # The hot steps (draws, plays, roles) are inlined: the same choices as listing the
-    # legal actions and picking one, without building the list.
+    own_play = cls._play is FastGame._play  # a subclass's own methods are called
+    own_sell = cls._sell is FastGame._sell
+    own_pass = cls._pass is FastGame._pass and cls._take_role is FastGame._take_role
+    own_drawn = cls._drawn_all is FastGame._drawn_all and cls._next_drawer is FastGame._next_drawer
+    hand_size, extra = game._c.hand_size, game._c.extra
+    plays, passes = _PLAY, _PASS
+    # The steps are inlined: the same choices as listing the legal actions and picking one
+    # with rng.choice (its _randbelow inlined: getrandbits until below the count), without
+    # building the lists.
     while True:
         step = game.step
         if step in _DRAWING:
-            deck = game.deck
-            total = sum(deck)
-            if total:
-                pool = deck
-            else:  # the discard pile becomes the deck
-                pool = game.deck = game.discard
-                game.discard = deck
+            # Each drawing player's draws in one go (FastGame._draw inlined): each is one
+            # rand(), the first kind whose running count exceeds it (bisect, as
+            # random.choices does; the cap at the total keeps the last kind left).
+            while True:
+                p = game.to_act
+                hand = game.hands[p]
+                drawn = game.drawn
+                draws = _DRAW[p]
+                pool = game.deck
                 total = sum(pool)
-            target = rand() * float(total)
-            cumulative = 0
-            for card in kinds:
-                k = pool[card]
-                if k:
-                    cumulative += k
-                    if target < cumulative:
-                        break
-                    last = card
-            else:
-                card = last
-            p = game.to_act
-            append(_DRAW[p][card])
-            # FastGame._draw, inlined
-            pool[card] -= 1
-            if total == 1 and when_empty:
-                game.deck = game.discard
-                game.discard = pool
-            game.hands[p][card] += 1
-            game.drawn[card] += 1
-            left = game.draws_left
-            game.draws_left = left - 1
-            if left == 1:
+                for _ in range(game.draws_left):
+                    if not total:  # the discard pile becomes the deck
+                        pool = game.deck = game.discard
+                        game.discard = [0] * 7
+                        total = sum(pool)
+                    card = bisect(list(accumulate(pool)), rand() * total)
+                    if card == 7:  # the target rounded up to the total
+                        card = _last_kind(pool)
+                    append(draws[card])
+                    pool[card] -= 1
+                    total -= 1
+                    hand[card] += 1
+                    drawn[card] += 1
+                    if not total and when_empty:
+                        pool = game.deck = game.discard
+                        game.discard = [0] * 7
+                        total = sum(pool)
+                queue = game.queue
+                if queue and own_drawn and (step == DEAL or game.roles[p] is not _LOADMASTER):
+                    # FastGame._drawn_all and _next_drawer, inlined: the next player draws
+                    game.drawn = [0] * 7
+                    seat = game.to_act = queue.pop(0)
+                    need = hand_size - sum(game.hands[seat])
+                    if game.roles[seat] is _LOADMASTER:
+                        need += extra
+                    game.draws_left = need
+                    continue
+                game.draws_left = 0
                 game._drawn_all()
+                break
         elif step == PLAY:
-            p = game.to_act
-            hand = game.hands[p]
-            index = randbelow(8 - hand.count(0))
-            for card in kinds:
-                if hand[card]:
-                    if not index:
+            # Plays until someone passes (a play keeps the game at this step).
+            face_up = game.face_up
+            passed = game.passed
+            while True:
+                p = game.to_act
+                hand = game.hands[p]
+                n = 8 - hand.count(0)
+                index = getrandbits(bits[n])
+                while index >= n:
+                    index = getrandbits(bits[n])
+                if index < n - 1:  # the index-th kind held (the pass is listed last)
+                    for card in kinds:
+                        if hand[card]:
+                            if not index:
+                                break
+                            index -= 1
+                else:
+                    append(passes[p])
+                    if not own_pass:
+                        game._pass()
                         break
-                    index -= 1
-            else:
-                append(_PASS[p])
-                game._pass()
-                continue
-            append(_PLAY[p][card])
-            game._play(card)
+                    # FastGame._pass, inlined; a non-captain then chooses his role right
+                    # away (FastGame._take_role inlined: the same draws, in the same order).
+                    everyone = sum(passed) == players - 1
+                    game.face_down[p] = hand
+                    game.hands[p] = [0] * 7
+                    passed[p] = True
+                    if p == game.captain:
+                        game.captain_destination = (game.start + sum(hand)) % len(game.ring)
+                    else:
+                        taken = game.roles
+                        n = len(ROLES) + taken.count(None) - players
+                        index = getrandbits(bits[n])
+                        while index >= n:
+                            index = getrandbits(bits[n])
+                        role = _free_roles(taken)[index]
+                        append(_ROLE[p][role])
+                        taken[p] = role
+                        game.role_order.append(p)
+                    seat = p + 1  # the next unpassed player (p himself if none)
+                    for _ in range(players):
+                        if seat == players:
+                            seat = 0
+                        if not passed[seat]:
+                            break
+                        seat += 1
+                    else:
+                        seat = p
+                    game.to_act = seat
+                    if everyone:
+                        game._reveal()
+                        break
+                    continue
+                append(plays[p][card])
+                if card == _PIRATE or not own_play:
+                    game._play(card)
+                    face_up = game.face_up  # a robbery empties the table
+                    continue
+                # FastGame._play without the pirate, inlined
+                hand[card] -= 1
+                face_up[p][card] += 1
+                seat = p + 1
+                for _ in range(players):
+                    if seat == players:
+                        seat = 0
+                    if not passed[seat]:
+                        game.to_act = seat
+                        break
+                    seat += 1
         elif step == CHOOSE_ROLE:
             taken = game.roles
-            index = randbelow(len(ROLES) + taken.count(None) - players)
-            for role in ROLES:
-                if role not in taken:
-                    if not index:
-                        break
-                    index -= 1
+            n = len(ROLES) + taken.count(None) - players
+            index = getrandbits(bits[n])
+            while index >= n:
+                index = getrandbits(bits[n])
+            role = _free_roles(taken)[index]
             append(_ROLE[game.to_act][role])
             game._take_role(role)
         elif step == SELL:
-            sales, counts = game._declarations()
-            index = randbelow(len(sales))
-            append(Sell(game.to_act, sales[index]))
-            game._sell(sales[index], counts[index])
+            p = game.to_act
+            market = game._where or game._find_market()  # FastGame._declarations, inlined
+            shared = market.cache.get(market.key(game.face_up[p]))
+            sales, counts, sells = shared if shared is not None else game._declarations()
+            n = len(sales)
+            k = n.bit_length()
+            index = getrandbits(k)
+            while index >= n:
+                index = getrandbits(k)
+            mine = sells[p]
+            if mine is None:
+                mine = sells[p] = tuple(Sell(p, declared) for declared in sales)
+            append(mine[index])
+            if game.queue and own_sell:  # FastGame._sell before the last seller, inlined
+                game.sales[p] = sales[index]
+                game._sale_counts[p] = counts[index]
+                game.to_act = game.queue.pop(0)
+            else:
+                game._sell(sales[index], counts[index])
+        elif step == MUTINY:
+            p = game.to_act
+            n = game.face_down[p][_SUPPORT] + 1
+            k = n.bit_length()
+            index = getrandbits(k)
+            while index >= n:
+                index = getrandbits(k)
+            append(_SUPPORTS[p][index] if index < 8 else Support(p, index))
+            game._support(index)
+        elif step == OFFER:  # FastGame._fire's offer, inlined
+            offers = game._offers()
+            n = len(offers)
+            k = n.bit_length()
+            index = getrandbits(k)
+            while index >= n:
+                index = getrandbits(k)
+            append(offers[index])
+            game.offer = index  # offers[index].amount
+            game.to_act = game.captain
+            game.step = PLAY
         elif step == GAME_OVER:
             break
-        elif step == LOADMASTER_DISCARD:
+        elif step == LOADMASTER_DISCARD:  # only the chosen Discard is built
             choices, chosen = game._discards()
-            index = randbelow(len(choices))
-            append(Discard(game.to_act, choices[index]))
+            n = len(choices)
+            k = n.bit_length()
+            index = getrandbits(k)
+            while index >= n:
+                index = getrandbits(k)
+            key = (game.to_act, choices[index])
+            discarded = _DISCARD_ACTIONS.get(key)
+            if discarded is None:
+                if len(_DISCARD_ACTIONS) >= 1 << 12:
+                    _DISCARD_ACTIONS.clear()
+                discarded = _DISCARD_ACTIONS[key] = Discard(*key)
+            append(discarded)
             game._discard(chosen[index])
         else:
             if step == RING:
@@ -1086,7 +1381,11 @@ def _random_game(
                 index = 0
             else:
                 legal = game._list_legal()
-                index = randbelow(len(legal))
+                n = len(legal)
+                k = n.bit_length()
+                index = getrandbits(k)
+                while index >= n:
+                    index = getrandbits(k)
                 action = legal[index]
             append(action)
             game._fire(action, index)

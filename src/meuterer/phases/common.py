@@ -46,7 +46,9 @@ class Board(Protocol):
 
 def set_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """``values`` with the item at ``index`` replaced."""
-    return values[:index] + (value,) + values[index + 1 :]
+    changed = list(values)  # faster than slicing and concatenating for short tuples
+    changed[index] = value
+    return tuple(changed)
 
 
 _CLOCKWISE = {n: tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in SEAT_COUNTS}

@@ -13,19 +13,19 @@ from meuterer.state import State
 # (a custom deck with more builds the rest on demand).
 _SUPPORT = tuple(tuple(Support(p, k) for k in range(BASE_DECK[Card.SUPPORT] + 1)) for p in range(MAX_SEATS))
 _SIDES = (Role.MATE, Role.MUTINEER, Role.CABIN_BOY)
+_MUTINEER, _CABIN_BOY, _MATE = Role.MUTINEER, Role.CABIN_BOY, Role.MATE
+_SUPPORT_CARD = Card.SUPPORT
 
 
 def holder(state: State, role: Role) -> int | None:
     """The seat holding ``role`` this round, or ``None``."""
-    try:
-        return state.roles.index(role)
-    except ValueError:
-        return None
+    roles = state.roles
+    return roles.index(role) if role in roles else None  # no exception raised when nobody has it
 
 
 def has_mutineer(state: State, action: Action | None) -> bool:
     """Guard: someone chose the mutineer, so phase 4 is played."""
-    return Role.MUTINEER in state.roles
+    return _MUTINEER in state.roles
 
 
 def reveal(state: State, action: Action | None) -> Changes:
@@ -34,7 +34,7 @@ def reveal(state: State, action: Action | None) -> Changes:
     The mutiny participants (captain, mate, mutineer, cabin boy) then decide on
     supports once each, clockwise starting with the captain.
     """
-    mutineer = holder(state, Role.MUTINEER)
+    mutineer = holder(state, _MUTINEER)
     if mutineer is None:
         return {}
     n = sum(state.face_down[mutineer])
@@ -49,7 +49,7 @@ def reveal(state: State, action: Action | None) -> Changes:
 def legal_support(state: State) -> tuple[Action, ...]:
     """Add 0 up to all of one's face-down support cards."""
     p = state.to_act
-    most = state.face_down[p][Card.SUPPORT]
+    most = state.face_down[p][_SUPPORT_CARD]
     built = _SUPPORT[p]
     if most < len(built):
         return built[: most + 1]
@@ -64,10 +64,13 @@ def last_supporter(state: State, action: Action) -> bool:
 def add_support(state: State, action: Support) -> Changes:
     """Turn ``count`` face-down support cards face up; the next participant decides."""
     p, k = action.player, action.count
-    changes: Changes = {
-        "face_down": set_at(state.face_down, p, add(state.face_down[p], Card.SUPPORT, -k)),
-        "face_up": set_at(state.face_up, p, add(state.face_up[p], Card.SUPPORT, k)),
-    }
+    if k:
+        changes: Changes = {
+            "face_down": set_at(state.face_down, p, add(state.face_down[p], _SUPPORT_CARD, -k)),
+            "face_up": set_at(state.face_up, p, add(state.face_up[p], _SUPPORT_CARD, k)),
+        }
+    else:  # adding no support changes no pile
+        changes = {}
     if state.queue:
         changes["to_act"] = state.queue[0]
         changes["queue"] = state.queue[1:]
@@ -90,13 +93,13 @@ def strengths(board: Board) -> tuple[int, int]:
     (3, 3)
     """
     face_up = board.face_up
-    captain_side = face_up[board.captain][Card.SUPPORT]
+    captain_side = face_up[board.captain][_SUPPORT_CARD]
     mutineer_side = 0
     for p, role in enumerate(board.roles):
-        if role is Role.MATE:
-            captain_side += face_up[p][Card.SUPPORT] + 1
-        elif role is Role.MUTINEER or role is Role.CABIN_BOY:
-            mutineer_side += face_up[p][Card.SUPPORT]
+        if role is _MATE:
+            captain_side += face_up[p][_SUPPORT_CARD] + 1
+        elif role is _MUTINEER or role is _CABIN_BOY:
+            mutineer_side += face_up[p][_SUPPORT_CARD]
     return captain_side, mutineer_side
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from meuterer.actions import PASSES, PLAYS, ROLE_CHOICES, Action, ChooseRole, Offer, Pass, Play
-from meuterer.cards import CARDS, EMPTY, ROLES, Counts, Role, add
+from meuterer.cards import CARDS, EMPTY, ROLES, Counts, Role
 from meuterer.phases.common import Board, Changes, next_unpassed, set_at
 from meuterer.state import State
 
@@ -58,12 +58,21 @@ def legal_play(state: State) -> tuple[Action, ...]:
 
 def play_card(state: State, action: Play) -> Changes:
     """Move one card from hand to face up; the next unpassed player acts."""
+    # The hottest effect: set_at, add and next_unpassed inlined.
     p, card = action.player, action.card
-    return {
-        "hands": set_at(state.hands, p, add(state.hands[p], card, -1)),
-        "face_up": set_at(state.face_up, p, add(state.face_up[p], card, 1)),
-        "to_act": next_unpassed(state.players, state.passed, p),
-    }
+    hands = list(state.hands)
+    hand = list(hands[p])
+    hand[card] -= 1
+    hands[p] = tuple(hand)
+    face_up = list(state.face_up)
+    shown = list(face_up[p])
+    shown[card] += 1
+    face_up[p] = tuple(shown)
+    n, passed = state.players, state.passed
+    seat = p + 1 if p + 1 < n else 0
+    while passed[seat] and seat != p:  # the next unpassed player (p himself if none)
+        seat = seat + 1 if seat + 1 < n else 0
+    return {"hands": tuple(hands), "face_up": tuple(face_up), "to_act": seat}
 
 
 def passer_is_not_captain(state: State, action: Pass) -> bool:
@@ -96,11 +105,12 @@ def pass_turn(state: State, action: Pass) -> Changes:
     """
     p = action.player
     passed = set_at(state.passed, p, True)
-    changes: Changes = {
-        "hands": set_at(state.hands, p, EMPTY),
-        "face_down": set_at(state.face_down, p, state.hands[p]),
-        "passed": passed,
-    }
+    hands = list(state.hands)
+    hand = hands[p]
+    hands[p] = EMPTY
+    face_down = list(state.face_down)
+    face_down[p] = hand
+    changes: Changes = {"hands": tuple(hands), "face_down": tuple(face_down), "passed": passed}
     if p == state.captain:
         changes["captain_destination"] = destination(state, sum(state.hands[p]))
         changes["to_act"] = next_unpassed(state.players, passed, p)
@@ -130,8 +140,10 @@ def everyone_passed(state: State, action: Action) -> bool:
 def take_role(state: State, action: ChooseRole) -> Changes:
     """Take the role secretly; the next unpassed player acts."""
     p = action.player
-    return {
-        "roles": set_at(state.roles, p, action.role),
-        "role_order": state.role_order + (p,),
-        "to_act": next_unpassed(state.players, state.passed, p),
-    }
+    roles = list(state.roles)
+    roles[p] = action.role
+    n, passed = state.players, state.passed
+    seat = p + 1 if p + 1 < n else 0
+    while passed[seat] and seat != p:  # the next unpassed player (p himself if none)
+        seat = seat + 1 if seat + 1 < n else 0
+    return {"roles": tuple(roles), "role_order": state.role_order + (p,), "to_act": seat}

@@ -8,10 +8,12 @@ from meuterer.phases.common import Board, Changes
 from meuterer.phases.offer_cargo import play_card
 from meuterer.state import State
 
+_PIRATE = Card.PIRATE
+
 
 def plays_pirate(state: State, action: Play) -> bool:
     """Guard: the card played is the pirate card."""
-    return action.card is Card.PIRATE
+    return action.card is _PIRATE
 
 
 def pirate_destination(board: Board, left: int) -> int | None:

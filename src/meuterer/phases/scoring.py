@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
+from operator import add
 from typing import Protocol
 
 from meuterer.actions import Action, Sale, Sell
@@ -13,6 +14,8 @@ from meuterer.phases.common import Board, Changes, clockwise_from, set_at
 from meuterer.phases.mutiny import holder
 from meuterer.rules import SaleOrder
 from meuterer.state import State, Step
+
+_MERCHANT = Role.MERCHANT
 
 
 def role_points(state: State) -> tuple[tuple[int, ...], int]:
@@ -100,7 +103,8 @@ def _sale_lists(
 
 # Sale declarations depend only on the seller, his face-up goods, the active islands'
 # cards and the withholding option: cached per island table (held, so its id stays
-# unique) on the last three, as small hashable values, then per seat.
+# unique; equal tables share one cache) on the last three, as small hashable values,
+# then per seat.
 _GOODS_END = max(GOODS) + 1
 _SELL_CACHE_SIZE = 1 << 15
 _SellKey = tuple[Counts, tuple[int, ...], bool]
@@ -119,9 +123,11 @@ def legal_sell(state: State) -> tuple[Action, ...]:
     table = rules.islands
     entry = _SELL_CACHES.get(id(table))
     if entry is None or entry[0] is not table:  # a table seen first, or an id reused
+        # An equal table (the same rules read back from a record, say) shares its lists.
+        shared = next((known for other, known in _SELL_CACHES.values() if other == table), {})
         if len(_SELL_CACHES) >= 8:
             _SELL_CACHES.clear()
-        entry = _SELL_CACHES[id(table)] = (table, {})
+        entry = _SELL_CACHES[id(table)] = (table, shared)
     cache = entry[1]
     goods = state.face_up[p][:_GOODS_END]
     indices = tuple(map(state.ring.__getitem__, state.active))
@@ -203,13 +209,26 @@ def sale_points(board: Board, sales: Sequence[tuple[Sale, ...] | None]) -> tuple
     (4, 0, 0)
     """
     points = [0] * board.players
-    merchants = [role is Role.MERCHANT for role in board.roles]
+    roles = board.roles
+    islands, ring = board.rules.islands, board.ring
     for position in board.active:
-        island = board.island(position)
+        island = islands[ring[position % len(ring)]]  # board.island(position)
         name = island.name
-        sold = [sum(s.count for s in declared or () if s.island == name) for declared in sales]
-        for p, n in enumerate(island_points(island, sold, merchants)):
-            points[p] += n
+        sold = [0] * len(sales)
+        for p, declared in enumerate(sales):
+            if declared:
+                for sale in declared:
+                    if sale.island == name:
+                        sold[p] += sale.count
+        most = max(sold, default=0)
+        if most <= 0:
+            continue
+        # island_points, inlined
+        leaders = [p for p, k in enumerate(sold) if k == most]
+        values = island.values
+        shared = values[len(leaders) - 1] if len(leaders) <= len(values) else 0
+        for p in leaders:
+            points[p] += values[0] if p < len(roles) and roles[p] is _MERCHANT else shared
     return tuple(points)
 
 
@@ -217,7 +236,7 @@ def declare_last(state: State, action: Sell) -> Changes:
     """Record the last declaration and score every island's sales."""
     sales = set_at(state.sales, action.player, action.sales)
     points = sale_points(state, sales)
-    return {"sales": sales, "scores": tuple(s + d for s, d in zip(state.scores, points, strict=True))}
+    return {"sales": sales, "scores": tuple(map(add, state.scores, points))}
 
 
 class Standings(Protocol):

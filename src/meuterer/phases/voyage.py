@@ -4,16 +4,22 @@ discard and reshuffles), roles returning and the end of the round."""
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from fractions import Fraction
+from itertools import accumulate
+from operator import itemgetter
 
 from meuterer.actions import DRAWS, Action, Discard, Draw
-from meuterer.cards import CARDS, EMPTY, Card, Counts, Role, add, counts_of, minus, plus
+from meuterer.cards import CARDS, EMPTY, Card, Counts, Role, counts_of, minus, plus
 from meuterer.phases.common import Changes, clockwise_from, set_at
 from meuterer.phases.setup import piratennest
 from meuterer.rules import DiscardPool, Reshuffle
 from meuterer.state import State
 
 _DRAW: tuple[tuple[Action, ...], ...] = DRAWS
+_LOADMASTER = Role.LOADMASTER
+_SEAT = itemgetter(0)
+_WHEN_EMPTY = Reshuffle.WHEN_EMPTY
 
 
 # Drawing (the deal and phase 8) -----------------------------------------------------------
@@ -29,7 +35,7 @@ _DRAWS: dict[tuple[int, Counts], tuple[Action, ...]] = {}
 
 def legal_draw(state: State) -> tuple[Action, ...]:
     """Chance: the drawing player gets one of the unseen kinds still in the pool."""
-    key = (state.to_act, draw_pool(state))
+    key = (state.to_act, state.deck if any(state.deck) else state.discard)  # draw_pool, inlined
     found = _DRAWS.get(key)
     if found is None:
         if len(_DRAWS) >= 1 << 14:
@@ -54,41 +60,43 @@ def sample_draw(state: State, rng: random.Random) -> Action:
     returning the listed action instance.
     """
     pool = draw_pool(state)
-    x = rng.random() * (sum(pool) + 0.0)
-    running = 0
-    last = 0
-    for card in CARDS:
-        count = pool[card]
-        if count:
-            running += count
-            if x < running:
-                return _DRAW[state.to_act][card]
-            last = card
-    return _DRAW[state.to_act][last]  # x rounded up to the total: the last kind, as bisect caps it
+    # the first kind whose running count exceeds x (bisect_right over the running counts)
+    card = bisect(list(accumulate(pool)), rng.random() * (sum(pool) + 0.0))
+    if card == len(pool):  # x rounded up to the total: the last kind, as bisect caps it
+        card = max((c for c in CARDS if pool[c]), default=0)
+    return _DRAW[state.to_act][card]
 
 
 def cards_needed(state: State, seat: int, hand: Counts) -> int:
     """Cards ``seat`` must draw to fill ``hand``, plus the loadmaster's extra cards."""
     need = state.rules.hand_size - sum(hand)
-    if state.roles[seat] is Role.LOADMASTER:
+    if state.roles[seat] is _LOADMASTER:
         need += state.rules.loadmaster_extra
     return need
 
 
 def _draw(state: State, action: Draw) -> Changes:
+    # add and set_at inlined (every third step of a game is a draw)
     p, card = action.player, action.card
     if any(state.deck):
-        deck, discard = state.deck, state.discard
+        pile, discard = list(state.deck), state.discard
     else:  # the discard pile is shuffled into a new deck
-        deck, discard = state.discard, EMPTY
-    deck = add(deck, card, -1)
-    if state.rules.reshuffle is Reshuffle.WHEN_EMPTY and not any(deck):
+        pile, discard = list(state.discard), EMPTY
+    pile[card] -= 1
+    deck = tuple(pile)
+    if state.rules.reshuffle is _WHEN_EMPTY and not any(deck):
         deck, discard = discard, EMPTY
+    hands = list(state.hands)
+    hand = list(hands[p])
+    hand[card] += 1
+    hands[p] = tuple(hand)
+    drawn = list(state.drawn)
+    drawn[card] += 1
     return {
         "deck": deck,
         "discard": discard,
-        "hands": set_at(state.hands, p, add(state.hands[p], card, 1)),
-        "drawn": add(state.drawn, card, 1),
+        "hands": tuple(hands),
+        "drawn": tuple(drawn),
         "draws_left": state.draws_left - 1,
     }
 
@@ -117,7 +125,7 @@ def last_draw_of_deal(state: State, action: Action) -> bool:
 
 def loadmaster_draws(state: State, action: Action) -> bool:
     """Guard: the drawing player is the loadmaster, who discards after his draws."""
-    return state.roles[state.to_act] is Role.LOADMASTER
+    return state.roles[state.to_act] is _LOADMASTER
 
 
 def no_one_left_to_draw(state: State, action: Action | None) -> bool:
@@ -215,7 +223,9 @@ def sail(state: State, action: Action | None) -> Changes:
     island; the old and new start islands are the active ones."""
     destination = state.mutineer_destination if state.mutiny else state.captain_destination
     assert destination is not None
-    return {"start": destination, "active": tuple(sorted({state.start, destination}))}
+    start = state.start
+    active = (start,) if start == destination else (start, destination) if start < destination else (destination, start)
+    return {"start": destination, "active": active}
 
 
 _last_drawers: tuple[State | None, tuple[tuple[int, int], ...]] = (None, ())
@@ -228,10 +238,14 @@ def _drawers(state: State) -> tuple[tuple[int, int], ...]:
     cached = _last_drawers  # one read: another thread may replace it meanwhile
     if cached[0] is state:
         return cached[1]
-    order = clockwise_from(state, state.captain)
-    hands, face_down = state.hands, state.face_down
-    needs = ((p, cards_needed(state, p, plus(hands[p], face_down[p]))) for p in order)
-    found = tuple((p, n) for p, n in needs if n > 0)
+    hands, face_down, roles = state.hands, state.face_down, state.roles
+    full, extra = state.rules.hand_size, state.rules.loadmaster_extra
+    needs = []
+    for p in clockwise_from(state, state.captain):  # cards_needed, without building the hand
+        n = full - sum(hands[p]) - sum(face_down[p]) + (extra if roles[p] is _LOADMASTER else 0)
+        if n > 0:
+            needs.append((p, n))
+    found = tuple(needs)
     _last_drawers = (state, found)
     return found
 
@@ -248,12 +262,11 @@ def clean_up(state: State, action: Action | None) -> Changes:
     players whose hands are already full.
     """
     n = state.players
-    discarded = state.discard
-    for cards in state.face_up:
-        discarded = plus(discarded, cards)
+    discarded = tuple(map(sum, zip(state.discard, *state.face_up, strict=True)))
     drawers = _drawers(state)
     changes: Changes = {
-        "hands": tuple(plus(h, d) for h, d in zip(state.hands, state.face_down, strict=True)),
+        # (after phase 2 every hand is empty: the face-down cards are the new hands)
+        "hands": tuple(map(plus, state.hands, state.face_down)) if any(map(any, state.hands)) else state.face_down,
         "face_up": (EMPTY,) * n,
         "face_down": (EMPTY,) * n,
         "discard": discarded,
@@ -266,7 +279,7 @@ def clean_up(state: State, action: Action | None) -> Changes:
         changes["pirate"] = piratennest(state.rules, state.ring)
     if drawers:
         changes["to_act"], changes["draws_left"] = drawers[0]
-        changes["queue"] = tuple(p for p, _ in drawers[1:])
+        changes["queue"] = tuple(map(_SEAT, drawers[1:]))
     return changes
 
 
