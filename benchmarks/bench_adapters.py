@@ -16,6 +16,7 @@ import argparse
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 import meuterer
 
@@ -61,12 +62,16 @@ def _rl_environment(players: int, seed: int) -> int:
     return steps
 
 
+_ENVIRONMENTS: dict[int, Any] = {}
+
+
 def _pettingzoo(players: int, seed: int) -> int:
     import numpy as np
 
     from meuterer.pettingzoo import env
 
-    environment = env(players=players)
+    # One environment per player count, reset for each game, as training loops use it.
+    environment = _ENVIRONMENTS.get(players) or _ENVIRONMENTS.setdefault(players, env(players=players))
     environment.reset(seed=seed)
     rng = np.random.default_rng(seed)
     steps = 0
