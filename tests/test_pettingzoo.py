@@ -157,3 +157,15 @@ def test_observations_are_built_once_per_step_and_agent() -> None:
     assert raw.observe(agent) is first
     raw.step(int(np.flatnonzero(first["action_mask"])[0]))
     assert raw.observe(agent) is not first
+
+
+def test_the_wrapper_answers_last_itself_and_keeps_the_order_checks() -> None:
+    environment = adapter.env(players=3)
+    with pytest.raises(AttributeError, match="before reset"):
+        environment.last()
+    assert str(environment) == str(environment.unwrapped)
+    environment.reset(seed=5)
+    raw = environment.unwrapped
+    observation, reward, terminated, truncated, info = environment.last()
+    assert observation is raw.observe(raw.agent_selection)
+    assert (reward, terminated, truncated, info) == (0.0, False, False, {})

@@ -816,16 +816,7 @@ class FastGame:
         hand = self.hands[p]
         hand[card] -= 1
         self.face_up[p][card] += 1
-        n = self.players
-        passed = self.passed
-        seat = p + 1
-        for _ in range(n):
-            if seat == n:
-                seat = 0
-            if not passed[seat]:
-                self.to_act = seat
-                break
-            seat += 1
+        self.to_act = self._next_unpassed(p)
         if card == _PIRATE:
             pirate = self.pirate
             assert pirate is not None
