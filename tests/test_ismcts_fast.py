@@ -1,5 +1,6 @@
-"""ISMCTS searches on the fast engine: its rollouts are the reference's rollouts, and the
-quick rollout policy plays legal, reproducible moves."""
+"""ISMCTS searches on the fast engine: its rollouts are the reference's rollouts, the
+quick rollout policy plays legal, reproducible moves, and the horizon counts what each seat
+takes into the next round."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import random
 import pytest
 
 import meuterer
-from meuterer import State
+from meuterer import Card, State
 from meuterer.actions import Sell
 from meuterer.agents import ISMCTSAgent
-from meuterer.agents.ismcts import _quick, margins
+from meuterer.agents.ismcts import FEATURES, HORIZON, _quick, horizon_features, margins
+from meuterer.cards import GOODS
 from meuterer.fast import FastGame
 from meuterer.views import view
 
@@ -75,3 +77,47 @@ def test_the_quick_rollout_sells_the_most_cards() -> None:
                 sells += 1
             game.apply(action)
     assert sells > 10
+
+
+def _round_ends(games: int) -> list[FastGame]:
+    """Each round's end but the last (phase 5 over) in seeded random games."""
+    found: list[FastGame] = []
+    for seed in range(games):
+        players = 3 + seed % 2
+        actions, _ = meuterer.random_game(seed=seed, players=players)
+        game = FastGame.new(players)
+        for action in actions:
+            game.apply(action)
+            fresh = not found or found[-1].round != game.round or found[-1].players != players
+            if game.phase > meuterer.Phase.SCORING and not game.is_terminal() and fresh:
+                found.append(game.clone())
+    return found
+
+
+def test_the_horizon_counts_what_each_seat_takes_into_the_next_round() -> None:
+    ends = _round_ends(4)
+    assert len(ends) > 25
+    seen: set[str] = set()
+    for game in ends:
+        state = game.to_state()
+        islands = [state.island(position) for position in state.active]
+        for seat in range(game.players):
+            hand = state.hands[seat]
+            sellable = sum(hand[card] for card in GOODS if any(i.buys_card(card) for i in islands))
+            expected = [
+                float(seat == state.captain),
+                float(state.roles[seat] is meuterer.Role.LOADMASTER),
+                float(hand[Card.SUPPORT]),
+                float(sellable),
+                float(sum(hand[card] for card in GOODS) - sellable),
+            ]
+            assert horizon_features(game, seat) == expected
+            seen.update(name for name, x in zip(FEATURES, expected, strict=True) if x)
+        worth = [
+            score + sum(w * x for w, x in zip(HORIZON[game.players], horizon_features(game, seat), strict=True))
+            for seat, score in enumerate(state.scores)
+        ]
+        assert margins(state) == pytest.approx(
+            [w - max(worth[:seat] + worth[seat + 1 :]) for seat, w in enumerate(worth)]
+        )
+    assert seen == set(FEATURES)

@@ -24,7 +24,7 @@ from meuterer.cards import GOODS, Card
 from meuterer.errors import RulesError
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Island:
     """One island card."""
 

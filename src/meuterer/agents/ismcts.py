@@ -9,10 +9,11 @@ Determinisations are played on the fast engine (:class:`meuterer.fast.FastGame`)
 plays exactly the reference's rules: the same search, several times faster.
 
 To stay affordable the search looks no further than the end of the current round: a
-rollout stops once phase 5 (scoring) is over. Each seat is then scored by its points,
-plus a little for holding the captain cards and for the cards it keeps, minus the best
-other seat's; every seat maximises its own such margin. The loadmaster's discard, after
-scoring, is left to the greedy rules; so is every choice with one legal action.
+rollout stops once phase 5 (scoring) is over. Each seat is then worth its points plus what
+it takes into the next round (:data:`HORIZON`: the captain cards, the loadmaster's extra
+cards, the cards kept in hand), and every seat maximises its worth minus the best other
+seat's. The loadmaster's discard, after scoring, is left to the greedy rules; so is every
+choice with one legal action.
 
 >>> from meuterer.agents import GreedyAgent, ISMCTSAgent, play_game
 >>> _, final = play_game([ISMCTSAgent(iterations=20), GreedyAgent(), GreedyAgent()], seed=2)
@@ -30,16 +31,83 @@ from typing import Literal
 from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sell
 from meuterer.cards import GOODS, Card, Role
 from meuterer.fast.engine import FastGame
-from meuterer.state import Phase, State, Step
-from meuterer.views import PlayerView, sample_state, view
+from meuterer.state import Phase, State
+from meuterer.views import PlayerView, sample_state
 
+from ._rollout import greedy_sell, seat_view
 from .base import RandomAgent
-from .greedy import CAPTAINCY, GreedyAgent, keep_value
+from .greedy import GreedyAgent
 
 Rollout = Literal["greedy", "random", "quick"]
 
 _SCALE = 10.0
 """Margins are divided by this before they enter the UCB formula."""
+
+FEATURES = ("captain", "loadmaster", "support", "sellable", "unsellable")
+"""What a seat takes from a round into the next, as :func:`horizon_features` counts it: the
+captain cards (1 or 0), the loadmaster role (1 or 0: three extra cards to choose from), and
+the cards in hand once the face-down ones are back: support cards, goods one of next round's
+islands buys, other goods."""
+
+HORIZON: dict[int, tuple[float, ...]] = {
+    3: (-0.71, 1.44, -0.01, -0.15, -0.83),
+    4: (-0.27, 1.44, -0.11, -0.18, -0.69),
+}
+"""By player count, the worth in VP of each of :data:`FEATURES` at the end of a round (not
+the last): what a seat holding it scored in the rest of the game, beyond a seat without it,
+fitted by least squares over 3,000 greedy self-play games (``scripts/fit_horizon.py``).
+Holding the captain cards or goods costs points later (the mate's offer, the mutinies;
+fewer new cards drawn); the loadmaster's choice of cards gains. Greedy 3-player games
+almost never take the loadmaster, so 3 players borrow the 4-player value; the pirate card
+(never in those games) counts nothing."""
+
+
+def horizon_features(game: FastGame, seat: int) -> list[float]:
+    """``seat``'s :data:`FEATURES` in ``game`` (read at the end of a round: after phase 5
+    the face-down cards are back in the hands and next round's islands are active).
+
+    >>> from meuterer.fast import FastGame
+    >>> horizon_features(FastGame.new(), 0)
+    [1.0, 0.0, 0.0, 0.0, 0.0]
+    """
+    islands = game.rules.islands
+    active = [islands[game.ring[pos]] for pos in game.active]
+    hand = game.hands[seat]
+    sellable = unsellable = 0
+    for card in GOODS:
+        if hand[card]:
+            if any(island.buys_card(card) for island in active):
+                sellable += hand[card]
+            else:
+                unsellable += hand[card]
+    return [
+        float(seat == game.captain),
+        float(game.roles[seat] is Role.LOADMASTER),
+        float(hand[Card.SUPPORT]),
+        float(sellable),
+        float(unsellable),
+    ]
+
+
+def _worth(game: FastGame) -> list[float]:
+    """Each seat's points, plus what it takes into the next round (:data:`HORIZON`) unless
+    the game is over."""
+    if game.is_terminal():
+        return [float(score) for score in game.scores]
+    weights = HORIZON.get(game.players, HORIZON[4])
+    return [
+        score + sum(w * x for w, x in zip(weights, horizon_features(game, seat), strict=True))
+        for seat, score in enumerate(game.scores)
+    ]
+
+
+def _margins(game: FastGame) -> list[float]:
+    worth = _worth(game)
+    result = []
+    for seat, mine in enumerate(worth):
+        rest = worth[:seat] + worth[seat + 1 :]
+        result.append(mine - max(rest))
+    return result
 
 
 class _Node:
@@ -56,18 +124,15 @@ class _Node:
 
 
 def margins(state: State) -> list[float]:
-    """Each seat's margin over the best other seat, in VP, counting the captain cards
-    (unless the game is over) and the worth of the cards each seat holds."""
-    over = state.step is Step.GAME_OVER
-    worth = [
-        score + (0.0 if over else keep_value(hand) + (CAPTAINCY if seat == state.captain else 0.0))
-        for seat, (score, hand) in enumerate(zip(state.scores, state.hands, strict=True))
-    ]
-    result = []
-    for seat, mine in enumerate(worth):
-        rest = worth[:seat] + worth[seat + 1 :]
-        result.append(mine - max(rest))
-    return result
+    """Each seat's worth over the best other seat's, in VP: its points, plus what it takes
+    into the next round (:data:`HORIZON`) unless the game is over.
+
+    >>> import meuterer
+    >>> _, final = meuterer.random_game(seed=4, players=3)
+    >>> margins(final) == [s - max(final.scores[:i] + final.scores[i + 1 :]) for i, s in enumerate(final.scores)]
+    True
+    """
+    return _margins(FastGame.from_state(state))
 
 
 class ISMCTSAgent:
@@ -108,8 +173,6 @@ class ISMCTSAgent:
         """The root action visited most by the search."""
         if len(legal) == 1 or isinstance(legal[0], Discard):
             return self._greedy.act(view, legal, rng)
-        me = view.player
-        assert me is not None
         if self.seed is not None:
             rng = random.Random(rng.getrandbits(64) ^ self.seed)
         root = self.search(view, rng)
@@ -162,8 +225,8 @@ class ISMCTSAgent:
         return root
 
     def simulate(self, game: FastGame | State, round_: int, rng: random.Random) -> list[float]:
-        """Play on with the rollout policy to the horizon; each seat's margin / 10 VP.
-        ``game`` (a reference state is converted) is changed in place."""
+        """Play on with the rollout policy to the horizon; each seat's margin / 10 VP
+        (``margins``). ``game`` (a reference state is converted) is changed in place."""
         if isinstance(game, State):
             game = FastGame.from_state(game)
         policy = self._policy
@@ -181,8 +244,10 @@ class ISMCTSAgent:
                 index = _quick(game, actions, rng)
             elif uniform:
                 index = rng.randrange(n)
+            elif isinstance(actions[0], Sell):
+                index = greedy_sell(game)
             else:
-                action = policy.act(view(game.to_state(), game.to_act), actions, rng)
+                action = policy.act(seat_view(game, game.to_act), actions, rng)
                 index = actions.index(action)
             game.apply_at(index)
         return [m / _SCALE for m in _margins(game)]
@@ -190,19 +255,6 @@ class ISMCTSAgent:
 
 _SCORING = Phase.SCORING
 """The search horizon: phase 5 of the current round."""
-
-
-def _margins(game: FastGame) -> list[float]:
-    over = game.is_terminal()
-    worth = [
-        score + (0.0 if over else keep_value(tuple(hand)) + (CAPTAINCY if seat == game.captain else 0.0))
-        for seat, (score, hand) in enumerate(zip(game.scores, game.hands, strict=True))
-    ]
-    result = []
-    for seat, mine in enumerate(worth):
-        rest = worth[:seat] + worth[seat + 1 :]
-        result.append(mine - max(rest))
-    return result
 
 
 def _quick(game: FastGame, actions: Sequence[Action], rng: random.Random) -> int:
