@@ -72,7 +72,7 @@ def _invert(matrix: list[list[float]]) -> list[list[float]]:
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
         if abs(a[pivot][col]) < 1e-12:
-            a[pivot][col] = 1e-12  # a feature that never varies (the pirate without the variant)
+            raise ValueError(f"column {col} never varies in these games: no weight can be fitted for it")
         a[col], a[pivot] = a[pivot], a[col]
         scale = a[col][col]
         a[col] = [v / scale for v in a[col]]

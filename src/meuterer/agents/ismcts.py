@@ -32,9 +32,8 @@ from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sel
 from meuterer.cards import GOODS, Card, Role
 from meuterer.fast.engine import FastGame
 from meuterer.state import Phase, State
-from meuterer.views import PlayerView, sample_state
+from meuterer.views import PlayerView, sample_state, view
 
-from ._rollout import greedy_sell, seat_view
 from .base import RandomAgent
 from .greedy import GreedyAgent
 
@@ -94,7 +93,7 @@ def _worth(game: FastGame) -> list[float]:
     the game is over."""
     if game.is_terminal():
         return [float(score) for score in game.scores]
-    weights = HORIZON.get(game.players, HORIZON[4])
+    weights = HORIZON[game.players]
     return [
         score + sum(w * x for w, x in zip(weights, horizon_features(game, seat), strict=True))
         for seat, score in enumerate(game.scores)
@@ -244,10 +243,8 @@ class ISMCTSAgent:
                 index = _quick(game, actions, rng)
             elif uniform:
                 index = rng.randrange(n)
-            elif isinstance(actions[0], Sell):
-                index = greedy_sell(game)
             else:
-                action = policy.act(seat_view(game, game.to_act), actions, rng)
+                action = policy.act(view(game.to_state(), game.to_act), actions, rng)
                 index = actions.index(action)
             game.apply_at(index)
         return [m / _SCALE for m in _margins(game)]
