@@ -192,3 +192,62 @@ def test_episode_rewards_always_add_up_to_the_final_utility(
     rewards, observations, terminated, _ = play(env, seed)
     assert terminated and all(env.observation_space.contains(o) for o in observations)
     assert sum(rewards) == pytest.approx(utilities(env.state, utility)[seat])
+
+
+def test_opponents_never_get_the_dealers_generator() -> None:
+    # issue 19.3: a policy handed the dealer's generator could read or reseed the deck
+    given: dict[int, list[random.Random]] = {}
+
+    def meddler(seat: int, meddle: bool) -> Any:
+        def policy(v: Any, legal: Any, rng: random.Random) -> Any:
+            given.setdefault(seat, []).append(rng)
+            if meddle:
+                rng.seed(0)  # reseeding its own generator must not touch the deck
+                rng.random()
+            return legal[0]
+
+        return policy
+
+    runs = []
+    for meddle in (False, True):
+        env = adapter.MeutererEnv(players=4, opponents=[meddler(s, meddle) for s in (1, 2, 3)], rounds=1)
+        env.reset(seed=7)
+        states = []
+        while not meuterer.is_terminal(env.state):
+            assert all(rng is not env._rng for rngs in given.values() for rng in rngs)
+            states.append(env.state)
+            env.step(int(np.flatnonzero(env.action_masks())[0]))
+        runs.append(states)
+        assert {len({id(rng) for rng in rngs}) for rngs in given.values()} == {1}  # one generator each
+        assert len({id(rngs[0]) for rngs in given.values()}) == 3  # and not shared
+        given.clear()
+    assert runs[0] == runs[1]  # the same deals whatever the opponents do with their generators
+
+
+def test_step_refuses_what_is_not_an_action_id() -> None:
+    # issue 19.16: step("abc") raised a plain ValueError and step(1.7) played action 1
+    env = adapter.MeutererEnv(players=3, rounds=1, illegal="raise")
+    _, info = env.reset(seed=1)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    for bad in ("abc", 1.7, float(legal), None, True, np.float64(legal), np.array([legal, legal]), [legal]):
+        with pytest.raises(TypeError, match="an action id is an int, got "):
+            env.step(bad)
+    assert env.step(np.array(legal))[2] in (True, False)  # a 0-d integer array is an id
+    env.reset(seed=1)
+    assert env.step(np.int32(legal))[2] in (True, False)
+
+
+def test_any_render_mode_is_accepted_with_a_warning() -> None:
+    # issue 19.17: Stable-Baselines3's make_vec_env asks for render_mode="rgb_array"
+    with pytest.warns(UserWarning, match="render_mode 'rgb_array' is not one of ansi, human"):
+        env = gymnasium.make(adapter.ENV_ID, players=3, rounds=1, render_mode="rgb_array")
+    env.reset(seed=1)
+    with pytest.warns(UserWarning, match="nothing rendered"):
+        assert env.unwrapped.render() is None
+    with pytest.raises(TypeError):
+        adapter.MeutererEnv(render_mode=3)
+    env_util = pytest.importorskip("stable_baselines3.common.env_util")
+    with pytest.warns(UserWarning, match="render_mode 'rgb_array'"):
+        vec = env_util.make_vec_env(adapter.ENV_ID, n_envs=2, seed=0, env_kwargs={"players": 3, "rounds": 1})
+    assert vec.reset().shape[0] == 2
+    vec.close()

@@ -49,12 +49,33 @@ def _role(value: Role | int) -> Role:
     raise MeutererError(f"not a role: {value!r} (a meuterer.Role or its number)")
 
 
+def _int(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+    """An action's number is a plain ``int``: not a bool (``True == 1`` would be written
+    ``True``) nor a subclass that prints otherwise, so every action reads back from its text."""
+    if type(value) is not int:
+        raise TypeError(
+            f"{type(instance).__name__}.{attribute.name} is an int, got {type(value).__name__} {repr(value)[:60]}"
+        )
+
+
+def _str(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
+    """An island name is a plain ``str`` (a subclass could print otherwise)."""
+    if type(value) is not str:
+        raise TypeError(
+            f"{type(instance).__name__}.{attribute.name} is a str, got {type(value).__name__} {repr(value)[:60]}"
+        )
+
+
 def _cards(values: Iterable[Card | int]) -> tuple[Card, ...]:
     return tuple(map(_card, values))
 
 
 def _names(values: Iterable[str]) -> tuple[str, ...]:
-    return values if type(values) is tuple else tuple(values)
+    names = values if type(values) is tuple else tuple(values)
+    for name in names:
+        if type(name) is not str:
+            raise TypeError(f"ArrangeRing.islands are str, got {type(name).__name__} {repr(name)[:60]}")
+    return names
 
 
 @attrs.frozen
@@ -62,7 +83,7 @@ class Draw:
     """Chance: ``player`` draws ``card`` from the deck (``draw p1 grain``)."""
 
     kind: ClassVar[str] = "draw"
-    player: int
+    player: int = attrs.field(validator=_int)
     card: Card = attrs.field(converter=_card)
 
     def __str__(self) -> str:
@@ -74,8 +95,8 @@ class Offer:
     """Phase 1: the captain offers ``amount`` victory points to a mate (``p0 offer 2``)."""
 
     kind: ClassVar[str] = "offer"
-    player: int
-    amount: int
+    player: int = attrs.field(validator=_int)
+    amount: int = attrs.field(validator=_int)
 
     def __str__(self) -> str:
         return f"{_seat(self.player)} offer {self.amount}"
@@ -86,7 +107,7 @@ class Play:
     """Phase 2: ``player`` plays one card face up (``p1 play wine``)."""
 
     kind: ClassVar[str] = "play"
-    player: int
+    player: int = attrs.field(validator=_int)
     card: Card = attrs.field(converter=_card)
 
     def __str__(self) -> str:
@@ -98,7 +119,7 @@ class Pass:
     """Phase 2: ``player`` passes, laying his hand face down (``p1 pass``)."""
 
     kind: ClassVar[str] = "pass"
-    player: int
+    player: int = attrs.field(validator=_int)
 
     def __str__(self) -> str:
         return f"{_seat(self.player)} pass"
@@ -109,7 +130,7 @@ class ChooseRole:
     """Phase 2: right after passing, a non-captain takes a role (``p1 role mutineer``)."""
 
     kind: ClassVar[str] = "role"
-    player: int
+    player: int = attrs.field(validator=_int)
     role: Role = attrs.field(converter=_role)
 
     def __str__(self) -> str:
@@ -121,8 +142,8 @@ class Support:
     """Phase 4: a mutiny participant adds ``count`` support cards (``p0 support 1``)."""
 
     kind: ClassVar[str] = "support"
-    player: int
-    count: int
+    player: int = attrs.field(validator=_int)
+    count: int = attrs.field(validator=_int)
 
     def __str__(self) -> str:
         return f"{_seat(self.player)} support {self.count}"
@@ -132,9 +153,9 @@ class Support:
 class Sale:
     """One part of a sale declaration: ``count`` cards of ``card`` on ``island``."""
 
-    island: str
+    island: str = attrs.field(validator=_str)
     card: Card = attrs.field(converter=_card)
-    count: int
+    count: int = attrs.field(validator=_int)
 
     def __str__(self) -> str:
         return f"{self.island}:{self.card}:{self.count}"
@@ -152,7 +173,7 @@ class Sell:
     """
 
     kind: ClassVar[str] = "sell"
-    player: int
+    player: int = attrs.field(validator=_int)
     sales: tuple[Sale, ...] = attrs.field(converter=_sales)
 
     def __str__(self) -> str:
@@ -165,7 +186,7 @@ class Discard:
     """Phase 8: the loadmaster discards ``cards`` (canonical order): ``p2 discard grain grain salt``."""
 
     kind: ClassVar[str] = "discard"
-    player: int
+    player: int = attrs.field(validator=_int)
     cards: tuple[Card, ...] = attrs.field(converter=_cards)
 
     def __str__(self) -> str:

@@ -29,7 +29,7 @@ from meuterer.explain import why_illegal
 from meuterer.machine import ADVANCE, INITIAL_STATE, STEPS, TABLE, Actor, Table
 from meuterer.rules import Rules
 from meuterer.rulings import winners as _winners
-from meuterer.state import State, Step
+from meuterer.state import State, Step, fields_of, make_state
 
 CHANCE: Final = -1
 """What :func:`current_player` returns at a chance node (a card is drawn)."""
@@ -40,8 +40,6 @@ _CHANCE_STEPS = frozenset(step for step, spec in STEPS.items() if spec.actor is 
 # where the game rests (a state is never left on an automatic step).
 _MOVERS = {step: (spec.sample, spec.legal or (lambda state: ())) for step, spec in STEPS.items()}
 _LEGAL = {step: spec.legal for step, spec in STEPS.items()}
-_new_state = object.__new__
-_set_fields = object.__setattr__
 
 
 def new_game(players: int = 4, first_captain: int = 0, rules: Rules | None = None) -> State:
@@ -176,11 +174,10 @@ def run_table(table: Table, state: State, action: Action) -> State:
                 # evolve(state, changes) inlined, without its field-name check: effects
                 # return typed Changes (mypy checks their keys; tests run them through
                 # the checked evolve too).
-                fields = state.__dict__.copy()
+                fields = fields_of(state).copy()
                 fields.update(effect(state, fired))
                 fields["step"] = dest
-                state = _new_state(State)
-                _set_fields(state, "__dict__", fields)
+                state = make_state(fields)
                 break
         else:
             raise AssertionError("unreachable: the last candidate transition is unguarded")

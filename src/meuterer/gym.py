@@ -137,8 +137,12 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise SetupError(f"illegal must be end or raise, got {illegal!r}")
         if not (seat in ("rotate", "random") or (type(seat) is int and 0 <= seat < players)):
             raise SetupError(f"seat must be a seat from 0 to {players - 1}, 'rotate' or 'random', got {seat!r}")
+        if render_mode is not None and not isinstance(render_mode, str):
+            raise TypeError(f"render_mode is ansi, human or None, got {type(render_mode).__name__}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise SetupError(f"render_mode must be ansi, human or None, got {render_mode!r}")
+            # as Gymnasium's own environments do: accepted with a warning (Stable-Baselines3's
+            # make_vec_env asks every environment for "rgb_array")
+            gymnasium.logger.warn(f"render_mode {render_mode!r} is not one of ansi, human: render() will return None")
         specs = list(opponents) if isinstance(opponents, list | tuple) else [opponents] * (players - 1)
         if len(specs) != players - 1:
             raise SetupError(f"{players - 1} opponents are needed, got {len(specs)}")
@@ -163,6 +167,9 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.seat = seat if isinstance(seat, int) else 0
         """The learner's seat in this episode."""
         self._rng = random.Random()
+        """The dealer's generator: chance and the seat choice. No policy ever sees it."""
+        self._opponent_rngs = [random.Random() for _ in specs]
+        """Each opponent's own generator, so that no policy can read or reseed the deck."""
         self._episodes = 0
         self._steps = 0
         self._base = 0.0
@@ -173,10 +180,12 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Start a new episode; ``seed`` seeds chance, the opponents and the seat choice."""
+        """Start a new episode; ``seed`` seeds chance, the opponents and the seat choice
+        (each opponent draws from its own generator, derived from ``seed``)."""
         super().reset(seed=seed)
         if seed is not None:  # a seeded reset starts over: chance, opponents, seat rotation
             self._rng = random.Random(seed)
+            self._opponent_rngs = [random.Random(f"{seed}/opponent/{i}") for i in range(len(self._policies))]
             self.action_space.seed(seed)
             self._episodes = 0
         if self.seat_choice == "rotate":
@@ -194,12 +203,13 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         state = self.state
         if engine.is_terminal(state):
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
+        number = _action_id(action)
         legal = self.ids.legal_ids(state)
-        if int(action) not in legal:
+        if number not in legal:
             if self.illegal == "raise":
-                raise IllegalActionError(f"action id {action}", f"not legal for p{self.seat}: legal ids {legal}")
+                raise IllegalActionError(f"action id {number}", f"not legal for p{self.seat}: legal ids {legal}")
             return self._observation(), self.illegal_reward, True, False, {**self._info(), "illegal": True}
-        self.state = self._advance(engine.apply(state, self.ids.action(state, int(action))))
+        self.state = self._advance(engine.apply(state, self.ids.action(state, number)))
         self._steps += 1
         terminated = engine.is_terminal(self.state)
         now = utilities(self.state, self.utility)[self.seat]
@@ -225,6 +235,9 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode (use 'ansi' or 'human')")
             return None
+        if self.render_mode not in self.metadata["render_modes"]:
+            gymnasium.logger.warn(f"render_mode {self.render_mode!r} is not one of ansi, human: nothing rendered")
+            return None
         text = view(self.state, self.seat).observation_text()
         if self.render_mode == "ansi":
             return text
@@ -243,15 +256,34 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
             if player == engine.CHANCE:
                 state = engine.apply(state, engine.sample_chance(state, self._rng))
                 continue
-            policy = self._policies[player if player < self.seat else player - 1]
+            which = player if player < self.seat else player - 1
             legal = engine.legal_actions(state)
-            state = engine.apply(state, policy(view(state, player), legal, self._rng))
+            state = engine.apply(state, self._policies[which](view(state, player), legal, self._opponent_rngs[which]))
 
     def _observation(self) -> np.ndarray:
         return observe(self.layout, view(self.state, self.seat), self.observation_kind)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.seat, "scores": self.state.scores}
+
+
+def _action_id(action: Any) -> int:
+    """``action`` as an action id: an int or a NumPy integer (a 0-d or one-entry integer
+    array too, as vectorised wrappers pass); anything else (a float, text, a bool) is a
+    :class:`TypeError`, never truncated.
+
+    >>> _action_id(np.int64(3)), _action_id(np.array([4]))
+    (3, 4)
+    >>> _action_id(1.7)
+    Traceback (most recent call last):
+    ...
+    TypeError: an action id is an int, got float 1.7
+    """
+    if isinstance(action, np.ndarray) and action.size == 1 and action.dtype.kind in "iu":
+        return int(action.reshape(()))
+    if isinstance(action, int | np.integer) and not isinstance(action, bool | np.bool_):
+        return int(action)
+    raise TypeError(f"an action id is an int, got {type(action).__name__} {repr(action)[:60]}")
 
 
 def _options(rules: Rules) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from meuterer.actions import Sale
 from meuterer.cards import CARD_BY_NAME, CARDS, ROLE_BY_NAME, Card, Counts, Role
 from meuterer.errors import FormatError, MeutererError
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
-from meuterer.state import State, Step
+from meuterer.state import State, Step, fields_of
 
 T = TypeVar("T")
 
@@ -339,7 +339,7 @@ def structure_state(data: object) -> State:
 def dumps_state(state: State) -> str:
     """The canonical JSON text of ``state``."""
     global _last_dump
-    values = _read_sorted(state.__dict__)
+    values = _read_sorted(fields_of(state))
     last_values, last_texts = _last_dump  # one read: another thread may replace it meanwhile
     texts = list(last_texts)
     members = _MEMBERS

@@ -11,8 +11,9 @@ clockwise); ``state.island(pos)`` gives the island card at a position.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import IntEnum, StrEnum
+from types import MappingProxyType
 from typing import Any, TypedDict
 
 import attrs
@@ -96,9 +97,34 @@ STEP_PHASE: dict[Step, Phase] = {
 }
 
 
-@attrs.frozen(slots=False)  # dict-backed: see evolve
-class State:
-    """A snapshot of a game. Build one with :func:`meuterer.new_game`; never by hand."""
+class _Stored:
+    """The base that owns a :class:`State`'s field storage (its instance dictionary).
+
+    :class:`State` hides that dictionary: ``vars(state)`` and ``state.__dict__`` give a
+    read-only view, so no public path writes a snapshot. The library reaches the storage
+    through this class's own descriptor (:func:`fields_of`, :func:`make_state`)."""
+
+
+_STORAGE: Any = _Stored.__dict__["__dict__"]
+fields_of: Callable[[Any], dict[str, Any]] = _STORAGE.__get__
+"""The writable field dictionary of a :class:`State`, for the library's copy paths only
+(a state's fields must never change once it is made)."""
+_set_storage: Callable[[Any, dict[str, Any]], None] = _STORAGE.__set__
+
+
+@attrs.frozen(slots=False, init=False)  # dict-backed: see evolve
+class State(_Stored):
+    """A snapshot of a game. Build one with :func:`meuterer.new_game`; never by hand.
+
+    Frozen: its fields cannot be set, and ``vars(state)`` is a read-only view.
+
+    >>> import meuterer
+    >>> state = meuterer.new_game(3, 0)
+    >>> vars(state)["round"] = 7
+    Traceback (most recent call last):
+    ...
+    TypeError: 'mappingproxy' object does not support item assignment
+    """
 
     players: int
     """Number of seats (3 or 4), numbered clockwise from 0."""
@@ -166,6 +192,51 @@ class State:
                 return position
         return None
 
+    def __init__(
+        self,
+        players: int,
+        rules: Rules,
+        step: Step,
+        round: int,
+        captain: int,
+        to_act: int,
+        queue: tuple[int, ...],
+        offer: int | None,
+        ring: tuple[int, ...],
+        start: int,
+        active: tuple[int, ...],
+        pirate: int | None,
+        hands: tuple[Counts, ...],
+        face_up: tuple[Counts, ...],
+        face_down: tuple[Counts, ...],
+        passed: tuple[bool, ...],
+        roles: tuple[Role | None, ...],
+        role_order: tuple[int, ...],
+        captain_destination: int | None,
+        mutineer_destination: int | None,
+        mutiny: bool | None,
+        sales: tuple[tuple[Sale, ...] | None, ...],
+        scores: tuple[int, ...],
+        deck: Counts,
+        discard: Counts,
+        draws_left: int,
+        drawn: Counts,
+    ) -> None:
+        fields = locals().copy()  # the parameters, in field order
+        del fields["self"]
+        _set_storage(self, fields)
+
+    @property
+    def __dict__(self) -> Mapping[str, Any]:  # type: ignore[override]
+        """A read-only view of the fields (``vars(state)``)."""
+        return MappingProxyType(fields_of(self))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return fields_of(self).copy()
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        _set_storage(self, dict(fields))
+
     def _repr_svg_(self) -> str:
         """The table as an SVG picture (:func:`meuterer.svg.board`; Jupyter shows it)."""
         from meuterer.svg import board  # svg imports this module
@@ -210,7 +281,6 @@ class Changes(TypedDict, total=False):
 
 _FIELD_SET = frozenset(FIELDS)
 _new_state = object.__new__
-_setattr = object.__setattr__
 # The engine makes a new state on every step. attrs' frozen __init__ (and attrs.evolve,
 # which introspects the class on every call) pays a guarded setattr per field; State is
 # a dict-backed class so that a copy with changes is two C-level dict updates instead.
@@ -230,8 +300,14 @@ def evolve(state: State, changes: Changes | Mapping[str, Any]) -> State:
     """
     if not _FIELD_SET.issuperset(changes):
         raise TypeError(f"State has no fields {sorted(set(changes) - _FIELD_SET)}")
-    fields = state.__dict__.copy()
+    fields = fields_of(state).copy()
     fields.update(changes)
+    return make_state(fields)
+
+
+def make_state(fields: dict[str, Any]) -> State:
+    """A :class:`State` over ``fields`` (taken over, not copied; not checked): the
+    library's fast path for a new snapshot."""
     new = _new_state(State)
-    _setattr(new, "__dict__", fields)
+    _set_storage(new, fields)
     return new

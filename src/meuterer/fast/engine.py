@@ -50,7 +50,7 @@ from meuterer.cards import CARDS, GOODS, ROLES, Card, Counts, Role
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.islands import Island
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
-from meuterer.state import FIELDS, STEP_PHASE, Phase, State, Step
+from meuterer.state import FIELDS, STEP_PHASE, Phase, State, Step, make_state
 
 __all__ = ["CHANCE", "FastGame", "random_game"]
 
@@ -85,8 +85,6 @@ _PHASES: tuple[Phase, ...] = tuple(STEP_PHASE[step] for step in _STEPS)
 assert [s.value for s in _STEPS[:3]] == ["ring", "deal", "offer"] and _STEPS[GAME_OVER] is Step.GAME_OVER
 
 _SUPPORT = Card.SUPPORT
-_new_object = object.__new__
-_set_attribute = object.__setattr__
 assert tuple(FIELDS) == (
     *("players", "rules", "step", "round", "captain", "to_act", "queue", "offer", "ring", "start", "active"),
     *("pirate", "hands", "face_up", "face_down", "passed", "roles", "role_order", "captain_destination"),
@@ -474,9 +472,7 @@ class FastGame:
             "draws_left": self.draws_left,
             "drawn": tuple(self.drawn),
         }
-        state = _new_object(State)
-        _set_attribute(state, "__dict__", fields)
-        return state
+        return make_state(fields)
 
     def clone(self) -> FastGame:
         """An independent copy."""
