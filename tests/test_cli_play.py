@@ -283,8 +283,9 @@ def test_register_and_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsy
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
     assert args.run(args) == 0
     out = capsys.readouterr().out
-    assert "You are p2; the bots are p0 random, p1 random. Seed 4." in out
+    assert "You are p2; the bots are p0 random, p1 random. Seed 4: it decides every card" in " ".join(out.split())
     assert meuterer.verify(tmp_path / "meuterer-game-4.json").ok
+    assert (tmp_path / "meuterer-game-4.json.secret").exists()
     defaults = parser.parse_args(["play"])
     assert (defaults.players, defaults.seat, defaults.bots, defaults.seed) == (4, 0, None, None)
 
@@ -318,7 +319,8 @@ def test_the_record_is_saved_after_every_action(tmp_path: Path) -> None:
     game = meuterer.Game.replay(final, players=3)
     for n in watcher.saved:
         assert meuterer.current_player(game.at(n)) == 0
-    assert not [p.name for p in tmp_path.iterdir() if p.name != "game.json"]  # no temporary files
+    # no temporary files; the seed beside the record
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "game.json.secret"]
 
 
 def test_an_existing_record_is_replaced_only_if_the_player_says_so(tmp_path: Path) -> None:
@@ -588,21 +590,24 @@ def test_draws_are_told_in_the_records_order_around_a_reshuffle(tmp_path: Path, 
 def test_why_shows_the_bots_reasons_without_their_secrets(tmp_path: Path) -> None:
     out, game = _scripted(tmp_path, 2)
     assert "Your move (1-4, a move, help, why, undo, board, quit): why" in out
-    shown = re.findall(r"^(p[123] [a-z]+(?: [^\s:]+)*): (.+)$", out, re.M)
-    assert shown
+    playing, end = out.split("Game over")
+    # during the game: the bots' moves, no reason (reasons draw on the bots' cards)
+    assert "The bots' reasons draw on cards you cannot see: they are told when the game is over." in playing
+    assert re.search(r"^p[123] (offer|play|pass|role|support|sell|discard)\b[^:\n]*: ", playing, re.M) is None
+    for part in _rounds(playing):  # a role taken is not shown before the reveal
+        secret = part.split("Everyone has passed")[0]
+        assert re.search(rf"^p[123] role {ROLE}", secret, re.M) is None
+    assert re.search(r"^p[123] takes a role$", playing, re.M)
+    _assert_nothing_hidden_shown(playing.replace("greedy", "random"), 0, 4)
+    # at the end: the reasons of the moves asked about
+    assert "The bots' reasons for the moves you asked about:" in end
+    shown = re.findall(r"^(p[123] [a-z]+(?: [^\s:]+)*): (.+)$", end, re.M)
     moves = {str(a) for a in game.actions}
     told = {move for move, _ in shown if move in moves}
     assert any(" play " in move for move in told) and any(" offer " in move for move in told)
-    assert re.search(r"^p[123] play \w+: plays \w+ toward a majority on ", out, re.M)
-    assert re.search(r"^p[123] offer \d: offers \d: the likelier a mutiny", out, re.M)
-    # a role taken is not shown before the reveal
-    for part in _rounds(out):
-        secret = part.split("Everyone has passed")[0]
-        assert re.search(rf"^p[123] role {ROLE}", secret, re.M) is None
-    assert "takes a role: its reason stays secret until the roles are revealed." in out
-    # (the reasons for the last round's mutiny support, public since, may come up in the next round)
-    public = re.sub(r"^p\d support \d: sides so far: .*$", "", out, flags=re.M)
-    _assert_nothing_hidden_shown(public.replace("greedy", "random"), 0, 4)
+    assert any(" role " in move for move in told)
+    assert re.search(r"^p[123] play \w+: plays \w+ toward a majority on ", end, re.M)
+    assert re.search(r"^p[123] offer \d: offers \d: the likelier a mutiny", end, re.M)
 
 
 @settings(
@@ -634,3 +639,170 @@ def test_any_game_is_told_as_recorded(tmp_path: Path, seed: int, players: int, s
     ]
     assert re.findall(pattern, text, re.M) == truth
     assert _told_draws(text, seat) == _recorded_draws(game)
+
+
+# Issue 19: nothing shown during a game rebuilds a hidden card; resuming goes on as the game would -----
+
+
+def _secrets(monkeypatch: pytest.MonkeyPatch, *numbers: int) -> None:
+    """The secret seeds ``play`` draws, in turn (the last one repeated)."""
+    given = list(numbers)
+
+    def draw() -> int:
+        return given.pop(0) if len(given) > 1 else given[0]
+
+    monkeypatch.setattr("meuterer.cli.play.saving.new_secret_number", draw)
+
+
+_K1 = 0x5EC2E7_0000_1111_2222_3333_4444_5555
+_K2 = 0x5EC2E7_6666_7777_8888_9999_AAAA_BBBB
+
+
+def test_without_a_seed_the_cards_come_from_a_secret_shown_at_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 19.1: the printed seed (below 1,000,000) decided every card
+    _secrets(monkeypatch, _K1)
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    assert play(3, 0, "random", stdin=io.StringIO("1\n" * 600), console=_console(out)) == 0
+    text = " ".join(out.getvalue().split())
+    playing, end = text.split("Game over")
+    assert "The cards and the bots draw from a secret seed, shown when the game is over." in playing
+    assert str(_K1) not in playing and "Seed" not in playing
+    assert f"The cards came from the secret seed {_K1}: 'meuterer play --seed {_K1}'" in end
+    (saved,) = tmp_path.glob("*.json")
+    assert re.fullmatch(r"meuterer-game-\d{8}T\d{6}\.json", saved.name)  # the name tells nothing
+    # the secret shown at the end is the game's: --seed replays it
+    assert play(3, 0, "random", seed=_K1, stdin=io.StringIO("1\n" * 600), console=_console(io.StringIO())) == 0
+    assert meuterer.read_record(tmp_path / f"meuterer-game-{_K1}.json").actions == _finished(saved).actions
+
+
+def _split_between(game: meuterer.Game, first: int, then: int) -> int:
+    """The step from which the draws of ``game`` come from the seed ``then`` instead of
+    ``first`` (asserting there is one, and that both seeds drew a card the other would not)."""
+    states = game.states
+    fits: list[tuple[int, bool, bool]] = []
+    for n, action in enumerate(game.actions):
+        if meuterer.is_chance_node(states[n]):
+            by = [meuterer.sample_chance(states[n], random.Random(f"{k}/{n}/chance")) for k in (first, then)]
+            fits.append((n, by[0] == action, by[1] == action))
+    splits = [
+        s
+        for s in range(len(game) + 1)
+        if all(one for n, one, _ in fits if n < s) and all(two for n, _, two in fits if n >= s)
+    ]
+    assert splits
+    assert any(one and not two for _, one, two in fits) and any(two and not one for _, one, two in fits)
+    return splits[0]
+
+
+def test_an_undo_in_a_secret_game_redraws_the_cards_to_come(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 19.1: with the same draws after an undo, a player could look at a card to come
+    # and take his move back
+    _secrets(monkeypatch, _K1, _K2)
+    record = tmp_path / "game.json"
+    out = io.StringIO()
+    answers = "1\n" * 12 + "undo\n" + "1\n" * 600
+    assert play(3, 0, "random", record=record, stdin=io.StringIO(answers), console=_console(out)) == 0
+    game = _finished(record)
+    split = _split_between(game, _K1, _K2)
+    assert split > 0  # the deal came from the first secret, every draw after the undo from the new one
+    assert f"The cards came from the secret seed {_K1}; after undos, from the secret seeds {_K2}." in " ".join(
+        out.getvalue().split()
+    )
+
+
+def test_a_resumed_game_goes_on_as_it_would_have(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 19.13: resuming picked a new seed, so the game after it differed
+    first, then = "1\n" * 8 + "undo\n" + "1\n" * 8, "1\n" * 600
+    _secrets(monkeypatch, _K1, _K2)
+    stopped = tmp_path / "stopped.json"
+    console = _console(io.StringIO())
+    assert play(3, 1, "greedy,random", record=stopped, stdin=io.StringIO(first + "quit\n"), console=console) == 0
+    assert not meuterer.is_terminal(meuterer.Game.from_record(meuterer.read_record(stopped)).state)
+    _secrets(monkeypatch, 0)  # resuming never draws a new secret
+    out = io.StringIO()
+    assert play(resume=stopped, stdin=io.StringIO(then), console=_console(out)) == 0
+    assert str(_K2) not in out.getvalue().split("Game over")[0]
+    _secrets(monkeypatch, _K1, _K2)
+    straight = tmp_path / "straight.json"
+    assert play(3, 1, "greedy,random", record=straight, stdin=io.StringIO(first + then), console=console) == 0
+    assert _finished(stopped).actions == _finished(straight).actions
+    # with a chosen seed and a name of one's own too
+    for name, answers in (("a.json", ["1\n" * 30 + "quit\n", then]), ("b.json", ["1\n" * 30 + then])):
+        assert (
+            play(3, 0, "random", seed=77, record=tmp_path / name, stdin=io.StringIO(answers[0]), console=console) == 0
+        )
+        if len(answers) > 1:
+            assert play(resume=tmp_path / name, stdin=io.StringIO(answers[1]), console=console) == 0
+    assert _finished(tmp_path / "a.json").actions == _finished(tmp_path / "b.json").actions
+
+
+def test_resuming_without_the_secret(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    console = _console(io.StringIO())
+    assert play(3, 0, "random", record=record, stdin=io.StringIO("1\n" * 20 + "quit\n"), console=console) == 0
+    secret = tmp_path / "game.json.secret"
+    secret.write_text('{"format": {"name": "meuterer-play-secret", "version": 1}, "seed": 1.5}')
+    out = io.StringIO()
+    assert play(resume=record, stdin=io.StringIO("quit\n"), console=_console(out)) == 2
+    assert f"cannot resume {record}" in " ".join(out.getvalue().split())
+    secret.unlink()
+    out = io.StringIO()
+    assert play(resume=record, stdin=io.StringIO("1\n" * 600), console=_console(out)) == 0
+    assert f"{secret} is missing: the rest of the game is drawn from a new secret." in " ".join(out.getvalue().split())
+    _finished(record)
+    out = io.StringIO()
+    assert play(seed=10**100, stdin=io.StringIO(""), console=_console(out), save=False) == 2
+    assert "--seed is a whole number of at most 100 digits" in out.getvalue()
+
+
+class _Tattler:
+    """A bot whose moves never depend on its cards, but whose reasons tell them."""
+
+    name = "tattler"
+
+    def act(self, view: Any, legal: Any, rng: random.Random) -> Any:
+        return self.decide(view, legal, rng).action
+
+    def decide(self, view: Any, legal: Any, rng: random.Random) -> Any:
+        from meuterer.agents.base import Decision
+
+        move = next((a for a in legal if isinstance(a, meuterer.actions.Pass)), legal[0])
+        return Decision(move, f"I hold {meuterer.cards.counts_str(view.hand)}")
+
+
+def test_why_tells_nothing_the_player_cannot_see(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 19.2: two states the human cannot tell apart (they differ in a bot's hidden
+    # cards only) give the same screen, though the bot's reasons differ
+    from meuterer.agents import registry
+
+    monkeypatch.setitem(registry._REGISTRY, "tattler", registry.Entry(_Tattler))
+    state, deal = meuterer.new_game(4, 0), list[meuterer.Draw]()
+    rng = random.Random(1)
+    while meuterer.is_chance_node(state):
+        draw = meuterer.sample_chance(state, rng)
+        assert isinstance(draw, meuterer.Draw)
+        deal.append(draw)
+        state = meuterer.apply(state, draw)
+    i = next(k for k, a in enumerate(deal) if a.player == 0)
+    j = next(k for k, a in enumerate(deal) if a.player == 2 and a.card != deal[i].card)
+    swapped = list(deal)
+    swapped[i], swapped[j] = meuterer.Draw(0, deal[j].card), meuterer.Draw(2, deal[i].card)
+    screens, hands = [], []
+    for name, actions in (("a", deal), ("b", swapped)):
+        game = meuterer.Game.replay(actions, 4)
+        hands.append(game.state.hands[0])
+        (tmp_path / name).mkdir()
+        record = tmp_path / name / "game.json"
+        meuterer.write_record(game, record, names=("tattler", "human", "tattler", "tattler"))
+        out = io.StringIO()
+        assert play(resume=record, seed=5, stdin=io.StringIO("why\nquit\n"), console=_console(out)) == 0
+        screens.append(out.getvalue().replace(str(tmp_path / name), "DIR"))
+    assert meuterer.view(meuterer.Game.replay(deal, 4).state, 1) == meuterer.view(
+        meuterer.Game.replay(swapped, 4).state, 1
+    )
+    assert hands[0] != hands[1]  # the bot's reasons differ...
+    assert "p0 offer 0" in screens[0] and "p0 pass" in screens[0]
+    assert screens[0] == screens[1]  # ...but what the human sees does not

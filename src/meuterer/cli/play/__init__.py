@@ -3,10 +3,16 @@
 The human sees only his own :class:`~meuterer.views.PlayerView`: the board, the
 narration of the other players' moves and the help are all made from his views, and
 an action of another player is redacted before it is described (``p2 draws a card``,
-``p3 passes ... and takes a role``). Chance draws and bot decisions are seeded: each
-one draws from a generator made from the seed and the number of actions played so
-far, so the same seed and the same answers give the same game, and ``undo`` followed by
-the same answers replays the same cards.
+``p3 passes ... and takes a role``), and the bots' reasons (``why``), worked out from
+their own cards, are told when the game is over.
+
+Chance draws and bot decisions come from a :class:`~.saving.Secret`: each draws from a
+generator made from its seed and the number of actions played so far. Without
+``--seed`` the seed is a secret 128-bit number, shown when the game is over, and an
+``undo`` draws a new one (taking a move back never shows a card still to come); with
+``--seed`` the player knows it, and so every card: the same seed and the same answers
+give the same game, ``undo`` included. The secret is saved beside the record, so that
+``--resume`` goes on as the game would have.
 
 The package: :mod:`.session` (the loop, input, board, record), :mod:`.narrate` (telling
 the moves), :mod:`.render` (tables and texts from a view).
@@ -26,14 +32,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
 import os
 import random
 import re
-import secrets
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
@@ -48,7 +53,7 @@ from meuterer.game import Game
 from meuterer.record import Record, read_record
 from meuterer.rules import Rules
 
-from .saving import Saver, free_path
+from .saving import MAX_SEED, Saver, Secret, free_path, read_secret, secret_path
 from .session import _Session
 
 __all__ = ["BOTS", "BotError", "make_bot", "make_bots", "play", "register", "resume_seed", "run"]
@@ -116,14 +121,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="bots for the other seats in seat order, comma-separated: random, greedy, ismcts or "
         "ismcts:ITERATIONS[:ROLLOUT]; a single name is used for every bot (default greedy)",
     )
-    parser.add_argument("--seed", type=int, default=None, help="random seed for the cards and the bots (default: new)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed for the cards and the bots, for a game to replay: it reveals every card (default: a secret "
+        "seed, shown when the game is over)",
+    )
     parser.add_argument("--pirates", action="store_true", help="play the pirate variant")
     parser.add_argument(
         "--record",
         default=None,
         metavar="FILE",
-        help="where to save the game record (default meuterer-game-SEED.json; an existing file is "
-        "replaced only if you say so)",
+        help="where to save the game record, after every action (default meuterer-game-SEED.json, or "
+        "meuterer-game-DATE.json without --seed; an existing file is replaced only if you say so); its "
+        "secret seed goes beside it in FILE.secret",
     )
     parser.add_argument(
         "--resume",
@@ -176,21 +188,19 @@ def _hangups_raise() -> Iterator[None]:
             signal.signal(getattr(signal, name), handler)
 
 
-def resume_seed(path: Path, record: Record) -> int:
-    """The seed a resumed game goes on with: the one in a default record name
-    (``meuterer-game-SEED.json``), else one made from the record's actions (so resuming
-    the same file twice gives the same game).
+def resume_seed(path: Path, record: Record) -> int | None:
+    """The seed of a saved game that has no secret beside it (saved by an earlier version):
+    the one in a default record name (``meuterer-game-SEED.json``; that seed was shown),
+    else ``None`` (the rest of the game is then drawn from a new secret).
 
     >>> from meuterer.record import Record
     >>> from meuterer.rules import Rules
-    >>> resume_seed(Path("meuterer-game-42.json"), Record(Rules(), ("human", "greedy", "greedy"), 0, ()))
-    42
+    >>> record = Record(Rules(), ("human", "greedy", "greedy"), 0, ())
+    >>> resume_seed(Path("meuterer-game-42.json"), record), resume_seed(Path("mine.json"), record)
+    (42, None)
     """
     found = re.fullmatch(r"meuterer-game-(\d+)(-\d+)?\.json", path.name)
-    if found:
-        return int(found.group(1))
-    text = "\n".join(map(str, record.actions))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
+    return int(found.group(1)) if found else None
 
 
 def play(
@@ -208,16 +218,25 @@ def play(
     """Play one game, the human at ``seat`` answering on ``stdin`` (default: the standard
     input), the table drawn on ``console`` (default: the terminal).
 
-    Unless ``save`` is false the record is saved after every action (atomically) to
-    ``record``, by default ``meuterer-game-<seed>.json`` in the current directory; an
-    existing file there is replaced only if the player says so (else the game goes to
-    ``...-2.json``). ``resume`` names a saved game to go on with (see :func:`resume_seed`).
+    ``seed`` makes a reproducible game (the player knows every card); without it the
+    cards come from a secret seed (see :class:`~.saving.Secret`). Unless ``save`` is false
+    the record is saved after every action (atomically) to ``record``, by default
+    ``meuterer-game-<seed>.json`` (``meuterer-game-<date and time>.json`` without a seed)
+    in the current directory, and the secret beside it (``<record>.secret``); an existing
+    file there is replaced only if the player says so (else the game goes to
+    ``...-2.json``). ``resume`` names a saved game to go on with: it goes on with the saved
+    secret (a ``seed`` given replaces it; see :func:`resume_seed` for a record without one).
 
     Returns the exit status: 0 when the game ends or the player quits, 1 if the record
     could not be written anywhere (its actions are then printed), 2 for bad options, 130
     on Ctrl-C, 128 + the signal's number on SIGTERM or SIGHUP (the game is saved in every case)."""
     console = console if console is not None else Console(emoji=False, highlight=False)
     earlier: Record | None = None
+    if seed is not None and not -MAX_SEED < seed < MAX_SEED:
+        console.print("meuterer play: --seed is a whole number of at most 100 digits", markup=False)
+        return 2
+    secret = Secret.chosen(seed) if seed is not None else None
+    note: str | None = None
     if resume is not None:
         try:
             earlier = read_record(Path(resume))
@@ -233,8 +252,18 @@ def play(
         seat = humans[0]
         if bots is None:
             bots = ",".join(name for p, name in enumerate(earlier.players) if p != seat)
-        if seed is None:
-            seed = resume_seed(Path(resume), earlier)
+        if secret is None:
+            try:
+                secret = read_secret(Path(resume))
+            except MeutererError as error:
+                console.print(f"meuterer play: cannot resume {resume}: {error}", markup=False)
+                return 2
+            if secret is None:
+                legacy = resume_seed(Path(resume), earlier)
+                if legacy is not None:
+                    secret = Secret.chosen(legacy)
+                else:
+                    note = f"{secret_path(Path(resume))} is missing: the rest of the game is drawn from a new secret."
     else:
         if players not in (3, 4):
             console.print(f"meuterer play: 3 or 4 players, not {players}", markup=False)
@@ -243,10 +272,10 @@ def play(
             console.print(f"meuterer play: --seat is a seat from 0 to {players - 1}, not {seat}", markup=False)
             return 2
         game = Game.new(players, 0, Rules(pirates=pirates))
-    if seed is None:
-        seed = secrets.randbelow(1_000_000)
+    if secret is None:
+        secret = Secret.new()
     try:
-        agents = make_bots(bots, players, seat, seed)
+        agents = make_bots(bots, players, seat, secret.seed)
     except BotError as error:
         hint = " (name the bots with --bots)" if earlier is not None else ""
         console.print(f"meuterer play: {error}{hint}", markup=False)
@@ -255,8 +284,10 @@ def play(
         path = Path(record)
     elif resume is not None:
         path = Path(resume)
-    else:
-        path = Path(f"meuterer-game-{seed}.json")
+    elif secret.shown:
+        path = Path(f"meuterer-game-{secret.seed}.json")
+    else:  # never a name that tells the secret (nor one an earlier version read a seed from)
+        path = Path(time.strftime("meuterer-game-%Y%m%dT%H%M%S.json"))
     names = [agents[p][0] if p != seat else "human" for p in range(players)]
     session = _Session(
         console=console,
@@ -264,8 +295,10 @@ def play(
         game=game,
         me=seat,
         agents=agents,
-        seed=seed,
+        secret=secret,
     )
+    if note is not None:
+        session.say(note, style="yellow")
     status = 0
     with _hangups_raise():
         try:
@@ -274,7 +307,7 @@ def play(
                 if path.exists() and not same and not session.confirm(f"{path} exists: replace it with this game?"):
                     path = free_path(path)
                     session.say(f"This game is saved to {path} instead.")
-                session.saver = Saver(path, names)
+                session.saver = Saver(path, names, secret)
             finished = session.run()
         except KeyboardInterrupt:
             session.say("Interrupted: leaving the game.")

@@ -37,7 +37,7 @@ from .render import (
     round_captain,
     seat_role,
 )
-from .saving import Saver
+from .saving import Saver, Secret
 
 
 class _Session(Narrator):
@@ -50,13 +50,17 @@ class _Session(Narrator):
         game: Game,
         me: int,
         agents: dict[int, tuple[str, Agent]],
-        seed: int,
+        secret: Secret,
     ) -> None:
         super().__init__(console, me, self.seat_name)
         self.stdin = stdin
         self.game = game
         self.agents = agents
-        self.seed = seed
+        self.secret = secret
+        """What the draws and the bots' moves come from (never shown before the game is over
+        unless the player chose it with ``--seed``)."""
+        self.draw_seeds = [secret.draws]
+        """Each seed the draws came from in this session (an undo in a secret game adds one)."""
         self.interactive = stdin is sys.stdin and stdin.isatty()
         self.decisions: list[int] = []
         """``len(game)`` at each decision the human made (undo goes back to these)."""
@@ -67,6 +71,8 @@ class _Session(Narrator):
         """Where the player was last told the game is saved."""
         self.reasons: list[tuple[int, Action, str | None]] = []
         """Each bot move since the human's last decision: (step, action, the bot's reason)."""
+        self.asked: dict[int, tuple[Action, str | None]] = {}
+        """The bot moves the human asked ``why`` about, by step: their reasons are told at the end."""
 
     def seat_name(self, seat: int) -> str:
         """``you`` or the bot's name."""
@@ -81,7 +87,14 @@ class _Session(Narrator):
         bots = ", ".join(f"p{p} {name}" for p, (name, _) in self.agents.items())
         variant = " with pirates" if rules.pirates else ""
         self.console.rule(Text(f"Meuterer{variant}: {game.players} players, {rules.rounds_for(game.players)} rounds"))
-        self.say(f"You are p{self.me}; the bots are {bots}. Seed {self.seed}. Type 'help' at any prompt.")
+        if self.secret.shown:
+            seed = (
+                f"Seed {self.secret.seed}: it decides every card, so whoever knows it knows every hand "
+                "(without --seed the cards come from a secret seed)."
+            )
+        else:
+            seed = "The cards and the bots draw from a secret seed, shown when the game is over."
+        self.say(f"You are p{self.me}; the bots are {bots}. {seed} Type 'help' at any prompt.")
         if len(game):
             self.say(f"Resuming the saved game after {plural(len(game), 'action')}.", style="bold")
         self.round_header(view(game.state, self.me))
@@ -117,8 +130,9 @@ class _Session(Narrator):
         return True
 
     def rng(self, purpose: str) -> random.Random:
-        # A generator per step: undo and the same answers give the same cards and bot moves.
-        return random.Random(f"{self.seed}/{len(self.game)}/{purpose}")
+        # A generator per step, from the secret's draws seed: with a chosen seed, undo and the
+        # same answers give the same cards and bot moves; a secret game redraws it at an undo.
+        return random.Random(f"{self.secret.draws}/{len(self.game)}/{purpose}")
 
     def push(self, action: Action) -> None:
         before = view(self.game.state, self.me)
@@ -260,7 +274,12 @@ class _Session(Narrator):
         while len(self.game) > target:
             undone.append(self.game.pop())
         self.reasons.clear()
+        self.asked = {step: asked for step, asked in self.asked.items() if step < target}
+        if not self.secret.shown:  # the cards to come are drawn afresh: undo cannot peek at them
+            self.secret = self.secret.redrawn()
+            self.draw_seeds.append(self.secret.draws)
         if self.saver is not None:
+            self.saver.secret = self.secret
             self.saver.forget(target)
             self.autosave()
         mine = undone[-1]
@@ -271,17 +290,21 @@ class _Session(Narrator):
         return True
 
     def why(self) -> None:
-        """The reasons the bots gave for their moves since the human's last decision; a
-        role taken stays secret (move and reason) until the roles are revealed."""
+        """The bots' moves since the human's last decision (a role taken stays secret until
+        the roles are revealed). A bot's reasons are worked out from its own cards, which
+        the human may not see, so they are told when the game is over: :meth:`final`
+        tells those he asked about. What ``why`` shows depends on his view only."""
         if not self.reasons:
             self.say("No bot has moved since your last move.")
             return
         revealed = view(self.game.state, self.me).roles_revealed
-        for _, action, reason in self.reasons:
+        for step, action, reason in self.reasons:
             if isinstance(action, ChooseRole) and not revealed:
-                self.say(f"p{action.player} takes a role: its reason stays secret until the roles are revealed.")
+                self.say(f"p{action.player} takes a role")
             else:
-                self.say(f"{action}: {reason or 'this bot gives no reasons'}")
+                self.say(str(action))
+            self.asked[step] = (action, reason)
+        self.say("The bots' reasons draw on cards you cannot see: they are told when the game is over.")
 
     def help(self, v: PlayerView) -> None:
         self.say(HELP)
@@ -361,3 +384,15 @@ class _Session(Narrator):
             label = "Winner" if len(best) == 1 else "Winners (tied)"
             verdict = f"{label}: {names} with {state.scores[best[0]]} points."
         self.say(verdict, style="bold")
+        if self.asked:
+            self.say("The bots' reasons for the moves you asked about:")
+            for _, (action, reason) in sorted(self.asked.items(), key=lambda item: item[0]):
+                self.say(f"{action}: {reason or 'this bot gives no reasons'}")
+        if not self.secret.shown:
+            seed = self.secret.seed
+            later = [draws for draws in self.draw_seeds if draws != seed]
+            if later:
+                again = "; after undos, from the secret seeds " + ", ".join(map(str, later))
+            else:
+                again = f": 'meuterer play --seed {seed}' with the same options and answers plays it again"
+            self.say(f"The cards came from the secret seed {seed}{again}.")
