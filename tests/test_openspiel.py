@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pickle
 import random
 from collections.abc import Iterator, Mapping
@@ -473,3 +474,55 @@ def test_answers_do_not_depend_on_what_was_asked_before() -> None:
                 mask = state.legal_actions_mask(p)
                 assert list(mask) == [int(a in expected) for a in range(len(mask))]
         assert state.is_chance_node() == (state.current_player() == pyspiel.PlayerId.CHANCE)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"players": 3}, {"players": 4, "pirates": True, "rounds": 2, "reward": "step", "ring": "shuffled"}],
+)
+def test_an_unpickled_game_makes_states(params: dict[str, Any]) -> None:
+    # issue 19.17: multiprocessing and Ray workers receive games pickled
+    game = pyspiel.load_game("python_meuterer", params)
+    twin = pickle.loads(pickle.dumps(game))
+    assert twin.get_parameters() == game.get_parameters() and twin.rules == game.rules
+    histories = []
+    for g in (game, twin):
+        rng, state = random.Random(3), g.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, weights)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        histories.append((state.history(), state.returns()))
+    assert histories[0] == histories[1]
+
+
+@pytest.mark.skipif(os.environ.get("MEUTERER_SLOW") != "1", reason="slow (torch): run with MEUTERER_SLOW=1")
+def test_openspiels_dqn_runs_on_meuterer() -> None:
+    # issue 19.17: OpenSpiel's DQN needs dm-tree, which the openspiel extra now pulls
+    pytest.importorskip("torch")
+    pytest.importorskip("tree")  # dm-tree
+    from open_spiel.python import rl_environment
+    from open_spiel.python.pytorch import dqn
+
+    environment = rl_environment.Environment(
+        "python_meuterer",
+        players=3,
+        rounds=1,
+        reward="turn",
+        observation_type=rl_environment.ObservationType.OBSERVATION,
+    )
+    size = environment.observation_spec()["info_state"][0]
+    actions = environment.action_spec()["num_actions"]
+    agents = [
+        dqn.DQN(p, size, actions, hidden_layers_sizes=[16], min_buffer_size_to_learn=8, batch_size=4) for p in range(3)
+    ]
+    time_step, steps = environment.reset(), 0
+    while not time_step.last():
+        player = time_step.observations["current_player"]
+        time_step = environment.step([agents[player].step(time_step).action])
+        steps += 1
+    for agent in agents:
+        agent.step(time_step)
+    assert steps > 10 and len(time_step.rewards) == 3

@@ -44,6 +44,7 @@ Chance outcomes: a draw is the card drawn (0 to 6); the drawing player is the st
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -60,6 +61,29 @@ NUM_DRAWS: Final = len(CARDS)
 
 _SLOTS = 2
 """Sale slots: one per active island (at most two)."""
+
+
+def as_action_id(value: object) -> int:
+    """``value`` as an action id: an ``int``, or an integer that is not one, such as a
+    NumPy integer or a one-entry integer array (vectorised wrappers pass these). Anything
+    else, a float, text, a bool or ``None``, is a :class:`TypeError`, never truncated.
+    Whether the id is in range and legal is the caller's to check.
+
+    >>> as_action_id(3)
+    3
+    >>> as_action_id(1.7)
+    Traceback (most recent call last):
+    ...
+    TypeError: an action id is an int, got float 1.7
+    """
+    if isinstance(value, bool) or type(value).__name__ in ("bool", "bool_"):
+        raise TypeError(f"an action id is an int, got {type(value).__name__} {value!r}")
+    if getattr(value, "shape", None) == (1,):
+        value = value[0]  # type: ignore[index]
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"an action id is an int, got {type(value).__name__} {repr(value)[:60]}") from None
 
 
 class Table(Protocol):

@@ -107,7 +107,10 @@ def legal_actions(state: State | SupportsLegalActions) -> Sequence[Action]:
     if cached[0] is state:
         return cached[1]
     if type(state) is not State and not isinstance(state, State):
-        return state.legal_actions()
+        listed = getattr(state, "legal_actions", None)
+        if not callable(listed):
+            raise TypeError(f"legal_actions takes a State or a PlayerView, got {type(state).__name__}")
+        return listed()  # type: ignore[no-any-return]
     legal = _LEGAL[state.step]
     actions = legal(state) if legal is not None else ()
     _last = (state, actions)
@@ -141,7 +144,13 @@ def apply(state: State, action: Action, *, as_player: int | None = None) -> Stat
 
         return apply_as(state, action, as_player)
     cached = _last  # legal_actions' cache, read here first: callers mostly just listed them
-    legal = cached[1] if cached[0] is state else legal_actions(state)
+    if cached[0] is state:
+        legal = cached[1]
+    elif type(state) is State or isinstance(state, State):
+        legal = legal_actions(state)
+    else:
+        view = " (a player's view holds no hidden cards to play on: apply to the game's State)"
+        raise TypeError(f"apply takes a State, got {type(state).__name__}{view if hasattr(state, 'player') else ''}")
     # Callers mostly pass a listed instance: look for it by identity first (a plain loop
     # over a short tuple, at C speed over a long one), then by equality (actions convert
     # their fields, so an equal one fires the same).

@@ -18,6 +18,7 @@ meuterer.errors.IllegalActionError: illegal action 'p0 offer 9': the game expect
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -98,7 +99,11 @@ class Game:
 
     @classmethod
     def from_record(cls, record: Record) -> Game:
-        """The game a :class:`~meuterer.record.Record` describes (raises if an action is illegal)."""
+        """The game a :class:`~meuterer.record.Record` describes (raises if an action is illegal;
+        :class:`TypeError` for anything but a record: read a file with :func:`meuterer.read_record`)."""
+        if not all(hasattr(record, name) for name in ("actions", "players", "first_captain", "rules")):
+            hint = " (read the file with meuterer.read_record first)" if isinstance(record, str | os.PathLike) else ""
+            raise TypeError(f"Game.from_record takes a meuterer.Record, got {type(record).__name__}{hint}")
         return cls.replay(record.actions, len(record.players), record.first_captain, record.rules)
 
     @property

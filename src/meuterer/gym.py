@@ -53,7 +53,7 @@ except ImportError as error:  # pragma: no cover - without the extra
 
 from meuterer import engine
 from meuterer.actions import Action
-from meuterer.encoding import UTILITIES, action_ids, utilities
+from meuterer.encoding import UTILITIES, action_ids, as_action_id, utilities
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.rules import Rules
 from meuterer.state import State
@@ -203,7 +203,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         state = self.state
         if engine.is_terminal(state):
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
-        number = _action_id(action)
+        number = as_action_id(action)
         legal = self.ids.legal_ids(state)
         if number not in legal:
             if self.illegal == "raise":
@@ -265,25 +265,6 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.seat, "scores": self.state.scores}
-
-
-def _action_id(action: Any) -> int:
-    """``action`` as an action id: an int or a NumPy integer (a 0-d or one-entry integer
-    array too, as vectorised wrappers pass); anything else (a float, text, a bool) is a
-    :class:`TypeError`, never truncated.
-
-    >>> _action_id(np.int64(3)), _action_id(np.array([4]))
-    (3, 4)
-    >>> _action_id(1.7)
-    Traceback (most recent call last):
-    ...
-    TypeError: an action id is an int, got float 1.7
-    """
-    if isinstance(action, np.ndarray) and action.size == 1 and action.dtype.kind in "iu":
-        return int(action.reshape(()))
-    if isinstance(action, int | np.integer) and not isinstance(action, bool | np.bool_):
-        return int(action)
-    raise TypeError(f"an action id is an int, got {type(action).__name__} {repr(action)[:60]}")
 
 
 def _options(rules: Rules) -> dict[str, Any]:

@@ -60,6 +60,11 @@ ISLANDS: tuple[Island, ...] = (
 ISLAND_NAMES: tuple[str, ...] = tuple(island.name for island in ISLANDS)
 
 
+MAX_POINTS = 1_000
+"""The most victory points one sale value, ship value (or the cabin boy) may give: the
+rulebook's highest is 8. Bounded so that scores and observations stay small numbers."""
+
+
 def validate_islands(islands: tuple[Island, ...]) -> None:
     """Raise :class:`RulesError` unless ``islands`` is a usable island table.
 
@@ -85,8 +90,10 @@ def validate_islands(islands: tuple[Island, ...]) -> None:
         where = f"island {index} ({island.name})"
         if island.buys is not None and island.buys not in GOODS:
             raise RulesError(f"{where}: buys {island.buys!s}, which is not a good")
-        if len(island.values) != 3 or any(v < 0 for v in island.values) or island.ship < 0:
-            raise RulesError(f"{where}: values must be three non-negative numbers and ship >= 0")
+        if len(island.values) != 3 or any(not 0 <= v <= MAX_POINTS for v in (*island.values, island.ship)):
+            raise RulesError(
+                f"{where}: values must be three non-negative numbers and ship one, each at most {MAX_POINTS}"
+            )
     for good in GOODS:
         if not any(island.buys_card(good) for island in islands):
             raise RulesError(f"no island buys {good!s}")

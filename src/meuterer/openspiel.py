@@ -421,6 +421,11 @@ class MeutererGame(pyspiel.Game):  # type: ignore[misc]
         placements = len(rules.islands) - 2 if shuffled else 0
         self._max_chance = hands + rounds * (hands + rules.loadmaster_extra) + placements
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pyspiel's own pickling restores the C++ game only (this class's __init__ never
+        # runs, so it could not make states): a game is rebuilt from its parameters.
+        return MeutererGame, (dict(self.get_parameters()),)
+
     def new_initial_state(self) -> MeutererState:
         """The state before the deal (or before the islands are laid out)."""
         return MeutererState(self)

@@ -53,8 +53,8 @@ except ImportError as error:  # pragma: no cover - without the extra
     raise ImportError(f"meuterer.pettingzoo needs PettingZoo: pip install 'meuterer[pettingzoo]' ({error})") from error
 
 from meuterer import engine
-from meuterer.encoding import action_ids
-from meuterer.errors import SetupError
+from meuterer.encoding import action_ids, as_action_id
+from meuterer.errors import IllegalActionError, SetupError
 from meuterer.fast import FastGame
 from meuterer.fast.observation import observation_vector
 from meuterer.gym import observation_space
@@ -112,7 +112,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.illegal = illegal
         """``"raise"``: an illegal action raises; ``"terminate"``: it ends the game, reward -1 for its player."""
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+            raise SetupError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.render_mode = render_mode
         names = [f"player_{seat}" for seat in range(players)] if players in (3, 4) else []
         if render_view not in (None, "current", *names):
@@ -213,17 +213,20 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         if action is None:
-            raise ValueError(f"{agent} must act: None is only for agents who are done")
-        if not 0 <= int(action) < self.ids.num_actions:
-            raise ValueError(f"action {action} is not in the action space of {agent}")
-        index = self._legal().get(int(action))
+            raise TypeError(f"{agent} must act: an action id, not None (None is only for agents who are done)")
+        number = as_action_id(action)
+        if not 0 <= number < self.ids.num_actions:
+            raise IllegalActionError(
+                f"action id {number}", f"not in the action space of {agent}: ids are 0 to {self.ids.num_actions - 1}"
+            )
+        index = self._legal().get(number)
         if index is None:
             if self.illegal == "terminate":
                 self._terminate_illegal(agent)
                 return
             # The reference engine words the refusal (and leaves everything as it was).
             state = self.game_state
-            engine.apply(state, self.ids.action(state, int(action)))
+            engine.apply(state, self.ids.action(state, number))
             raise AssertionError(f"the engine accepted action id {action}, which is not legal")  # pragma: no cover
         game = self._game
         before = game.scores[:]
@@ -273,7 +276,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def action_to_string(self, action: int) -> str:
         """The canonical notation of action id ``action`` for the agent to act."""
-        return str(self.ids.action(self.game_state, int(action)))
+        return str(self.ids.action(self.game_state, as_action_id(action)))
 
     def render(self) -> str | None:
         """The game as :attr:`render_view` sees it: returned (``"ansi"``) or printed (``"human"``)."""

@@ -9,6 +9,14 @@ action space and every game stays small enough to list and replay quickly.
 (9, 8)
 >>> Rules(withholding=True) == Rules()
 False
+
+Every option is checked when a rule set is made; a wrong one is a
+:class:`~meuterer.errors.RulesError` that names the option and what it may be:
+
+>>> Rules(sale_order="foo")
+Traceback (most recent call last):
+...
+meuterer.errors.RulesError: sale_order must be one of new_captain, round_captain, got 'foo'
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ import attrs
 
 from meuterer.cards import Counts
 from meuterer.errors import RulesError
-from meuterer.islands import ISLANDS, Island, validate_islands
+from meuterer.islands import ISLANDS, MAX_POINTS, Island, validate_islands
 
 
 class SaleOrder(StrEnum):
@@ -54,9 +62,43 @@ class Reshuffle(StrEnum):
     empty at that moment, the next draw from the empty deck reshuffles instead."""
 
 
+def _member(kind: type[Any], name: str, value: object) -> Any:
+    """``value`` as a member of the string enum ``kind`` (the member or its value), else a
+    :class:`RulesError` naming the option ``name`` and its valid values."""
+    if type(value) is kind:
+        return value
+    if type(value) is str:
+        for member in kind:
+            if member.value == value:
+                return member
+    valid = ", ".join(member.value for member in kind)
+    raise RulesError(f"{name} must be one of {valid}, got {repr(value)[:60]}")
+
+
+def _to_ring(value: object) -> Ring:
+    return _member(Ring, "ring", value)  # type: ignore[no-any-return]
+
+
+def _to_sale_order(value: object) -> SaleOrder:
+    return _member(SaleOrder, "sale_order", value)  # type: ignore[no-any-return]
+
+
+def _to_discard_pool(value: object) -> DiscardPool:
+    return _member(DiscardPool, "discard_pool", value)  # type: ignore[no-any-return]
+
+
+def _to_reshuffle(value: object) -> Reshuffle:
+    return _member(Reshuffle, "reshuffle", value)  # type: ignore[no-any-return]
+
+
+def _flag(instance: Rules, attribute: attrs.Attribute[bool], value: object) -> None:
+    if type(value) is not bool:
+        raise RulesError(f"{attribute.name} must be True or False, got {repr(value)[:60]}")
+
+
 def _validate_rounds(instance: Rules, attribute: attrs.Attribute[int | None], value: int | None) -> None:
     if value is not None and (type(value) is not int or not 1 <= value <= MAX_ROUNDS):
-        raise RulesError(f"rounds must be a positive whole number, at most {MAX_ROUNDS}, got {value!r}")
+        raise RulesError(f"rounds must be a positive whole number, at most {MAX_ROUNDS}, got {repr(value)[:60]}")
 
 
 def _validate_table(instance: Rules, attribute: attrs.Attribute[tuple[Island, ...]], value: tuple[Island, ...]) -> None:
@@ -95,7 +137,7 @@ MAX_ROUNDS = 1000
 
 def _validate_deck(instance: Rules, attribute: attrs.Attribute[Counts], value: Counts) -> None:
     if len(value) != 7 or any(type(n) is not int or n < 0 for n in value):
-        raise RulesError(f"deck must hold 7 non-negative counts (ruby..pirate), got {value}")
+        raise RulesError(f"deck must hold 7 non-negative counts (ruby..pirate), got {repr(value)[:60]}")
     if sum(value) > MAX_DECK:
         raise RulesError(f"a deck holds at most {MAX_DECK} cards, got {sum(value)}")
     if value[6] != (1 if instance.pirates else 0):
@@ -107,7 +149,7 @@ def _at_least(least: int, most: int | None = None) -> Any:
     def validate(instance: Rules, attribute: attrs.Attribute[int], value: int) -> None:
         if type(value) is not int or value < least or (most is not None and value > most):
             bounds = f"of at least {least}" + ("" if most is None else f" and at most {most}")
-            raise RulesError(f"{attribute.name} must be a whole number {bounds}, got {value!r}")
+            raise RulesError(f"{attribute.name} must be a whole number {bounds}, got {repr(value)[:60]}")
 
     return validate
 
@@ -121,31 +163,31 @@ class Rules:
 
     islands: tuple[Island, ...] = attrs.field(default=ISLANDS, validator=_validate_table)
     """The island table in clockwise ring order (SPEC section 1); replaceable data."""
-    pirates: bool = False
+    pirates: bool = attrs.field(default=False, validator=_flag)
     """The pirate variant (SPEC section 5, [HU] back of the pirate ship card): the pirate
     card is shuffled into the deck and the pirate ship starts at Piratennest."""
     deck: Counts = attrs.field(default=attrs.Factory(_default_deck, takes_self=True), validator=_validate_deck)
     """Deck composition as counts of ruby, salt, wine, cloth, grain, support, pirate
     (36 cards; 37 with the pirate); at most :data:`MAX_DECK` cards."""
-    ring: Ring = attrs.field(default=Ring.FIXED, converter=Ring)
+    ring: Ring = attrs.field(default=Ring.FIXED, converter=_to_ring)
     """The island arrangement (see :class:`Ring`)."""
     rounds: int | None = attrs.field(default=None, validator=_validate_rounds)
     """Rounds in a game; ``None`` means the rulebook's 8 with 4 players, 9 with 3; at most
     :data:`MAX_ROUNDS`."""
-    sale_order: SaleOrder = attrs.field(default=SaleOrder.NEW_CAPTAIN, converter=SaleOrder)
+    sale_order: SaleOrder = attrs.field(default=SaleOrder.NEW_CAPTAIN, converter=_to_sale_order)
     """Who declares sales first in phase 5 (rulebook open; see :class:`SaleOrder`)."""
-    withholding: bool = False
+    withholding: bool = attrs.field(default=False, validator=_flag)
     """``False`` (SPEC default, "sell what you can"): a player must sell every face-up
     card of a kind he declares, and may leave no island undeclared that would buy some
     of his unsold goods. ``True``: players may withhold cards freely."""
-    discard_pool: DiscardPool = attrs.field(default=DiscardPool.DRAWN, converter=DiscardPool)
+    discard_pool: DiscardPool = attrs.field(default=DiscardPool.DRAWN, converter=_to_discard_pool)
     """Which cards the loadmaster discards from (see :class:`DiscardPool`)."""
-    reshuffle: Reshuffle = attrs.field(default=Reshuffle.ON_DRAW, converter=Reshuffle)
+    reshuffle: Reshuffle = attrs.field(default=Reshuffle.ON_DRAW, converter=_to_reshuffle)
     """When the discard pile is shuffled into a new deck (see :class:`Reshuffle`)."""
-    pirates_rob_at_start: bool = False
+    pirates_rob_at_start: bool = attrs.field(default=False, validator=_flag)
     """Pirate variant, no source says: ``False`` (SPEC default) — a pirate ship that starts
     its move on the merchant ship's island and sails away does not rob; ``True`` — it robs."""
-    pirates_return: bool = False
+    pirates_return: bool = attrs.field(default=False, validator=_flag)
     """Pirate variant, no source says: ``False`` (SPEC default) — the pirate ship stays where
     it stopped; ``True`` — it returns to Piratennest at the clean-up (phase 7)."""
 
@@ -157,8 +199,9 @@ class Rules:
     max_offer: int = attrs.field(default=3, validator=_at_least(0, MAX_OFFER))
     """The captain's highest offer to the mate (captain cards show 0 to 3); at most
     :data:`MAX_OFFER`."""
-    cabin_boy_points: int = attrs.field(default=2, validator=_at_least(0))
-    """Victory points of the cabin boy after a successful mutiny."""
+    cabin_boy_points: int = attrs.field(default=2, validator=_at_least(0, MAX_POINTS))
+    """Victory points of the cabin boy after a successful mutiny; at most
+    :data:`~meuterer.islands.MAX_POINTS`."""
 
     def __attrs_post_init__(self) -> None:
         # Four full hands and the loadmaster's extra cards are the most ever outside the

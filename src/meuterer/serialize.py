@@ -36,6 +36,7 @@ from cattrs.v import format_exception
 from meuterer.actions import Sale
 from meuterer.cards import CARD_BY_NAME, CARDS, ROLE_BY_NAME, Card, Counts, Role
 from meuterer.errors import FormatError, MeutererError
+from meuterer.islands import MAX_POINTS
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
 from meuterer.state import State, Step, fields_of
 
@@ -513,6 +514,12 @@ def check_state(state: State) -> None:
         raise FormatError("$", "round must be positive and draws_left not negative")
     if state.offer is not None and not 0 <= state.offer <= state.rules.max_offer:
         raise FormatError("$.offer", f"an offer is 0 to {state.rules.max_offer}, got {state.offer}")
+    # A loose bound (encoding.score_bounds is the tight one): a round gives a seat at most
+    # role points and two sales, each at most MAX_POINTS, and takes at most max_offer.
+    most = state.rules.rounds_for(n) * 3 * MAX_POINTS
+    for seat, score in enumerate(state.scores):
+        if not -most <= score <= most:
+            raise FormatError(f"$.scores[{seat}]", f"a score is from {-most} to {most}, got {str(score)[:60]}")
     _check_step(state)
 
 

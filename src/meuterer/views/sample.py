@@ -36,7 +36,14 @@ def sample_state(view: PlayerView, rng: random.Random) -> State:
     The work is proportional to the cards in the other players' hands and face-down
     piles, not to the deck's size: the cards are drawn one at a time by kind, from the
     counts, and the deck takes what is left.
+
+    :class:`TypeError` unless ``view`` is a :class:`PlayerView` and ``rng`` a
+    :class:`random.Random`.
     """
+    if not isinstance(view, PlayerView):
+        raise TypeError(f"sample_state takes a PlayerView, got {type(view).__name__}")
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"sample_state draws from a random.Random, got {type(rng).__name__}")
     return _complete(view, rng)
 
 
