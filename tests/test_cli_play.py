@@ -169,7 +169,7 @@ def test_help_invalid_input_and_undo(tmp_path: Path) -> None:
     assert "There is no move 0: choose a number from 1 to 4." in out
     assert "There is no move 9: choose a number from 1 to 4." in out
     assert "'p0 offer 9' is not a legal move now: the offer is a number from 0 to 3, not 9." in out
-    assert "'p1 pass' is not a legal move now: the game expects phase 1: p0 makes the captain's offer." in out
+    assert "'p1 pass' is not a legal move now: p0 may act only for p0, not for p1." in out
     assert "You offer 2 VP to a mate" in out
     assert "Undone: your move 'p0 offer 2'" in out
     assert "You offer 1 VP to a mate" in out
@@ -740,9 +740,9 @@ def test_a_resumed_game_goes_on_as_it_would_have(tmp_path: Path, monkeypatch: py
 
 
 def test_resuming_without_the_secret(tmp_path: Path) -> None:
-    record = tmp_path / "game.json"
-    console = _console(io.StringIO())
-    assert play(3, 0, "random", record=record, stdin=io.StringIO("1\n" * 20 + "quit\n"), console=console) == 0
+    record, screen = tmp_path / "game.json", io.StringIO()
+    assert play(3, 0, "random", record=record, stdin=io.StringIO("1\n" * 20 + "quit\n"), console=_console(screen)) == 0
+    assert "goes on with it (with game.json.secret, kept beside it);" in " ".join(screen.getvalue().split())
     secret = tmp_path / "game.json.secret"
     secret.write_text('{"format": {"name": "meuterer-play-secret", "version": 1}, "seed": 1.5}')
     out = io.StringIO()
@@ -798,7 +798,8 @@ def test_why_tells_nothing_the_player_cannot_see(tmp_path: Path, monkeypatch: py
         record = tmp_path / name / "game.json"
         meuterer.write_record(game, record, names=("tattler", "human", "tattler", "tattler"))
         out = io.StringIO()
-        assert play(resume=record, seed=5, stdin=io.StringIO("why\nquit\n"), console=_console(out)) == 0
+        answers = "why\np1 play ruby\np1 play " + str(deal[i].card) + "\np1 support 9\np1 sell none\nquit\n"
+        assert play(resume=record, seed=5, stdin=io.StringIO(answers), console=_console(out)) == 0
         screens.append(out.getvalue().replace(str(tmp_path / name), "DIR"))
     assert meuterer.view(meuterer.Game.replay(deal, 4).state, 1) == meuterer.view(
         meuterer.Game.replay(swapped, 4).state, 1

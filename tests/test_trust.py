@@ -91,6 +91,8 @@ def test_the_storage_of_a_state_is_read_only() -> None:
         state.__dict__ = {}  # type: ignore[misc]
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         state.round = 7  # type: ignore[misc]
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        state.__setstate__({**vars(state), "round": 7})
     assert dict(vars(state)) == attrs.asdict(state, recurse=False)
     assert (meuterer.state_digest(state), hash(state), meuterer.legal_actions(state)) == (digest, before, legal)
     assert meuterer.verify(meuterer.write_record(game)).ok

@@ -235,6 +235,8 @@ class State(_Stored):
         return fields_of(self).copy()
 
     def __setstate__(self, fields: dict[str, Any]) -> None:
+        if fields_of(self):  # only a state being unpickled, still empty, takes fields
+            raise attrs.exceptions.FrozenInstanceError()
         _set_storage(self, dict(fields))
 
     def _repr_svg_(self) -> str:

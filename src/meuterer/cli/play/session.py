@@ -17,9 +17,9 @@ from meuterer.agents.base import Agent, choose
 from meuterer.cards import counts_str
 from meuterer.engine import current_player, is_chance_node, is_terminal, legal_actions, sample_chance, winners
 from meuterer.errors import MeutererError
-from meuterer.explain import why_illegal
 from meuterer.game import Game
 from meuterer.record import verify
+from meuterer.referee import refusal
 from meuterer.rulings import strengths
 from meuterer.state import Step
 from meuterer.views import PlayerView, view
@@ -37,7 +37,7 @@ from .render import (
     round_captain,
     seat_role,
 )
-from .saving import Saver, Secret
+from .saving import Saver, Secret, secret_path
 
 
 class _Session(Narrator):
@@ -173,7 +173,8 @@ class _Session(Narrator):
             return 1
         what = "The record" if finished else f"The unfinished game ({len(self.game)} actions)"
         check = "verified" if verify(where).ok else "NOT verified"
-        resume = "" if finished else f" 'meuterer play --resume {where}' goes on with it;"
+        kept = f" (with {secret_path(where).name}, kept beside it)" if self.saver.secret is not None else ""
+        resume = "" if finished else f" 'meuterer play --resume {where}' goes on with it{kept};"
         self.say(f"{what} is saved to {where} ({check});{resume} 'meuterer replay {where}' shows it.")
         return 0
 
@@ -257,7 +258,9 @@ class _Session(Narrator):
                 return legal[legal.index(action)]
             parsed = parsed or action
         if parsed is not None:
-            return f"'{text}' is not a legal move now: {why_illegal(self.game.state, parsed)}. Type 'help' for help."
+            # worded from the player's view only (the referee's): never from hidden cards
+            why = refusal(view(self.game.state, self.me), parsed)
+            return f"'{text}' is not a legal move now: {why}. Type 'help' for help."
         return (
             f"Sorry, '{text}' is neither a move nor a command. Type a number from 1 to {len(legal)}, "
             "a move as listed (such as 'p0 pass' or just 'pass'), or help, why, undo, board, quit."
