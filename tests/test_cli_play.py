@@ -22,6 +22,7 @@ from rich.console import Console
 
 import meuterer
 from meuterer import Role
+from meuterer.cli.play.saving import Secret, read_secret
 from meuterer.cli_play import BotError, make_bot, make_bots, play, register
 
 CARD = r"(ruby|salt|wine|cloth|grain|support|pirate)"
@@ -654,6 +655,7 @@ def _secrets(monkeypatch: pytest.MonkeyPatch, *numbers: int) -> None:
     monkeypatch.setattr("meuterer.cli.play.saving.new_secret_number", draw)
 
 
+_SECRET = '{"format": {"name": "meuterer-play-secret", "version": 1}, "seed": 1, "draws": 2, "shown": true}'
 _K1 = 0x5EC2E7_0000_1111_2222_3333_4444_5555
 _K2 = 0x5EC2E7_6666_7777_8888_9999_AAAA_BBBB
 
@@ -807,3 +809,35 @@ def test_why_tells_nothing_the_player_cannot_see(tmp_path: Path, monkeypatch: py
     assert hands[0] != hands[1]  # the bot's reasons differ...
     assert "p0 offer 0" in screens[0] and "p0 pass" in screens[0]
     assert screens[0] == screens[1]  # ...but what the human sees does not
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("x" * 2000, "is at most 1000 characters"),
+        ("[]", "is not a meuterer-play-secret, version 1"),
+        ('{"format": {"name": "meuterer-play-secret", "version": 2}}', "is not a meuterer-play-secret"),
+        ('{"format": {"name": "meuterer-play-secret", "version": 1}, "seed": 1}', "expected the keys"),
+        (_SECRET.replace('"seed": 1', '"seed": 1.5'), "expected a whole number of at most 100 digits"),
+        (_SECRET.replace('"draws": 2', '"draws": ' + "9" * 101), "expected a whole number of at most 100 digits"),
+        (_SECRET.replace("true", '"yes"'), "expected true or false"),
+        ('{"a": 1, "a": 2}', "appears twice"),
+    ],
+)
+def test_a_malformed_secret_is_refused(tmp_path: Path, text: str, message: str) -> None:
+    record = tmp_path / "game.json"
+    (tmp_path / "game.json.secret").write_text(text)
+    with pytest.raises(meuterer.FormatError, match=message):
+        read_secret(record)
+
+
+def test_an_unreadable_secret_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "game.json.secret").mkdir()  # a directory: cannot be read
+    with pytest.raises(meuterer.FormatError, match="cannot read"):
+        read_secret(tmp_path / "game.json")
+    (tmp_path / "bytes.json.secret").write_bytes(b"\xff\xfe")
+    with pytest.raises(meuterer.FormatError, match="cannot read"):
+        read_secret(tmp_path / "bytes.json")
+    (tmp_path / "good.json.secret").write_text(_SECRET)
+    assert read_secret(tmp_path / "good.json") == Secret(1, 2, True)
+    assert Secret(1, 2, True).redrawn() == Secret(1, 2, True)  # a chosen seed stays after an undo
