@@ -129,6 +129,9 @@ def test_a_field_that_is_no_card_or_role_is_a_typed_error(bad: object) -> None:
         Play(0, bad)  # type: ignore[arg-type]
     with pytest.raises(MeutererError, match="not a role"):
         ChooseRole(0, bad if bad != 7 else 5)  # type: ignore[arg-type]
+    if type(bad) is not int:  # a wrong type is a TypeError too
+        with pytest.raises(TypeError, match="not a card"):
+            Play(0, bad)  # type: ignore[arg-type]
 
 
 def test_an_action_built_with_plain_numbers_fires_like_the_listed_one() -> None:

@@ -47,8 +47,9 @@ _BUILDERS: dict[str, Any] = {
 def test_every_number_of_an_action_is_a_plain_int(field: str, number: object) -> None:
     build = _BUILDERS[field]
     assert str(meuterer.parse_action(str(build(1)))) == str(build(1))  # a plain int reads back
-    with pytest.raises(TypeError, match=rf"^{field} is an int, got {type(number).__name__} "):
+    with pytest.raises(meuterer.ActionTypeError, match=rf"^{field} is an int, got {type(number).__name__} ") as caught:
         build(number)
+    assert isinstance(caught.value, TypeError) and isinstance(caught.value, meuterer.MeutererError)
 
 
 def test_island_names_are_plain_str() -> None:

@@ -38,6 +38,7 @@ from meuterer.engine import (
 )
 from meuterer.errors import (
     ActionParseError,
+    ActionTypeError,
     FormatError,
     HistoryError,
     IllegalActionError,
@@ -68,6 +69,7 @@ __all__ = [
     "ISLANDS",
     "Action",
     "ActionParseError",
+    "ActionTypeError",
     "ArrangeRing",
     "Card",
     "ChooseRole",

@@ -24,7 +24,7 @@ import attrs
 
 from meuterer.cards import CARD_BY_NAME, ROLE_BY_NAME, Card, Role
 from meuterer.cards import MAX_SEATS as MAX_SEATS  # its home is meuterer.cards
-from meuterer.errors import ActionParseError, MeutererError
+from meuterer.errors import ActionParseError, ActionTypeError, MeutererError
 
 
 def _seat(player: int) -> str:
@@ -38,7 +38,8 @@ def _card(value: Card | int) -> Card:
         return value
     if type(value) is int and 0 <= value < len(Card):
         return Card(value)
-    raise MeutererError(f"not a card: {value!r} (a meuterer.Card or its number)")
+    error = MeutererError if type(value) is int else ActionTypeError
+    raise error(f"not a card: {repr(value)[:60]} (a meuterer.Card or its number)")
 
 
 def _role(value: Role | int) -> Role:
@@ -46,14 +47,15 @@ def _role(value: Role | int) -> Role:
         return value
     if type(value) is int and 0 <= value < len(Role):
         return Role(value)
-    raise MeutererError(f"not a role: {value!r} (a meuterer.Role or its number)")
+    error = MeutererError if type(value) is int else ActionTypeError
+    raise error(f"not a role: {repr(value)[:60]} (a meuterer.Role or its number)")
 
 
 def _int(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
     """An action's number is a plain ``int``: not a bool (``True == 1`` would be written
     ``True``) nor a subclass that prints otherwise, so every action reads back from its text."""
     if type(value) is not int:
-        raise TypeError(
+        raise ActionTypeError(
             f"{type(instance).__name__}.{attribute.name} is an int, got {type(value).__name__} {repr(value)[:60]}"
         )
 
@@ -61,7 +63,7 @@ def _int(instance: object, attribute: attrs.Attribute[int], value: object) -> No
 def _str(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
     """An island name is a plain ``str`` (a subclass could print otherwise)."""
     if type(value) is not str:
-        raise TypeError(
+        raise ActionTypeError(
             f"{type(instance).__name__}.{attribute.name} is a str, got {type(value).__name__} {repr(value)[:60]}"
         )
 
@@ -74,7 +76,7 @@ def _names(values: Iterable[str]) -> tuple[str, ...]:
     names = values if type(values) is tuple else tuple(values)
     for name in names:
         if type(name) is not str:
-            raise TypeError(f"ArrangeRing.islands are str, got {type(name).__name__} {repr(name)[:60]}")
+            raise ActionTypeError(f"ArrangeRing.islands are str, got {type(name).__name__} {repr(name)[:60]}")
     return names
 
 

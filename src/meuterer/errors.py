@@ -35,6 +35,12 @@ class IllegalActionError(MeutererError):
         self.reason = reason
 
 
+class ActionTypeError(MeutererError, TypeError):
+    """An action built with a field of the wrong type: a bool or a float where a number
+    goes (``Offer(0, True)``), text where a card goes. Both a :class:`MeutererError` and a
+    :class:`TypeError`, so that no action is ever made that its own text cannot read back."""
+
+
 class RulesError(MeutererError):
     """An invalid rule set or island table."""
 
