@@ -32,12 +32,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import io
 import random
 import secrets
 import time
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import attrs
 from rich.console import Console
@@ -59,7 +58,7 @@ from meuterer.state import State, Step
 from meuterer.svg import board
 from meuterer.views import HiddenDraw, HiddenRole, PlayerView, Seen, seen, view
 
-__all__ = ["SECRET", "Seat", "SeatLog", "StaleAction", "Table", "TableError", "hash_token", "state_frame"]
+__all__ = ["SECRET", "Seat", "SeatLog", "StaleAction", "Table", "TableError", "hash_token", "seat_frame", "state_frame"]
 
 SECRET: Final = random.SystemRandom()
 """The dealer's source of chance: the operating system's randomness, never seeded."""
@@ -102,8 +101,17 @@ class Seat:
         return {"name": self.name, "bot": self.bot, "open": self.open, "stand_in": self.stand_in}
 
 
-def _quiet_console() -> Console:
-    return Console(file=io.StringIO(), width=72, color_system=None, highlight=False, emoji=False, markup=False)
+class _Lines:
+    """Stands for the terminal's console: keeps the narrator's lines as plain text."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def print(self, text: object, **_: object) -> None:
+        self.lines.append(str(text))
+
+    def rule(self, text: object, **_: object) -> None:
+        self.lines.append(f"— {text} —")
 
 
 def _stand_in_action(shown: Seen) -> Action:
@@ -143,20 +151,15 @@ class SeatLog:
         self.seat = seat
         self.view = first
         self.seen: list[str] = []
-        self._console = _quiet_console()
+        self._console = _Lines()
         me = -1 if seat is None else seat
-        self._narrator = Narrator(self._console, me, lambda p: f"p{p}")
+        self._narrator = Narrator(cast(Console, self._console), me, lambda p: f"p{p}")
         self._narrator.round_header(first)
-        self.lines: list[str] = []
-        self._collect()
 
-    def _collect(self) -> None:
-        file = self._console.file
-        assert isinstance(file, io.StringIO)
-        text = file.getvalue()
-        file.seek(0)
-        file.truncate()
-        self.lines.extend(line.rstrip() for line in text.splitlines() if line.strip())
+    @property
+    def lines(self) -> list[str]:
+        """The account so far, one line per event."""
+        return self._console.lines
 
     def pending(self) -> str | None:
         """The draws not yet told (they are told as one line when something else happens)."""
@@ -173,7 +176,23 @@ class SeatLog:
         self.seen.append(str(shown))
         self._narrator.narrate(self.view, _stand_in_action(shown), after)
         self.view = after
-        self._collect()
+
+
+def seat_frame(table_id: str, log: SeatLog, seats: list[dict[str, Any]], started: bool) -> dict[str, Any]:
+    """The snapshot frame of a seat: made from its log (its views and the actions as it saw
+    them) and the public facts of the table (``seats``: who sits where; ``started``)."""
+    return {
+        "type": "snapshot",
+        "table": table_id,
+        "seat": log.seat,
+        "at": len(log.seen),
+        "seats": seats,
+        "started": started,
+        "seen": list(log.seen),
+        "lines": list(log.lines),
+        "pending": log.pending(),
+        "state": state_frame(log.view, [s["name"] or s["bot"] or "open" for s in seats]),
+    }
 
 
 @attrs.define
@@ -233,7 +252,7 @@ class Table:
         return self.game.players
 
     def names(self) -> list[str]:
-        return [seat.name or (seat.bot or "open") for seat in self.seats]
+        return [seat.name or seat.bot or "open" for seat in self.seats]
 
     def join(self, seat: int, name: str) -> str:
         """Take the open seat ``seat`` as ``name``; the secret token that identifies its holder."""
@@ -370,19 +389,7 @@ class Table:
 
     def snapshot(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` (``None``: a spectator) may know, in one frame: for a reconnect."""
-        log = self.logs[seat]
-        return {
-            "type": "snapshot",
-            "table": self.id,
-            "seat": seat,
-            "at": self.at,
-            "seats": [s.public() for s in self.seats],
-            "started": self.started,
-            "seen": list(log.seen),
-            "lines": list(log.lines),
-            "pending": log.pending(),
-            "state": state_frame(log.view, self.names()),
-        }
+        return seat_frame(self.id, self.logs[seat], [s.public() for s in self.seats], self.started)
 
     def update(self, seat: int | None, since: int, lines_since: int) -> dict[str, Any]:
         """What ``seat`` learns from the actions after state ``since`` (his log's lines after
