@@ -1,5 +1,6 @@
 """pytest configuration: skip collecting modules whose optional library (an extra:
-``meuterer[openspiel]``, ``meuterer[pettingzoo]``, ``meuterer[gym]``, ``meuterer[docs]``, ``meuterer[server]``) is not installed."""
+``meuterer[openspiel]``, ``meuterer[pettingzoo]``, ``meuterer[gym]``, ``meuterer[docs]``,
+``meuterer[server]``) is not installed."""
 
 from __future__ import annotations
 

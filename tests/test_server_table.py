@@ -177,7 +177,7 @@ def _play(rng: random.Random, players: int, rules: meuterer.Rules) -> None:
         table.join(p, f"p{p}")
     viewers: list[int | None] = [*watched, None]
     sent: dict[int | None, list[dict[str, Any]]] = {v: [] for v in viewers}
-    told: dict[int | None, tuple[int, int]] = {v: (0, 0) for v in viewers}
+    told: dict[int | None, tuple[int, int]] = dict.fromkeys(viewers, (0, 0))
 
     def snapshot(v: int | None) -> None:
         sent[v].append(table.snapshot(v))
