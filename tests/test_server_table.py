@@ -173,8 +173,8 @@ def _play(rng: random.Random, players: int, rules: meuterer.Rules) -> None:
     watched = sorted(rng.sample(range(players), rng.choice((1, 2))))
     seats = [Seat() if p in watched else Seat(bot="random") for p in range(players)]
     table = Table("leak", players=players, seats=seats, rules=rules, stand_in_bot="random")
-    for p in watched:
-        table.join(p, f"p{p}")
+    for seat in watched:
+        table.join(seat, f"p{seat}")
     viewers: list[int | None] = [*watched, None]
     sent: dict[int | None, list[dict[str, Any]]] = {v: [] for v in viewers}
     told: dict[int | None, tuple[int, int]] = dict.fromkeys(viewers, (0, 0))
