@@ -56,9 +56,9 @@ MAX_BODY: Final = 4096
 """Most bytes in a request's body."""
 MAX_MESSAGE: Final = 2048
 """Most characters in a WebSocket message from a client."""
-RATE: Final = 8.0
+RATE: Final = 20.0
 """Messages per second a connection may send on average (a burst of :data:`BURST` is allowed)."""
-BURST: Final = 24.0
+BURST: Final = 40.0
 MAX_TABLES: Final = 1000
 """Most tables the server holds that are not over."""
 
