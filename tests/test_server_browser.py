@@ -12,8 +12,8 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-from tests.browser import chromium_path  # noqa: E402
-from tests.test_server import _free_port, _start  # noqa: E402
+from tests.browser import chromium_path
+from tests.test_server import _free_port, _start
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
