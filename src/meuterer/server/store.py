@@ -8,8 +8,7 @@ server acknowledges an action only when a restart would find it; :meth:`Store.lo
 replays every table to where its log ends.
 
 >>> from meuterer.server.store import Store
->>> from meuterer.server.command import DEFAULT_URL
-from meuterer.server.table import Seat, Table
+>>> from meuterer.server.table import Seat, Table
 >>> store = Store("sqlite://")
 >>> ann = Seat(name="ann", token_hash="0" * 64)
 >>> table = Table("t1", players=3, seats=[ann, Seat(bot="greedy"), Seat(bot="random")])
