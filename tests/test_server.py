@@ -244,6 +244,15 @@ def test_leaving_hands_the_seat_to_a_stand_in_and_a_newcomer_takes_it(client: Te
     with client.websocket_connect(f"/ws/{table}") as ws:
         ws.send_json({"token": carl["token"]})
         assert ws.receive_json()["seats"][3] == {"name": "carl", "bot": None, "open": False, "stand_in": False}
+        held = client.app.state.hub.tables[table]  # type: ignore[attr-defined]
+        held.leave(3)  # carl leaves and dee sits down, while carl's old socket is still open
+        held.join(3, "dee")
+        ws.send_json({"resync": True})
+        ws.receive_json()
+        ws.send_json({"act": "p3 pass", "at": 0})  # the socket no longer speaks for seat 3
+        with pytest.raises(WebSocketDisconnect) as closed:
+            _drain(ws)
+        assert closed.value.code == 4001
 
 
 def test_a_turn_that_times_out_is_played_by_a_stand_in_and_taken_back(tmp_path: Path) -> None:
@@ -298,9 +307,9 @@ def test_a_server_killed_mid_game_loses_no_acknowledged_action(db_url: str) -> N
     server = _start(db_url, port)
     base = f"127.0.0.1:{port}"
     try:
+        bots = {"1": "random", "2": "random", "3": "random"}
         opened = httpx.post(
-            f"http://{base}/api/tables",
-            json={"players": 4, "name": "ann", "bots": {"1": "random", "2": "random", "3": "random"}},
+            f"http://{base}/api/tables", json={"players": 4, "rules": {"rounds": 2}, "name": "ann", "bots": bots}
         ).json()
         acknowledged = 0
         for kill in range(3):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import secrets
 import time
@@ -79,6 +80,8 @@ class Connection:
 
     socket: WebSocket
     seat: int | None
+    token_hash: str | None = None
+    """The stored hash of the token the seat's socket was opened with."""
     at: int = 0
     lines: int = 0
     budget: float = BURST
@@ -283,7 +286,7 @@ class Hub:
             await socket.send_text(json.dumps({"type": "error", "reason": str(error)}))
             await socket.close(4003, "who are you?")
             return
-        connection = Connection(socket, seat)
+        connection = Connection(socket, seat, None if seat is None else table.seats[seat].token_hash)
         async with self.lock(table_id):
             self.connections.setdefault(table_id, set()).add(connection)
             await self.snapshot(connection, table)
@@ -298,41 +301,43 @@ class Hub:
                 except ValueError as error:
                     await socket.close(1009 if len(text) > MAX_MESSAGE else 1003, str(error))
                     return
-                await self.handle(connection, table, message)
+                if not await self.handle(connection, table, message):
+                    return
         except WebSocketDisconnect:
             pass
         finally:
             self.connections.get(table_id, set()).discard(connection)
 
-    async def handle(self, connection: Connection, table: Table, message: dict[str, Any]) -> None:
+    async def handle(self, connection: Connection, table: Table, message: dict[str, Any]) -> bool:
+        """Answer one message; ``False`` once the socket is closed."""
         async with self.lock(table.id):
             if message.get("resync") is True:
                 await self.snapshot(connection, table)
-                return
+                return True
             seat = connection.seat
             if seat is None:
-                await self.send(
-                    connection, table, json.dumps({"type": "refused", "reason": "a spectator takes no action"})
-                )
-                return
-            if table.seats[seat].token_hash is None:
-                await connection.socket.close(4001, "left the table")
-                return
+                refused = {"type": "refused", "reason": "a spectator takes no action"}
+                await connection.socket.send_text(json.dumps(refused))
+                return True
+            if not hmac.compare_digest(table.seats[seat].token_hash or "", connection.token_hash or "-"):
+                await connection.socket.close(4001, "left the table")  # the seat was left (and maybe taken since)
+                return False
             if message.get("take_back") is True:
                 table.take_back(seat)
                 await self.save_seats(table)
                 await self.broadcast(table)
-                return
+                return True
             try:
                 new = table.propose(seat, message.get("act"), message.get("at"))
             except StaleAction as error:
                 await self.snapshot(connection, table, stale=True, reason=str(error))
-                return
+                return True
             except MeutererError as error:
                 frame = {"type": "refused", "reason": str(error), "action": str(message.get("act"))[:200]}
                 await connection.socket.send_text(json.dumps(frame))
-                return
+                return True
             await self.advance(table, new)
+            return True
 
 
 def _message(text: str) -> dict[str, Any]:

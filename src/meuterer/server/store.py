@@ -80,7 +80,10 @@ def _engine(url: str) -> sa.Engine:
         def _pragmas(connection: Any, _: object) -> None:
             cursor = connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=FULL")
+            # WAL with NORMAL: a commit survives the process being killed (SIGKILL); only a
+            # power loss may lose the last commits. FULL would add an fsync per action.
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA busy_timeout=10000")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
