@@ -339,3 +339,24 @@ def test_a_server_killed_mid_game_loses_no_acknowledged_action(db_url: str) -> N
     finally:
         server.kill()
         server.wait()
+
+
+def test_bot_specs_and_the_table_limit_are_checked(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert "agent spec" in client.post("/api/tables", json={"bots": {"1": 5}}).json()["error"]
+    assert client.post("/api/tables", json={"bots": {"1": "greedy"}, "name": "ann", "seat": 1}).status_code == 409
+    monkeypatch.setattr("meuterer.server.app.MAX_TABLES", 0)
+    assert client.post("/api/tables", json={}).status_code == 503
+
+
+def test_meuterer_serve_runs_uvicorn_on_the_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import uvicorn
+
+    from meuterer.cli.main import main
+
+    calls: list[tuple[Any, dict[str, Any]]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append((app, options)))
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    assert main(["serve", "--db", url, "--port", "8123", "--turn-seconds", "30"]) == 0
+    ((app, options),) = calls
+    assert options["port"] == 8123 and options["host"] == "127.0.0.1" and options["ws_max_size"] >= MAX_MESSAGE
+    assert app.state.hub.turn_seconds == 30 and app.state.hub.store.url == url
