@@ -188,6 +188,8 @@ def test_a_whole_game_over_the_socket_with_stale_actions_reconnects_and_records(
         assert watcher.receive_json()["reason"] == "a spectator takes no action"
     during = loads_redacted(client.get(f"/api/tables/{table}/record", params={"token": opened["token"]}).text)
     assert during.viewer == 0
+    watched = client.get(f"/api/tables/{table}/replay")  # a spectator's replay during the game
+    assert watched.status_code == 200 and "spectator" in watched.text
     assert client.get(f"/api/tables/{table}/record", params={"token": "wrong"}).status_code == 403
     moves = 0
     while True:
@@ -220,6 +222,8 @@ def test_a_whole_game_over_the_socket_with_stale_actions_reconnects_and_records(
     assert moves > 10
     text = client.get(f"/api/tables/{table}/record").text
     assert verify(read_record(text)).ok and read_record(text).players[0] == "ann"
+    replay = client.get(f"/api/tables/{table}/replay")
+    assert replay.status_code == 200 and "<html" in replay.text and "default-src 'none'" in str(replay.headers)
     assert client.post(f"/api/tables/{table}/rematch", json={"token": "x"}).status_code == 403
     again = client.post(f"/api/tables/{table}/rematch", json={"token": opened["token"]}).json()
     assert again["table"] != table and again["seat"] == 0
@@ -298,8 +302,10 @@ def _start(url: str, port: int) -> subprocess.Popen[bytes]:
 
 
 def test_a_server_killed_mid_game_loses_no_acknowledged_action(db_url: str) -> None:
-    """kill -9 right after an acknowledgement, restart: every table resumes at the last
-    acknowledged action, and the game goes on to its end."""
+    """kill -9 right after sending an action, three times, restarting each time: the table
+    resumes at the last acknowledged action or at the one sent unacknowledged (stored just
+    before the kill), never earlier; the game goes on to its end and its record holds every
+    acknowledged action at its place."""
     import httpx
     from websockets.sync.client import connect
 
@@ -309,33 +315,40 @@ def test_a_server_killed_mid_game_loses_no_acknowledged_action(db_url: str) -> N
     try:
         bots = {"1": "random", "2": "random", "3": "random"}
         opened = httpx.post(
-            f"http://{base}/api/tables", json={"players": 4, "rules": {"rounds": 2}, "name": "ann", "bots": bots}
+            f"http://{base}/api/tables", json={"players": 4, "rules": {"rounds": 3}, "name": "ann", "bots": bots}
         ).json()
-        acknowledged = 0
-        for kill in range(3):
+        acknowledged: dict[int, str] = {}  # state id -> the action acknowledged there
+        unacknowledged: tuple[int, str] | None = None
+        for _ in range(3):
             with connect(f"ws://{base}/ws/{opened['table']}") as ws:
                 ws.send(json.dumps({"token": opened["token"]}))
                 frame = json.loads(ws.recv())
-                assert frame["at"] == acknowledged or kill == 0  # resumed exactly where it was acknowledged
+                last = max(acknowledged, default=-1)
+                if unacknowledged is not None:  # resumed where it was acknowledged, or just after the lost answer
+                    assert frame["at"] == unacknowledged[0] or frame["at"] > last
                 for _ in range(4):
-                    ws.send(json.dumps({"act": frame["state"]["legal"][0]["action"], "at": frame["at"]}))
-                    frame = json.loads(ws.recv())
-                    assert frame["type"] == "update"
-                    acknowledged = frame["at"]
-                ws.send(json.dumps({"act": frame["state"]["legal"][0]["action"], "at": frame["at"]}))
+                    action = frame["state"]["legal"][0]["action"]
+                    ws.send(json.dumps({"act": action, "at": frame["at"]}))
+                    answer = json.loads(ws.recv())
+                    assert answer["type"] == "update"
+                    acknowledged[frame["at"]] = action
+                    frame = answer
+                unacknowledged = (frame["at"], frame["state"]["legal"][0]["action"])
+                ws.send(json.dumps({"act": unacknowledged[1], "at": frame["at"]}))
                 os.kill(server.pid, signal.SIGKILL)  # maybe before, maybe after this one was stored
             server.wait()
             server = _start(db_url, port)
         with connect(f"ws://{base}/ws/{opened['table']}") as ws:
             ws.send(json.dumps({"token": opened["token"]}))
             frame = json.loads(ws.recv())
-            assert frame["at"] >= acknowledged
+            assert unacknowledged is not None and frame["at"] >= unacknowledged[0]
             while frame["state"]["winners"] is None:
                 time.sleep(0.05)  # within the rate a connection may send at
                 ws.send(json.dumps({"act": frame["state"]["legal"][0]["action"], "at": frame["at"]}))
                 frame = json.loads(ws.recv())
         record = read_record(httpx.get(f"http://{base}/api/tables/{opened['table']}/record").text)
         assert verify(record).ok and len(record.actions) == frame["at"]
+        assert all(str(record.actions[at]) == action for at, action in acknowledged.items())
     finally:
         server.kill()
         server.wait()

@@ -10,7 +10,8 @@ HTTP (JSON bodies of at most :data:`MAX_BODY` bytes):
 - ``POST /api/tables/{id}/join`` (``{"seat": 2, "name": "bob"}``) gives a seat's token;
   ``.../leave`` and ``.../rematch`` take ``{"token": ...}``;
 - ``GET /api/tables/{id}/record`` the game's record once it is over; during the game a
-  redacted record, the seat's (``?token=...``) or a spectator's.
+  redacted record, the seat's (``?token=...``) or a spectator's; ``.../replay`` the same
+  record as the replay page (``meuterer.viewer``).
 
 WebSocket ``/ws/{id}``: the first message is ``{"token": ...}`` (a seat) or ``{"watch":
 true}`` (a spectator); the answer is a ``snapshot`` frame, then ``update`` frames as the
@@ -44,12 +45,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from meuterer.agents.registry import agent_names
 from meuterer.errors import MeutererError
-from meuterer.record import dumps_record
-from meuterer.redact import dumps_redacted
+from meuterer.record import Record, dumps_record
+from meuterer.redact import RedactedRecord, dumps_redacted
 from meuterer.rules import Rules
 from meuterer.serialize import structure
 from meuterer.server.store import DEFAULT_URL, Store
 from meuterer.server.table import Seat, StaleAction, Table
+from meuterer.viewer import replay_html
 
 __all__ = ["MAX_BODY", "MAX_MESSAGE", "RATE", "Hub", "create_app"]
 
@@ -264,12 +266,14 @@ class Hub:
             if not t.over
         ]
 
-    def record(self, table_id: str, token: str | None) -> str:
+    def record(self, table_id: str, token: str | None) -> Record | RedactedRecord:
+        """The whole record once the game is over; before, the redacted record of the
+        token's seat, or a spectator's without a token."""
         table = self.table(table_id)
         if table.over:
-            return dumps_record(table.record())
+            return table.record()
         seat = None if token is None else self.holder(table, {"token": token})
-        return dumps_redacted(table.redacted(seat))
+        return table.redacted(seat)
 
     # The table's socket ----------------------------------------------------------------------
 
@@ -392,6 +396,12 @@ def _page(name: str) -> HTMLResponse:
     return HTMLResponse((STATIC / name).read_text(encoding="utf-8"), headers=_SECURITY)
 
 
+_REPLAY_SECURITY: Final = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    "img-src data:",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 _SECURITY: Final = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'",
     "X-Content-Type-Options": "nosniff",
@@ -409,8 +419,11 @@ def create_app(url: str = DEFAULT_URL, turn_seconds: float = 120.0, tick_seconds
             action = request.path_params.get("action")
             if request.method == "GET" and not table_id:
                 return JSONResponse({"tables": hub.listing(), "bots": list(agent_names())})
-            if request.method == "GET" and action == "record":
-                text = hub.record(table_id, request.query_params.get("token"))
+            if request.method == "GET" and action in ("record", "replay"):
+                record = hub.record(table_id, request.query_params.get("token"))
+                if action == "replay":  # the replay page (its own inline script and boards, nothing else)
+                    return HTMLResponse(replay_html(record), headers=_REPLAY_SECURITY)
+                text = dumps_record(record) if isinstance(record, Record) else dumps_redacted(record)
                 return Response(text, media_type="application/json", headers={"Content-Disposition": "attachment"})
             data = await _body(request)
             if not table_id:

@@ -90,6 +90,7 @@ function render(frame) {
   $("leave").hidden = mine === null || over;
   $("rematch").hidden = mine === null || !over;
   $("record").href = "/api/tables/" + encodeURIComponent(tableId) + "/record" + (token && !over ? "?token=" + encodeURIComponent(token) : "");
+  $("replay").href = $("record").href.replace("/record", "/replay");
   $("watch").href = "/table/" + encodeURIComponent(tableId);
   document.body.dataset.at = String(at);
   document.body.dataset.over = String(over);
