@@ -61,6 +61,7 @@ function render(frame) {
   else status = "Waiting for p" + state.to_act + " (" + frame.seats[state.to_act].name + ")";
   $("status").textContent = status;
   $("hint").textContent = state.hint;
+  $("help").hidden = !state.hint;
   const box = $("actions");
   box.replaceChildren();
   for (const choice of state.legal) {
