@@ -354,6 +354,24 @@ def test_a_server_killed_mid_game_loses_no_acknowledged_action(db_url: str) -> N
         server.wait()
 
 
+def test_a_restart_makes_the_moves_a_table_owes(tmp_path: Path) -> None:
+    """A stand-in stored just before the server stopped, without its moves: a restart plays them."""
+    url = f"sqlite:///{tmp_path / 'owed.db'}"
+    store = Store(url)
+    table = Table("owed", players=3, seats=[Seat(), Seat(bot="random"), Seat(bot="random")])
+    table.join(0, "ann")
+    store.add(table)
+    new = table.propose_auto()
+    store.append(table, new)
+    table.commit(new)
+    table.seats[table.waiting_for() or 0].stand_in = True
+    store.save_seats(table)
+    store.close()
+    with TestClient(create_app(url)) as client:
+        resumed = client.app.state.hub.tables["owed"]  # type: ignore[attr-defined]
+        assert resumed.at > table.at and resumed.over
+
+
 def test_bot_specs_and_the_table_limit_are_checked(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     assert "agent spec" in client.post("/api/tables", json={"bots": {"1": 5}}).json()["error"]
     assert client.post("/api/tables", json={"bots": {"1": "greedy"}, "name": "ann", "seat": 1}).status_code == 409

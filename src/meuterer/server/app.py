@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import hmac
 import json
+import logging
 import secrets
 import time
 from collections.abc import AsyncIterator
@@ -245,13 +246,20 @@ class Hub:
         seat = self.holder(table, data)
         if not table.over:
             raise Refused(409, "a rematch starts once the game is over")
-        if table.rematch is None:
-            bots = {str(p): s.bot for p, s in enumerate(table.seats) if s.bot is not None}
-            created = await self.create({"players": table.players, "bots": bots}, table.game.rules)
-            table.rematch = created["table"]
-            await self.save_seats(table)
-        answer = await self.join(table.rematch, {"seat": seat, "name": table.seats[seat].name})
-        return answer
+        async with self.lock(table_id):  # two players asking at once get one rematch
+            if table.rematch is None:
+                bots = {str(p): s.bot for p, s in enumerate(table.seats) if s.bot is not None}
+                created = await self.create({"players": table.players, "bots": bots}, table.game.rules)
+                table.rematch = created["table"]
+                await self.save_seats(table)
+        return await self.join(table.rematch, {"seat": seat, "name": table.seats[seat].name})
+
+    async def resume(self) -> None:
+        """After a restart: let every table make the moves it owes (draws, bots, stand-ins
+        whose seats were handed over just before the server stopped)."""
+        for table in list(self.tables.values()):
+            async with self.lock(table.id):
+                await self.advance(table, table.propose_auto())
 
     def listing(self) -> list[dict[str, Any]]:
         return [
@@ -449,9 +457,12 @@ def create_app(url: str = DEFAULT_URL, turn_seconds: float = 120.0, tick_seconds
         async def ticker() -> None:
             while True:
                 await asyncio.sleep(tick_seconds)
-                with contextlib.suppress(Exception):
+                try:
                     await hub.tick()
+                except Exception:  # pragma: no cover - logged, and the ticker goes on
+                    logging.getLogger("meuterer.server").exception("standing in failed")
 
+        await hub.resume()
         task = asyncio.create_task(ticker())
         try:
             yield
