@@ -94,3 +94,51 @@ def test_four_browsers_play_a_whole_game_with_a_reload_and_a_spectator(tmp_path:
     finally:
         server.kill()
         server.wait()
+
+
+@pytest.mark.skipif(os.environ.get("MEUTERER_SLOW") != "1", reason="slow (about 10 s): run with MEUTERER_SLOW=1")
+def test_the_lobby_opens_a_table_and_a_friend_joins_it(tmp_path: Path) -> None:
+    executable = chromium_path()
+    from playwright.sync_api import sync_playwright
+
+    port = _free_port()
+    server = _start(f"sqlite:///{tmp_path / 'lobby.db'}", port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=executable, args=FLAGS)
+            errors: list[str] = []
+            try:
+                pages = []
+                for _ in range(2):
+                    page = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True).new_page()
+                    page.on("pageerror", lambda error: errors.append(str(error)))
+                    page.goto(base + "/")
+                    pages.append(page)
+                ann, bob = pages
+                ann.fill("#name", "ann")
+                ann.select_option("#players", "3")
+                ann.wait_for_selector("#seat-2")
+                ann.select_option("#seat-1", "")  # an open seat for a friend
+                ann.select_option("#seat-2", "random")
+                ann.check("#pirates")
+                ann.click("#create-button")
+                ann.wait_for_url("**/table/**")
+                assert "#token=" in ann.url
+                ann.wait_for_function("document.getElementById('status').textContent.startsWith('Waiting for players')")
+                bob.reload()  # the list now shows ann's table
+                bob.fill("#name", "bob")
+                bob.click("button.join")
+                bob.wait_for_url("**/table/**")
+                for page in pages:
+                    page.wait_for_function("Number(document.body.dataset.at) > 0")
+                    page.wait_for_function(
+                        "!document.getElementById('status').textContent.startsWith('Waiting for players')"
+                    )
+                assert ann.inner_text("#who") == "You are p0 (ann)" and bob.inner_text("#who") == "You are p1 (bob)"
+            finally:
+                browser.close()
+            assert not errors, errors
+    finally:
+        server.kill()
+        server.wait()
