@@ -178,6 +178,19 @@ def test_bodies_and_messages_are_bounded(client: TestClient) -> None:
         ws.receive_json()
 
 
+def test_the_sockets_of_a_table_are_bounded(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("meuterer.server.app.MAX_SOCKETS", 1)
+    opened = _open(client, {"1": "random", "2": "random", "3": "random"})
+    with client.websocket_connect(f"/ws/{opened['table']}") as first:
+        first.send_json({"watch": True})
+        assert first.receive_json()["type"] == "snapshot"
+        with client.websocket_connect(f"/ws/{opened['table']}") as second:
+            second.send_json({"watch": True})
+            with pytest.raises(WebSocketDisconnect) as closed:
+                second.receive_json()
+            assert closed.value.code == 1013
+
+
 def test_a_whole_game_over_the_socket_with_stale_actions_reconnects_and_records(client: TestClient) -> None:
     opened = _open(client, {"1": "random", "2": "greedy", "3": "random"})
     table = opened["table"]

@@ -63,6 +63,8 @@ MAX_MESSAGE: Final = 2048
 RATE: Final = 20.0
 """Messages per second a connection may send on average (a burst of :data:`BURST` is allowed)."""
 BURST: Final = 40.0
+MAX_SOCKETS: Final = 64
+"""Most WebSockets open on one table (seats' tabs and spectators together)."""
 MAX_TABLES: Final = 1000
 """Most tables the server holds that are not over."""
 
@@ -297,6 +299,9 @@ class Hub:
         except (Refused, ValueError) as error:
             await socket.send_text(json.dumps({"type": "error", "reason": str(error)}))
             await socket.close(4003, "who are you?")
+            return
+        if len(self.connections.get(table_id, ())) >= MAX_SOCKETS:
+            await socket.close(1013, "too many connections to this table")
             return
         connection = Connection(socket, seat, None if seat is None else table.seats[seat].token_hash)
         async with self.lock(table_id):
