@@ -243,3 +243,17 @@ def test_every_frame_is_a_function_of_the_seats_redacted_record() -> None:
     options = [meuterer.Rules(), meuterer.Rules(pirates=True), meuterer.Rules(rounds=3, withholding=True)]
     for game in range(GAMES):
         _play(rng, 3 + game % 2, options[game % 3])
+
+
+def test_the_client_loads_nothing_from_the_internet_and_writes_text_as_text() -> None:
+    from pathlib import Path
+
+    static = Path(__file__).parents[1] / "src" / "meuterer" / "server" / "static"
+    files = {path.name: path.read_text(encoding="utf-8") for path in static.iterdir()}
+    assert {"lobby.html", "table.html", "lobby.js", "table.js", "style.css"} <= set(files)
+    for name, text in files.items():
+        assert "http://" not in text and "https://" not in text and "//cdn" not in text, name
+        if name.endswith(".html"):
+            assert "<script>" not in text, name  # scripts are files of the server (the CSP allows no other)
+    writes = [line.strip() for text in files.values() for line in text.splitlines() if "innerHTML" in line]
+    assert len(writes) == 1 and writes[0].startswith('$("board").innerHTML = state.svg;')  # the board only
