@@ -404,3 +404,20 @@ def test_meuterer_serve_runs_uvicorn_on_the_app(monkeypatch: pytest.MonkeyPatch,
     ((app, options),) = calls
     assert options["port"] == 8123 and options["host"] == "127.0.0.1" and options["ws_max_size"] >= MAX_MESSAGE
     assert app.state.hub.turn_seconds == 30 and app.state.hub.store.url == url
+
+
+def test_a_socket_that_cannot_be_sent_to_is_dropped() -> None:
+    import asyncio
+
+    from meuterer.server.app import Connection, Hub
+
+    class Stuck:
+        async def send_text(self, text: str) -> None:
+            raise OSError("the reader is gone")
+
+    hub = Hub(Store("sqlite://"))
+    table = Table("stuck", players=3, seats=[Seat(bot="random")] * 3)
+    connection = Connection(Stuck(), None)  # type: ignore[arg-type]
+    hub.connections[table.id] = {connection}
+    asyncio.run(hub.send(connection, table, "{}"))
+    assert hub.connections[table.id] == set()

@@ -63,6 +63,8 @@ MAX_MESSAGE: Final = 2048
 RATE: Final = 20.0
 """Messages per second a connection may send on average (a burst of :data:`BURST` is allowed)."""
 BURST: Final = 40.0
+SEND_SECONDS: Final = 5.0
+"""Longest wait for one frame to be sent before its socket is dropped."""
 MAX_SOCKETS: Final = 64
 """Most WebSockets open on one table (seats' tabs and spectators together)."""
 MAX_TABLES: Final = 1000
@@ -141,8 +143,12 @@ class Hub:
             await self.send(connection, table, made[key])
 
     async def send(self, connection: Connection, table: Table, text: str) -> None:
-        with contextlib.suppress(Exception):
-            await connection.socket.send_text(text)
+        """Send ``text``; a socket that takes longer than :data:`SEND_SECONDS` (a reader that
+        stopped reading) is dropped, so that it cannot hold up its table."""
+        try:
+            await asyncio.wait_for(connection.socket.send_text(text), SEND_SECONDS)
+        except Exception:
+            self.connections.get(table.id, set()).discard(connection)
         connection.at = table.at
         connection.lines = len(table.logs[connection.seat].lines)
 
