@@ -45,6 +45,13 @@ def test_tokens_are_secret_and_checked() -> None:
             table.authenticate(wrong)
     with pytest.raises(TableError, match="taken"):
         table.join(1, "eve")
+    table.leave(1)
+    for bad in ("\ud800", "a\u202eb", "\x00"):
+        with pytest.raises(TableError, match="printable"):
+            table.join(1, bad)
+    assert table.seats[1].open
+    table.join(1, "  Zoë   the\tsecond ")
+    assert table.seats[1].name == "Zoë the second"
 
 
 def test_bad_tables_and_seats_are_refused() -> None:

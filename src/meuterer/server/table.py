@@ -35,6 +35,7 @@ import hmac
 import random
 import secrets
 import time
+import unicodedata
 from collections.abc import Sequence
 from typing import Any, Final, cast
 
@@ -260,6 +261,8 @@ class Table:
         if not self.seats[seat].open:
             raise TableError(f"seat {seat} is taken")
         name = " ".join(str(name).split())[:MAX_NAME] or f"p{seat}"
+        if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in name):
+            raise TableError("a name is printable text (no control, format, private or lone surrogate characters)")
         token = secrets.token_urlsafe(24)
         self.seats[seat].token_hash = hash_token(token)
         self.seats[seat].name = name
