@@ -1,5 +1,6 @@
 """pytest configuration: skip collecting modules whose optional library (an extra:
-``meuterer[openspiel]``, ``meuterer[pettingzoo]``, ``meuterer[gym]``, ``meuterer[docs]``) is not installed."""
+``meuterer[openspiel]``, ``meuterer[pettingzoo]``, ``meuterer[gym]``, ``meuterer[docs]``,
+``meuterer[server]``) is not installed."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ _OPTIONAL = {
     "src/meuterer/pettingzoo.py": ("pettingzoo",),
     "src/meuterer/gym.py": ("gymnasium",),
     "docs/research.md": ("pyspiel", "gymnasium"),
+    "src/meuterer/server/store.py": ("sqlalchemy",),
+    "src/meuterer/server/app.py": ("starlette", "sqlalchemy"),
+    "docs/server.md": ("starlette", "sqlalchemy"),
     # A build-time extension of the docs site (extra ``docs``), not part of the library.
     "docs/griffe_doctests.py": ("griffe",),
 }

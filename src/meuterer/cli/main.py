@@ -8,6 +8,7 @@
 - ``meuterer play`` plays a game in the terminal against bots.
 - ``meuterer simulate -n N`` runs a tournament between bots and summarises it.
 - ``meuterer bench [--games N]`` prints speed figures.
+- ``meuterer serve [--db URL] [--host H] [--port P]`` runs the online game server.
 
 No command prints a traceback when its output is closed early (``meuterer random-game |
 head``) or when it is interrupted with Ctrl-C: it stops with status 141 (a closed pipe,
@@ -29,6 +30,7 @@ from meuterer.engine import random_game
 from meuterer.errors import MeutererError
 from meuterer.narrate import narrate, replay_lines
 from meuterer.record import read_record, verify
+from meuterer.server.command import register as register_serve
 
 
 def _random_game(args: argparse.Namespace) -> int:
@@ -155,6 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     diagram.set_defaults(run=_diagram)
     register_play(commands)
     register_simulate(commands)
+    register_serve(commands)
     bench = commands.add_parser(
         "bench",
         help="measure the engine's and the services' speed on one core",

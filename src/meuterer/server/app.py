@@ -1,0 +1,496 @@
+"""The ASGI application of ``meuterer serve`` (Starlette): the lobby, the tables' WebSockets
+and the browser client.
+
+HTTP (JSON bodies of at most :data:`MAX_BODY` bytes):
+
+- ``GET /`` the lobby page; ``GET /table/{id}`` the table page (a seat's secret token
+  travels in the page's fragment, ``#token=...``, never in a URL the server logs);
+- ``GET /api/tables`` the tables not over; ``POST /api/tables`` creates one
+  (``{"players": 4, "rules": {...}, "bots": {"1": "greedy"}, "name": "ann", "seat": 0}``);
+- ``POST /api/tables/{id}/join`` (``{"seat": 2, "name": "bob"}``) gives a seat's token;
+  ``.../leave`` and ``.../rematch`` take ``{"token": ...}``;
+- ``GET /api/tables/{id}/record`` the game's record once it is over; during the game a
+  redacted record, the seat's (``?token=...``) or a spectator's; ``.../replay`` the same
+  record as the replay page (``meuterer.viewer``).
+
+WebSocket ``/ws/{id}``: the first message is ``{"token": ...}`` (a seat) or ``{"watch":
+true}`` (a spectator); the answer is a ``snapshot`` frame, then ``update`` frames as the
+game goes on. A seat sends ``{"act": "p0 offer 2", "at": 17}``, ``{"take_back": true}``
+or ``{"resync": true}``; a refused action is answered with a ``refused`` frame (the
+referee's words), a stale one with a new ``snapshot`` that says ``"stale": true``.
+Messages longer than :data:`MAX_MESSAGE` characters, or more than :data:`RATE` per second
+on average, close the socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator
+from importlib.resources import files
+from typing import Any, Final
+
+import anyio
+import attrs
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from meuterer.agents.registry import agent_names
+from meuterer.errors import MeutererError
+from meuterer.record import Record, dumps_record
+from meuterer.redact import RedactedRecord, dumps_redacted
+from meuterer.rules import Rules
+from meuterer.serialize import structure
+from meuterer.server.store import DEFAULT_URL, Store
+from meuterer.server.table import Seat, StaleAction, Table
+from meuterer.viewer import replay_html
+
+__all__ = ["MAX_BODY", "MAX_MESSAGE", "RATE", "Hub", "create_app"]
+
+MAX_BODY: Final = 4096
+"""Most bytes in a request's body."""
+MAX_MESSAGE: Final = 2048
+"""Most characters in a WebSocket message from a client."""
+RATE: Final = 20.0
+"""Messages per second a connection may send on average (a burst of :data:`BURST` is allowed)."""
+BURST: Final = 40.0
+SEND_SECONDS: Final = 5.0
+"""Longest wait for one frame to be sent before its socket is dropped."""
+MAX_SOCKETS: Final = 64
+"""Most WebSockets open on one table (seats' tabs and spectators together)."""
+MAX_TABLES: Final = 1000
+"""Most tables the server holds that are not over."""
+
+STATIC = files("meuterer.server") / "static"
+
+
+class Refused(Exception):
+    """A request refused with an HTTP status and a reason."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+
+
+@attrs.define(eq=False)
+class Connection:
+    """One WebSocket: its seat (``None``: a spectator), what it has been sent, its rate budget."""
+
+    socket: WebSocket
+    seat: int | None
+    token_hash: str | None = None
+    """The stored hash of the token the seat's socket was opened with."""
+    at: int = 0
+    lines: int = 0
+    budget: float = BURST
+    last: float = attrs.field(factory=time.monotonic)
+
+    def allow(self) -> bool:
+        """Spend one message of the rate budget; ``False`` when there is none left."""
+        now = time.monotonic()
+        self.budget = min(BURST, self.budget + (now - self.last) * RATE)
+        self.last = now
+        self.budget -= 1
+        return self.budget >= 0
+
+
+class Hub:
+    """The server's tables, their locks and connections, and the store they are kept in."""
+
+    def __init__(self, store: Store, turn_seconds: float = 120.0) -> None:
+        self.store = store
+        self.turn_seconds = turn_seconds
+        self.tables: dict[str, Table] = {table.id: table for table in store.load()}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.connections: dict[str, set[Connection]] = {}
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        return self.locks.setdefault(table_id, asyncio.Lock())
+
+    def table(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise Refused(404, "no such table")
+        return table
+
+    # Changes, stored before they are told --------------------------------------------------
+
+    async def advance(self, table: Table, new: list[Any]) -> None:
+        """Store ``new`` (committed to the database first), then apply and broadcast them."""
+        if new:
+            await anyio.to_thread.run_sync(self.store.append, table, new)
+            table.commit(new)
+        await self.broadcast(table)
+
+    async def save_seats(self, table: Table) -> None:
+        await anyio.to_thread.run_sync(self.store.save_seats, table)
+
+    async def broadcast(self, table: Table) -> None:
+        made: dict[tuple[int | None, int, int], str] = {}
+        for connection in list(self.connections.get(table.id, ())):
+            key = (connection.seat, connection.at, connection.lines)
+            if key not in made:
+                made[key] = json.dumps(table.update(connection.seat, connection.at, connection.lines))
+            await self.send(connection, table, made[key])
+
+    async def send(self, connection: Connection, table: Table, text: str) -> None:
+        """Send ``text``; a socket that takes longer than :data:`SEND_SECONDS` (a reader that
+        stopped reading) is dropped, so that it cannot hold up its table."""
+        try:
+            await asyncio.wait_for(connection.socket.send_text(text), SEND_SECONDS)
+        except Exception:
+            self.connections.get(table.id, set()).discard(connection)
+        connection.at = table.at
+        connection.lines = len(table.logs[connection.seat].lines)
+
+    async def snapshot(self, connection: Connection, table: Table, **extra: Any) -> None:
+        frame = table.snapshot(connection.seat)
+        frame.update(extra)
+        await self.send(connection, table, json.dumps(frame))
+
+    async def tick(self) -> None:
+        """Stand in for every seat whose turn time has run out."""
+        for table in list(self.tables.values()):
+            seat = table.expired()
+            if seat is None:
+                continue
+            async with self.lock(table.id):
+                if table.expired() != seat:
+                    continue
+                table.seats[seat].stand_in = True
+                await self.save_seats(table)
+                await self.advance(table, table.propose_auto())
+
+    # Lobby ----------------------------------------------------------------------------------
+
+    async def create(self, data: dict[str, Any], rules: Rules | None = None) -> dict[str, Any]:
+        if sum(not t.over for t in self.tables.values()) >= MAX_TABLES:
+            raise Refused(503, "the server holds as many tables as it may")
+        players = data.get("players", 4)
+        if players not in (3, 4) or type(players) is not int:
+            raise Refused(400, "players: 3 or 4")
+        rules = rules or _rules(data.get("rules"))
+        bots = data.get("bots") or {}
+        if not isinstance(bots, dict) or len(bots) > players:
+            raise Refused(400, 'bots: an object from seat to agent spec, such as {"1": "greedy"}')
+        seats = [Seat() for _ in range(players)]
+        for key, spec in bots.items():
+            seat = _seat_number(key, players)
+            if not isinstance(spec, str) or len(spec) > 60:
+                raise Refused(400, f"bots: seat {seat} needs an agent spec such as 'greedy'")
+            seats[seat].bot = spec
+            seats[seat].name = spec
+        table_id = secrets.token_urlsafe(9)
+        try:
+            table = Table(
+                table_id,
+                players=players,
+                seats=seats,
+                rules=rules,
+                first_captain=secrets.randbelow(players),
+                turn_seconds=self.turn_seconds,
+            )
+        except MeutererError as error:
+            raise Refused(400, str(error)) from None
+        answer: dict[str, Any] = {"table": table_id}
+        name = data.get("name")
+        if name is not None:
+            seat = _seat_number(data.get("seat", next((p for p, s in enumerate(seats) if s.open), 0)), players)
+            answer.update(seat=seat, token=self._join(table, seat, name))
+        async with self.lock(table_id):
+            new = table.propose_auto()
+            await anyio.to_thread.run_sync(self.store.add, table)
+            self.tables[table_id] = table
+            await self.advance(table, new)
+        return answer
+
+    def _join(self, table: Table, seat: int, name: object) -> str:
+        if not isinstance(name, str):
+            raise Refused(400, "name: a text")
+        try:
+            return table.join(seat, name)
+        except MeutererError as error:
+            raise Refused(409, str(error)) from None
+
+    async def join(self, table_id: str, data: dict[str, Any]) -> dict[str, Any]:
+        table = self.table(table_id)
+        async with self.lock(table_id):
+            seat = _seat_number(data.get("seat"), table.players)
+            token = self._join(table, seat, data.get("name", ""))
+            await self.save_seats(table)
+            await self.advance(table, table.propose_auto())
+        return {"table": table_id, "seat": seat, "token": token}
+
+    def holder(self, table: Table, data: dict[str, Any]) -> int:
+        try:
+            return table.authenticate(data.get("token"))
+        except MeutererError as error:
+            raise Refused(403, str(error)) from None
+
+    async def leave(self, table_id: str, data: dict[str, Any]) -> dict[str, Any]:
+        table = self.table(table_id)
+        async with self.lock(table_id):
+            seat = self.holder(table, data)
+            table.leave(seat)
+            await self.save_seats(table)
+            for connection in list(self.connections.get(table_id, ())):
+                if connection.seat == seat:
+                    with contextlib.suppress(Exception):
+                        await connection.socket.close(4001, "left the table")
+            await self.advance(table, table.propose_auto())
+        return {"table": table_id, "seat": seat, "left": True}
+
+    async def rematch(self, table_id: str, data: dict[str, Any]) -> dict[str, Any]:
+        table = self.table(table_id)
+        seat = self.holder(table, data)
+        if not table.over:
+            raise Refused(409, "a rematch starts once the game is over")
+        async with self.lock(table_id):  # two players asking at once get one rematch
+            if table.rematch is None:
+                bots = {str(p): s.bot for p, s in enumerate(table.seats) if s.bot is not None}
+                created = await self.create({"players": table.players, "bots": bots}, table.game.rules)
+                table.rematch = created["table"]
+                await self.save_seats(table)
+        return await self.join(table.rematch, {"seat": seat, "name": table.seats[seat].name})
+
+    async def resume(self) -> None:
+        """After a restart: let every table make the moves it owes (draws, bots, stand-ins
+        whose seats were handed over just before the server stopped)."""
+        for table in list(self.tables.values()):
+            async with self.lock(table.id):
+                await self.advance(table, table.propose_auto())
+
+    def listing(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "table": t.id,
+                "players": t.players,
+                "started": t.started,
+                "at": t.at,
+                "seats": [s.public() for s in t.seats],
+            }
+            for t in self.tables.values()
+            if not t.over
+        ]
+
+    def record(self, table_id: str, token: str | None) -> Record | RedactedRecord:
+        """The whole record once the game is over; before, the redacted record of the
+        token's seat, or a spectator's without a token."""
+        table = self.table(table_id)
+        if table.over:
+            return table.record()
+        seat = None if token is None else self.holder(table, {"token": token})
+        return table.redacted(seat)
+
+    # The table's socket ----------------------------------------------------------------------
+
+    async def serve_socket(self, socket: WebSocket, table_id: str) -> None:
+        await socket.accept()
+        table = self.tables.get(table_id)
+        if table is None:
+            await socket.close(4004, "no such table")
+            return
+        try:
+            hello = _message(await socket.receive_text())
+            seat = None if hello.get("watch") is True else self.holder(table, hello)
+        except (Refused, ValueError) as error:
+            await socket.send_text(json.dumps({"type": "error", "reason": str(error)}))
+            await socket.close(4003, "who are you?")
+            return
+        if len(self.connections.get(table_id, ())) >= MAX_SOCKETS:
+            await socket.close(1013, "too many connections to this table")
+            return
+        connection = Connection(socket, seat, None if seat is None else table.seats[seat].token_hash)
+        async with self.lock(table_id):
+            self.connections.setdefault(table_id, set()).add(connection)
+            await self.snapshot(connection, table)
+        try:
+            while True:
+                text = await socket.receive_text()
+                if not connection.allow():
+                    await socket.close(1008, "too many messages")
+                    return
+                try:
+                    message = _message(text)
+                except ValueError as error:
+                    await socket.close(1009 if len(text) > MAX_MESSAGE else 1003, str(error))
+                    return
+                if not await self.handle(connection, table, message):
+                    return
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.connections.get(table_id, set()).discard(connection)
+
+    async def handle(self, connection: Connection, table: Table, message: dict[str, Any]) -> bool:
+        """Answer one message; ``False`` once the socket is closed."""
+        async with self.lock(table.id):
+            if message.get("resync") is True:
+                await self.snapshot(connection, table)
+                return True
+            seat = connection.seat
+            if seat is None:
+                refused = {"type": "refused", "reason": "a spectator takes no action"}
+                await connection.socket.send_text(json.dumps(refused))
+                return True
+            if not hmac.compare_digest(table.seats[seat].token_hash or "", connection.token_hash or "-"):
+                await connection.socket.close(4001, "left the table")  # the seat was left (and maybe taken since)
+                return False
+            if message.get("take_back") is True:
+                table.take_back(seat)
+                await self.save_seats(table)
+                await self.broadcast(table)
+                return True
+            try:
+                new = table.propose(seat, message.get("act"), message.get("at"))
+            except StaleAction as error:
+                await self.snapshot(connection, table, stale=True, reason=str(error))
+                return True
+            except MeutererError as error:
+                frame = {"type": "refused", "reason": str(error), "action": str(message.get("act"))[:200]}
+                await connection.socket.send_text(json.dumps(frame))
+                return True
+            await self.advance(table, new)
+            return True
+
+
+def _message(text: str) -> dict[str, Any]:
+    if len(text) > MAX_MESSAGE:
+        raise ValueError(f"a message has at most {MAX_MESSAGE} characters")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise ValueError("a message is a JSON object") from None
+    if not isinstance(data, dict):
+        raise ValueError("a message is a JSON object")
+    return data
+
+
+def _seat_number(value: object, players: int) -> int:
+    try:
+        seat = int(value) if isinstance(value, int | str) and len(str(value)) < 3 else -1
+    except ValueError:
+        seat = -1
+    if not 0 <= seat < players:
+        raise Refused(400, f"seat: a number from 0 to {players - 1}")
+    return seat
+
+
+def _rules(data: object) -> Rules | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise Refused(400, 'rules: an object of rule options, such as {"pirates": true}')
+    try:
+        return structure(data, Rules, "$.rules")
+    except MeutererError as error:
+        raise Refused(400, str(error)) from None
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise Refused(413, f"a request body has at most {MAX_BODY} bytes")
+    try:
+        data = json.loads(body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise Refused(400, "the body is a JSON object") from None
+    if not isinstance(data, dict):
+        raise Refused(400, "the body is a JSON object")
+    return data
+
+
+def _page(name: str) -> HTMLResponse:
+    return HTMLResponse((STATIC / name).read_text(encoding="utf-8"), headers=_SECURITY)
+
+
+_REPLAY_SECURITY: Final = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    "img-src data:",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+_SECURITY: Final = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def create_app(url: str = DEFAULT_URL, turn_seconds: float = 120.0, tick_seconds: float = 1.0) -> Starlette:
+    """The server's ASGI application, keeping its tables in the database at ``url``."""
+    hub = Hub(Store(url), turn_seconds)
+
+    async def api(request: Request) -> Response:
+        try:
+            table_id = request.path_params.get("table_id", "")
+            action = request.path_params.get("action")
+            if request.method == "GET" and not table_id:
+                return JSONResponse({"tables": hub.listing(), "bots": list(agent_names())})
+            if request.method == "GET" and action in ("record", "replay"):
+                record = hub.record(table_id, request.query_params.get("token"))
+                if action == "replay":  # the replay page (its own inline script and boards, nothing else)
+                    return HTMLResponse(replay_html(record), headers=_REPLAY_SECURITY)
+                text = dumps_record(record) if isinstance(record, Record) else dumps_redacted(record)
+                return Response(text, media_type="application/json", headers={"Content-Disposition": "attachment"})
+            data = await _body(request)
+            if not table_id:
+                return JSONResponse(await hub.create(data))
+            handlers = {"join": hub.join, "leave": hub.leave, "rematch": hub.rematch}
+            if action not in handlers:
+                raise Refused(404, "no such request")
+            return JSONResponse(await handlers[action](table_id, data))
+        except Refused as error:
+            return JSONResponse({"error": str(error)}, status_code=error.status)
+
+    async def lobby(request: Request) -> Response:
+        return _page("lobby.html")
+
+    async def table_page(request: Request) -> Response:
+        return _page("table.html")
+
+    async def socket(websocket: WebSocket) -> None:
+        await hub.serve_socket(websocket, websocket.path_params["table_id"])
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async def ticker() -> None:
+            while True:
+                await asyncio.sleep(tick_seconds)
+                try:
+                    await hub.tick()
+                except Exception:  # pragma: no cover - logged, and the ticker goes on
+                    logging.getLogger("meuterer.server").exception("standing in failed")
+
+        await hub.resume()
+        task = asyncio.create_task(ticker())
+        try:
+            yield
+        finally:
+            task.cancel()
+            hub.store.close()
+
+    app = Starlette(
+        routes=[
+            Route("/", lobby),
+            Route("/table/{table_id}", table_page),
+            Route("/api/tables", api, methods=["GET", "POST"]),
+            Route("/api/tables/{table_id}/{action}", api, methods=["GET", "POST"]),
+            WebSocketRoute("/ws/{table_id}", socket),
+            Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    return app

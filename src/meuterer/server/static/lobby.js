@@ -1,0 +1,98 @@
+// The lobby: open a table, list the tables, join a seat. Text goes in with textContent only.
+"use strict";
+
+async function post(url, data) {
+  const response = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
+                                     body: JSON.stringify(data)});
+  const answer = await response.json();
+  if (!response.ok) throw new Error(answer.error || response.statusText);
+  return answer;
+}
+
+function go(answer) {
+  window.location.href = "/table/" + encodeURIComponent(answer.table) + "#token=" + encodeURIComponent(answer.token);
+}
+
+function seatChoices(bots) {
+  const players = Number(document.getElementById("players").value);
+  const box = document.getElementById("seats");
+  box.replaceChildren();
+  for (let seat = 1; seat < players; seat++) {
+    const label = document.createElement("label");
+    label.append("Seat " + seat + " ");
+    const select = document.createElement("select");
+    select.id = "seat-" + seat;
+    const human = document.createElement("option");
+    human.value = ""; human.textContent = "a player (open seat)";
+    select.append(human);
+    for (const name of bots) {
+      const option = document.createElement("option");
+      option.value = name; option.textContent = "bot: " + name;
+      select.append(option);
+    }
+    select.value = bots.includes("greedy") ? "greedy" : "";
+    label.append(select);
+    box.append(label);
+  }
+}
+
+async function refresh() {
+  const data = await (await fetch("/api/tables")).json();
+  const body = document.getElementById("tables");
+  body.replaceChildren();
+  for (const table of data.tables) {
+    const row = document.createElement("tr");
+    const id = document.createElement("td");
+    id.textContent = table.table + (table.started ? " (playing)" : " (waiting)");
+    const seats = document.createElement("td");
+    const actions = document.createElement("td");
+    table.seats.forEach((seat, index) => {
+      const span = document.createElement("span");
+      span.textContent = "p" + index + ": " + (seat.open ? "open" : seat.name) + (seat.stand_in ? " (stand-in)" : "") + "  ";
+      seats.append(span);
+      if (seat.open) {
+        const button = document.createElement("button");
+        button.textContent = "Sit at seat " + index;
+        button.className = "join";
+        button.addEventListener("click", async () => {
+          try {
+            const name = document.getElementById("name").value || ("p" + index);
+            go(await post("/api/tables/" + encodeURIComponent(table.table) + "/join", {seat: index, name}));
+          } catch (error) { document.getElementById("notice").textContent = error.message; }
+        });
+        actions.append(button);
+      }
+    });
+    const watch = document.createElement("a");
+    watch.href = "/table/" + encodeURIComponent(table.table);
+    watch.textContent = "watch";
+    actions.append(watch);
+    row.append(id, seats, actions);
+    body.append(row);
+  }
+  return data.bots;
+}
+
+window.addEventListener("DOMContentLoaded", async () => {
+  const bots = await refresh();
+  seatChoices(bots);
+  document.getElementById("players").addEventListener("change", () => seatChoices(bots));
+  document.getElementById("create").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const players = Number(document.getElementById("players").value);
+    const rules = {};
+    if (document.getElementById("pirates").checked) rules.pirates = true;
+    const rounds = document.getElementById("rounds").value;
+    if (rounds) rules.rounds = Number(rounds);
+    const chosen = {};
+    for (let seat = 1; seat < players; seat++) {
+      const value = document.getElementById("seat-" + seat).value;
+      if (value) chosen[seat] = value;
+    }
+    try {
+      go(await post("/api/tables", {players, rules, bots: chosen, seat: 0,
+                                    name: document.getElementById("name").value}));
+    } catch (error) { document.getElementById("notice").textContent = error.message; }
+  });
+  setInterval(refresh, 5000);
+});

@@ -1,0 +1,121 @@
+// A table: the board from this seat's view, its legal actions as buttons, the log in words.
+// Every text from the server goes in with textContent; the board is the server's SVG.
+"use strict";
+
+const tableId = decodeURIComponent(location.pathname.split("/").pop());
+const token = new URLSearchParams(location.hash.slice(1)).get("token");
+let socket = null;
+let at = 0;
+let lines = [];
+let mySeat = null;
+let retry = 500;
+let over = false;
+
+const $ = (id) => document.getElementById(id);
+
+function say(text) { $("notice").textContent = text || ""; }
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  socket = new WebSocket(scheme + location.host + "/ws/" + encodeURIComponent(tableId));
+  socket.addEventListener("open", () => {
+    retry = 500;
+    socket.send(JSON.stringify(token ? {token} : {watch: true}));
+  });
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", (event) => {
+    $("status").textContent = "disconnected";
+    if (event.code === 4001 || event.code === 4003 || event.code === 4004) {
+      say(event.reason || "closed");
+      return;
+    }
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  });
+}
+
+function receive(frame) {
+  if (frame.type === "error") { say(frame.reason); return; }
+  if (frame.type === "refused") { say("Refused: " + frame.reason); return; }
+  if (frame.type === "snapshot") {
+    lines = frame.lines.slice();
+    mySeat = frame.seat;
+    if (frame.stale) say("The game had moved on; here is the table as it is now.");
+  } else if (frame.type === "update") {
+    lines = lines.slice(0, frame.lines_from).concat(frame.lines);
+    say("");
+  } else { return; }
+  at = frame.at;
+  render(frame);
+}
+
+function render(frame) {
+  const state = frame.state;
+  over = state.winners !== null;
+  $("who").textContent = mySeat === null ? "Watching" : "You are p" + mySeat + " (" + frame.seats[mySeat].name + ")";
+  $("board").innerHTML = state.svg;  // made by meuterer.svg on the server from this seat's view (escaped there)
+  let status;
+  if (over) status = "Game over: won by " + state.winners.map((p) => "p" + p + " " + frame.seats[p].name).join(" and ");
+  else if (!frame.started) status = "Waiting for players: " + frame.seats.filter((s) => s.open).length + " open seat(s)";
+  else if (state.to_act === mySeat) status = "Your turn";
+  else status = "Waiting for p" + state.to_act + " (" + frame.seats[state.to_act].name + ")";
+  $("status").textContent = status;
+  $("hint").textContent = state.hint;
+  $("help").hidden = !state.hint;
+  const box = $("actions");
+  box.replaceChildren();
+  for (const choice of state.legal) {
+    const button = document.createElement("button");
+    button.className = "action";
+    button.dataset.action = choice.action;
+    button.append(choice.action);
+    const help = document.createElement("small");
+    help.textContent = choice.help;
+    button.append(help);
+    button.addEventListener("click", () => {
+      box.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+      socket.send(JSON.stringify({act: choice.action, at}));
+    });
+    box.append(button);
+  }
+  $("scores").textContent = state.scores.map((s, p) => "p" + p + " " + frame.seats[p].name + ": " + s).join("   ");
+  const log = $("log");
+  log.replaceChildren(...lines.concat(frame.pending ? [frame.pending] : []).map((line) => {
+    const p = document.createElement("p");
+    p.textContent = line;
+    return p;
+  }));
+  log.scrollTop = log.scrollHeight;
+  const mine = mySeat === null ? null : frame.seats[mySeat];
+  $("take-back").hidden = !(mine && mine.stand_in);
+  $("leave").hidden = mine === null || over;
+  $("rematch").hidden = mine === null || !over;
+  $("record").href = "/api/tables/" + encodeURIComponent(tableId) + "/record" + (token && !over ? "?token=" + encodeURIComponent(token) : "");
+  $("replay").href = $("record").href.replace("/record", "/replay");
+  $("watch").href = "/table/" + encodeURIComponent(tableId);
+  document.body.dataset.at = String(at);
+  document.body.dataset.over = String(over);
+}
+
+async function post(action) {
+  const response = await fetch("/api/tables/" + encodeURIComponent(tableId) + "/" + action, {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({token})});
+  const answer = await response.json();
+  if (!response.ok) throw new Error(answer.error || response.statusText);
+  return answer;
+}
+
+window.addEventListener("DOMContentLoaded", () => {
+  $("take-back").addEventListener("click", () => socket.send(JSON.stringify({take_back: true})));
+  $("leave").addEventListener("click", async () => {
+    try { await post("leave"); location.href = "/"; } catch (error) { say(error.message); }
+  });
+  $("rematch").addEventListener("click", async () => {
+    try {
+      const answer = await post("rematch");
+      location.href = "/table/" + encodeURIComponent(answer.table) + "#token=" + encodeURIComponent(answer.token);
+      location.reload();
+    } catch (error) { say(error.message); }
+  });
+  connect();
+});

@@ -1,0 +1,144 @@
+"""A whole game at a real ``meuterer serve`` played by four browser contexts in Debian's
+chromium, clicking the action buttons, with a reload mid-game and a spectator."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from tests.browser import chromium_path
+from tests.test_server import _free_port, _start
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def _at(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.at || '-1'"))
+
+
+@pytest.mark.skipif(os.environ.get("MEUTERER_SLOW") != "1", reason="slow (about 30 s): run with MEUTERER_SLOW=1")
+def test_four_browsers_play_a_whole_game_with_a_reload_and_a_spectator(tmp_path: Path) -> None:
+    executable = chromium_path()
+    import httpx
+    from playwright.sync_api import sync_playwright
+
+    port = _free_port()
+    server = _start(f"sqlite:///{tmp_path / 'browser.db'}", port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        opened = httpx.post(f"{base}/api/tables", json={"players": 4, "rules": {"rounds": 2}, "name": "ann"}).json()
+        table = opened["table"]
+        tokens = [opened["token"]]
+        for seat, name in ((1, "bob"), (2, "<i>cy</i>"), (3, "dee")):
+            tokens.append(
+                httpx.post(f"{base}/api/tables/{table}/join", json={"seat": seat, "name": name}).json()["token"]
+            )
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=executable, args=FLAGS)
+            errors: list[str] = []
+            try:
+                pages = []
+                for token in [*tokens, None]:
+                    # a phone-sized window; bypass_csp lets playwright evaluate its wait conditions
+                    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+                    page = context.new_page()
+                    page.on("pageerror", lambda error: errors.append(str(error)))
+                    page.goto(f"{base}/table/{table}" + (f"#token={token}" if token else ""))
+                    pages.append(page)
+                players, spectator = pages[:4], pages[4]
+                for page in pages:
+                    page.wait_for_function("Number(document.body.dataset.at) > 0")
+                assert spectator.inner_text("#who") == "Watching"
+                assert spectator.locator("#actions button").count() == 0
+                assert players[2].inner_text("#who") == "You are p2 (<i>cy</i>)"  # escaped: shown as text
+                rng = random.Random(5)
+                clicks = 0
+                reloaded = False
+                while players[0].evaluate("document.body.dataset.over") != "true":
+                    at = max(_at(page) for page in players)
+                    mover = next(
+                        (p for p in players if _at(p) == at and p.locator("#actions button.action").count()), None
+                    )
+                    if mover is None:
+                        players[0].wait_for_timeout(50)
+                        continue
+                    buttons = mover.locator("#actions button.action")
+                    buttons.nth(rng.randrange(buttons.count())).click()
+                    mover.wait_for_function(f"Number(document.body.dataset.at) > {at}")
+                    clicks += 1
+                    if clicks == 12 and not reloaded:
+                        players[1].reload()
+                        players[1].wait_for_function(f"Number(document.body.dataset.at) >= {at}")
+                        reloaded = True
+                for page in pages:
+                    page.wait_for_function("document.body.dataset.over === 'true'")
+                final = _at(players[0])
+                assert all(_at(page) == final for page in pages)
+                status = players[0].inner_text("#status")
+                assert status.startswith("Game over: won by") and status == spectator.inner_text("#status")
+                assert clicks > 10 and reloaded
+                assert "Scores" in players[3].inner_text("body")
+                assert players[0].locator("#log p").count() > 20
+            finally:
+                browser.close()
+            assert not errors, errors
+        record = httpx.get(f"{base}/api/tables/{table}/record").json()
+        assert record["players"] == ["ann", "bob", "<i>cy</i>", "dee"] and len(record["actions"]) == final
+    finally:
+        server.kill()
+        server.wait()
+
+
+@pytest.mark.skipif(os.environ.get("MEUTERER_SLOW") != "1", reason="slow (about 10 s): run with MEUTERER_SLOW=1")
+def test_the_lobby_opens_a_table_and_a_friend_joins_it(tmp_path: Path) -> None:
+    executable = chromium_path()
+    from playwright.sync_api import sync_playwright
+
+    port = _free_port()
+    server = _start(f"sqlite:///{tmp_path / 'lobby.db'}", port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=executable, args=FLAGS)
+            errors: list[str] = []
+            try:
+                pages = []
+                for _ in range(2):
+                    page = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True).new_page()
+                    page.on("pageerror", lambda error: errors.append(str(error)))
+                    page.goto(base + "/")
+                    pages.append(page)
+                ann, bob = pages
+                ann.fill("#name", "ann")
+                ann.select_option("#players", "3")
+                ann.wait_for_selector("#seat-2")
+                ann.select_option("#seat-1", "")  # an open seat for a friend
+                ann.select_option("#seat-2", "random")
+                ann.check("#pirates")
+                ann.click("#create-button")
+                ann.wait_for_url("**/table/**")
+                assert "#token=" in ann.url
+                ann.wait_for_function("document.getElementById('status').textContent.startsWith('Waiting for players')")
+                bob.reload()  # the list now shows ann's table
+                bob.fill("#name", "bob")
+                bob.click("button.join")
+                bob.wait_for_url("**/table/**")
+                for page in pages:
+                    page.wait_for_function("Number(document.body.dataset.at) > 0")
+                    page.wait_for_function(
+                        "!document.getElementById('status').textContent.startsWith('Waiting for players')"
+                    )
+                assert ann.inner_text("#who") == "You are p0 (ann)" and bob.inner_text("#who") == "You are p1 (bob)"
+            finally:
+                browser.close()
+            assert not errors, errors
+    finally:
+        server.kill()
+        server.wait()
