@@ -89,8 +89,9 @@ class EngineProcess:
         return reply
 
     def restart(self) -> Reply:
-        """Kill the process and start a new one (after a failure)."""
+        """Kill the process (without asking: it misbehaved) and start a new one."""
         self.restarts += 1
+        self.kill()
         return self.start()
 
     @property
