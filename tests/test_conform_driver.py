@@ -146,6 +146,8 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert data["exit_code"] == EXIT_OK
     assert data["counts"]["game"] == {"passed": 1}
     assert data["problems"] == []
+    assert main(["conform", "--json", "--games", "0", "--only", "refusal-000", *out, "--", *REFERENCE]) == EXIT_OK
+    assert json.loads(capsys.readouterr().out)["counts"] == {"refusal": {"passed": 1}}
     assert main(["conform", "--games", "0", "--limit", "1", *out, "--", *fake("no-hello")]) == EXIT_USAGE
     assert "could not be used (garbage)" in capsys.readouterr().err
     assert main(["conform", "--json", "--limit", "1", *out, "--", *fake("no-hello")]) == EXIT_USAGE

@@ -434,6 +434,7 @@ class Options:
     expect_fail: set[str] = attrs.Factory(set)
     out: Path = Path("conform-out")
     limit: int | None = None
+    only: set[str] = attrs.Factory(set)
     fixtures: list[Path] = attrs.Factory(list)
     shrink_seconds: float = 60.0
     suite: Path | None = None
@@ -495,18 +496,23 @@ def run(options: Options, progress: Callable[[str, int], Callable[[], None]] | N
     """
     started = time.monotonic()
     manifest, games, refusals = load_suite(options.suite)
+    by_id = {g["id"]: g for g in games}
+    if options.only:
+        games = [g for g in games if g["id"] in options.only]
+        refusals = [r for r in refusals if r["id"] in options.only]
     if options.limit is not None:
         games, refusals = games[: options.limit], refusals[: options.limit]
     for extra in options.fixtures:
         for fixture in read_lines(extra):
             (games if fixture.get("kind") == "game" else refusals).append(fixture)
+            if fixture.get("kind") == "game":
+                by_id[fixture["id"]] = fixture
     engine = EngineProcess(options.command, options.timeout)
     hello = engine.start()
     caps = Capabilities(hello)
     player = Player(engine, caps)
     report = Report(engine=hello.get("implementation") or {}, suite_version=str(manifest.get("suite_version")))
     noop: Callable[[], None] = lambda: None  # noqa: E731
-    by_id = {g["id"]: g for g in games}
 
     def settle(kind: str, ident: str, outcome: Difference | str | None, files: Sequence[str] = ()) -> None:
         if isinstance(outcome, str):
@@ -545,7 +551,7 @@ def run(options: Options, progress: Callable[[str, int], Callable[[], None]] | N
     for check in refusals:
         game = by_id.get(check["game"])
         if game is None:
-            settle("refusal", check["id"], f"its game {check['game']} is not in this run")
+            settle("refusal", check["id"], f"its game {check['game']} is not in the suite")
         elif (reason := skip_reason(game)) is not None:
             settle("refusal", check["id"], reason)
         else:
