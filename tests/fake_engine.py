@@ -12,6 +12,9 @@ Every mode answers ``hello`` like the reference (except ``no-hello``) and then:
 - ``lines``: answers ``new`` with endless JSON lines;
 - ``wrong-id``: answers every later request with the wrong id;
 - ``no-hello``: answers ``hello`` with garbage;
+- ``hello-errored``: answers ``hello`` with ``errored``;
+- ``list``: answers every later request with a JSON array;
+- ``bad-status``: answers every later request with an unknown status;
 - ``mutant``: the reference with one rule changed: the captain may not offer the highest amount.
 """
 
@@ -46,12 +49,21 @@ def main(mode: str) -> int:
             if mode == "no-hello":
                 sys.stdout.write("Welcome to my engine!\n")
                 sys.stdout.flush()
+            elif mode == "hello-errored":
+                write({"id": request["id"], "status": "errored", "message": "cannot start"})
             else:
                 write({"id": request["id"], **HELLO})
             continue
         if mode == "garbage":
             sys.stdout.write("this is not json\n")
             sys.stdout.flush()
+            continue
+        if mode == "list":
+            sys.stdout.write("[1, 2]\n")
+            sys.stdout.flush()
+            continue
+        if mode == "bad-status":
+            write({"id": request["id"], "status": "fine"})
             continue
         if mode == "wrong-id":
             write({"id": request["id"] + 1, "status": "ok"})
