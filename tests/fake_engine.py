@@ -5,6 +5,7 @@
 Every mode answers ``hello`` like the reference (except ``no-hello``) and then:
 
 - ``reference``: behaves (the reference engine);
+- ``basic``: the reference, declaring no rule option, no views and no clone;
 - ``garbage``: prints a line that is not JSON for every later request;
 - ``hang``: never answers ``new``;
 - ``die``: exits with status 3 on ``new``, after writing to stderr;
@@ -40,7 +41,7 @@ def write(reply: dict[str, Any]) -> None:
 
 
 def main(mode: str) -> int:
-    if mode in ("reference", "mutant"):
+    if mode in ("reference", "basic", "mutant"):
         return behave(mode)
     for line in sys.stdin:
         request = json.loads(line)
@@ -97,6 +98,8 @@ def behave(mode: str) -> int:
         request = json.loads(line)
         command = request.get("cmd")
         reply = engine.handle(request)
+        if mode == "basic" and command == "hello":
+            reply["capabilities"] = {"players": [3, 4], "options": [], "views": False, "clone": False}
         if mode == "mutant" and command == "legal":
             top = f" offer {engine.games[request['game']].rules.max_offer}"
             actions = reply.get("actions")

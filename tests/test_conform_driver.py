@@ -263,3 +263,22 @@ def test_meuterer_engine_in_this_process(monkeypatch: pytest.MonkeyPatch, tmp_pa
 def test_the_progress_bar_on_a_terminal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     assert main(["conform", "--games", "1", "--limit", "1", "--out", str(tmp_path), "--", *REFERENCE]) == EXIT_OK
+
+
+def test_an_engine_is_checked_only_on_what_it_supports(tmp_path: Path) -> None:
+    _, games, refusals = load_suite()
+    option_game = next(g for g in games if g["id"].startswith("option-pirates"))
+    on_option_game = next(r for r in refusals if not r["game"].startswith("base-"))
+    lost = tmp_path / "lost.jsonl"
+    lost.write_text(json.dumps({**refusals[0], "id": "lost", "game": "nowhere"}) + "\n")
+    only = {games[0]["id"], option_game["id"], on_option_game["id"], refusals[0]["id"]}
+    report = run(Options(command=fake("basic"), games=2, seed=5, only=only, fixtures=[lost], out=tmp_path))
+    statuses = {r.ident: (r.status, r.message) for r in report.results}
+    assert report.exit_code == EXIT_OK
+    assert statuses[games[0]["id"]] == ("passed", "")
+    assert statuses[option_game["id"]][0] == "skipped"
+    assert "pirates" in statuses[option_game["id"]][1]
+    assert statuses[on_option_game["id"]][0] == "skipped"
+    assert statuses["lost"] == ("skipped", "its game nowhere is not in the suite")
+    assert statuses["clone"] == ("skipped", "the engine does not clone")
+    assert statuses["fuzz"] == ("passed", "")
