@@ -361,7 +361,8 @@ class Fuzzer:
         self.seconds = 0.0
 
     def _differs(self, setup: Setup, actions: Sequence[Action]) -> Difference | None:
-        fixture = game_fixture("fuzz", setup.players, setup.first_captain, setup.rules, actions, covers=[])
+        views = self.player.caps.views
+        fixture = game_fixture("fuzz", setup.players, setup.first_captain, setup.rules, actions, [], views)
         try:
             found = self.player.play(fixture)
         except EngineFailure as failure:
