@@ -144,6 +144,10 @@ class Player:
     def _drop(self, game: str) -> None:
         self.engine.request({"cmd": "drop", "game": game})
 
+    def _stderr(self, reply: dict[str, Any]) -> str:
+        """The end of the engine's stderr, for an ``errored`` reply (its own crash)."""
+        return _tail(self.engine.stderr) if reply.get("status") == "errored" else ""
+
     def observations(self, game: str, players: int) -> list[dict[str, Any]]:
         requests: list[dict[str, Any]] = [{"cmd": "legal", "game": game}, {"cmd": "scores", "game": game}]
         if self.caps.views:
@@ -180,7 +184,7 @@ class Player:
                     at += 1
                     if reply["status"] != "ok":
                         return Difference(
-                            first + offset, f"applying {step['action']}", "ok", _clip(reply), "the action is legal"
+                            first + offset, f"applying {step['action']}", "ok", _clip(reply), self._stderr(reply)
                         )
         self._drop(game)
         return None
@@ -190,7 +194,7 @@ class Player:
     ) -> Difference | None:
         for reply, what in zip(replies, ("legal", "scores"), strict=False):
             if reply["status"] != "ok":
-                return Difference(index, what, "ok", _clip(reply))
+                return Difference(index, what, "ok", _clip(reply), self._stderr(reply))
         legal, scores = replies[0], replies[1]
         found = compare_legal(index, step, legal)
         if found is not None:
@@ -201,7 +205,7 @@ class Player:
             seat = None if seat_index == 0 else seat_index - 1
             who = "the spectator's view" if seat is None else f"p{seat}'s view"
             if reply["status"] != "ok":
-                return Difference(index, who, "ok", _clip(reply))
+                return Difference(index, who, "ok", _clip(reply), self._stderr(reply))
             digest = reply.get("digest")
             expected = step["views"][seat_index]
             if not isinstance(digest, str) or digest[: len(expected)] != expected:
@@ -248,7 +252,8 @@ class Player:
             replies = self.engine.pipeline([{"cmd": "apply", "game": game, "action": a} for a in chunk])
             for offset, reply in enumerate(replies):
                 if reply["status"] != "ok":
-                    return Difference(first + offset, f"applying {chunk[offset]}", "ok", _clip(reply))
+                    what = f"applying {chunk[offset]}"
+                    return Difference(first + offset, what, "ok", _clip(reply), self._stderr(reply))
         reply, legal = self.engine.pipeline(
             [{"cmd": "apply", "game": game, "action": check["action"]}, {"cmd": "legal", "game": game}]
         )
