@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,7 +30,7 @@ from meuterer.conform.driver import (
     run,
     summary,
 )
-from meuterer.conform.fixtures import load_suite, read_lines
+from meuterer.conform.fixtures import load_suite, read_lines, suite_dir
 from meuterer.testing import check_engine
 
 SRC = str(Path(meuterer.__file__).parents[1])
@@ -282,3 +283,16 @@ def test_an_engine_is_checked_only_on_what_it_supports(tmp_path: Path) -> None:
     assert statuses["lost"] == ("skipped", "its game nowhere is not in the suite")
     assert statuses["clone"] == ("skipped", "the engine does not clone")
     assert statuses["fuzz"] == ("passed", "")
+
+
+def test_a_damaged_suite_is_refused(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    shutil.copytree(suite_dir(), suite)
+    (suite / "refusals.jsonl.gz").write_bytes(b"")
+    with pytest.raises(ValueError, match=r"does not match its manifest: refusals\.jsonl\.gz: SHA-256 differs"):
+        run(Options(command=REFERENCE, games=0, suite=suite, out=tmp_path))
+    shutil.copy(suite_dir() / "refusals.jsonl.gz", suite / "refusals.jsonl.gz")
+    manifest = json.loads((suite / "manifest.json").read_text())
+    (suite / "manifest.json").write_text(json.dumps({**manifest, "fixture_format": 2}))
+    with pytest.raises(ValueError, match="reads fixture format 1, not 2"):
+        run(Options(command=REFERENCE, games=0, suite=suite, out=tmp_path))

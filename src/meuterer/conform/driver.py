@@ -25,7 +25,9 @@ from hypothesis.errors import NoSuchExample
 from meuterer.actions import Action, parse_action
 from meuterer.conform.client import Channel, EngineFailure, EngineProcess, rules_data
 from meuterer.conform.fixtures import (
+    FIXTURE_FORMAT,
     Fixture,
+    check_manifest,
     fixture_actions,
     fixture_rules,
     game_fixture,
@@ -506,10 +508,16 @@ def run(options: Options, progress: Callable[[str, int], Callable[[], None]] | N
 
     ``progress(label, total)`` (if given) is called at the start of each part and returns
     the function to call after each item. Raises :class:`EngineFailure` only when the
-    engine cannot be started or greeted.
+    engine cannot be started or greeted, and ``ValueError`` for a suite that does not match
+    its manifest.
     """
     started = time.monotonic()
+    problems = check_manifest(options.suite)
+    if problems:
+        raise ValueError("the conformance suite does not match its manifest: " + "; ".join(problems))
     manifest, games, refusals = load_suite(options.suite)
+    if manifest.get("fixture_format") != FIXTURE_FORMAT:
+        raise ValueError(f"this driver reads fixture format {FIXTURE_FORMAT}, not {manifest.get('fixture_format')!r}")
     by_id = {g["id"]: g for g in games}
     if options.only:
         games = [g for g in games if g["id"] in options.only]
