@@ -14,6 +14,7 @@ Every mode answers ``hello`` like the reference (except ``no-hello``) and then:
 - ``wrong-id``: answers every later request with the wrong id;
 - ``no-hello``: answers ``hello`` with garbage;
 - ``hello-errored``: answers ``hello`` with ``errored``;
+- ``protocol-2``: says it speaks protocol 2;
 - ``list``: answers every later request with a JSON array;
 - ``bad-status``: answers every later request with an unknown status;
 - ``mutant``: the reference with one rule changed: the captain may not offer the highest amount.
@@ -50,6 +51,8 @@ def main(mode: str) -> int:
             if mode == "no-hello":
                 sys.stdout.write("Welcome to my engine!\n")
                 sys.stdout.flush()
+            elif mode == "protocol-2":
+                write({"id": request["id"], **HELLO, "protocol": 2})
             elif mode == "hello-errored":
                 write({"id": request["id"], "status": "errored", "message": "cannot start"})
             else:

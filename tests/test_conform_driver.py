@@ -220,6 +220,12 @@ def test_the_process_channel_on_its_own() -> None:
         EngineProcess(fake("hello-errored")).start()
     assert caught.value.kind == "errored"
     assert "cannot start" in caught.value.message
+    newest = EngineProcess(fake("protocol-2"))
+    with pytest.raises(EngineFailure) as newer:
+        newest.start()
+    assert not newest.alive
+    assert newer.value.kind == "protocol"
+    assert newer.value.message == "the engine speaks protocol 2; this driver speaks 1"
     engine = EngineProcess(fake("die"), timeout=5)
     engine.start()
     with pytest.raises(EngineFailure) as died:
