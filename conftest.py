@@ -1,5 +1,5 @@
 """pytest configuration: skip collecting modules whose optional library (an extra:
-``meuterer[openspiel]``, ``meuterer[pettingzoo]``, ``meuterer[gym]``, ``meuterer[docs]``) is not installed."""
+``meuterer[openspiel]``, ``meuterer[pettingzoo]``, ``meuterer[gym]``, ``meuterer[vector]``, ``meuterer[docs]``) is not installed."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ _OPTIONAL = {
     "src/meuterer/openspiel.py": ("pyspiel",),
     "src/meuterer/pettingzoo.py": ("pettingzoo",),
     "src/meuterer/gym.py": ("gymnasium",),
+    "src/meuterer/vector": ("numpy",),
+    "src/meuterer/vector/env.py": ("numpy", "gymnasium"),
+    "docs/vector.md": ("numpy", "gymnasium"),
     "docs/research.md": ("pyspiel", "gymnasium"),
     # A build-time extension of the docs site (extra ``docs``), not part of the library.
     "docs/griffe_doctests.py": ("griffe",),

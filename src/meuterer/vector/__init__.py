@@ -1,0 +1,13 @@
+"""Thousands of games in lockstep: the game over a batch held as numpy arrays, and
+environments on it (``pip install meuterer[vector]``).
+
+- :class:`VectorGame`: the batched engine (fixed action ids, legal masks, chance per
+  game, conversion to and from the reference :class:`~meuterer.state.State`);
+- :func:`observations`: every seat's observation vector, as the declared layout;
+- :func:`init` / :func:`step`: a Pgx-style functional API;
+- :class:`MeutererVectorEnv` (in :mod:`meuterer.vector.env`): a Gymnasium ``VectorEnv``.
+"""
+
+from meuterer.vector.engine import CHANCE, TERMINAL, VectorGame
+
+__all__ = ["CHANCE", "TERMINAL", "VectorGame"]
