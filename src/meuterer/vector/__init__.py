@@ -3,11 +3,12 @@ environments on it (``pip install meuterer[vector]``).
 
 - :class:`VectorGame`: the batched engine (fixed action ids, legal masks, chance per
   game, conversion to and from the reference :class:`~meuterer.state.State`);
-- :func:`observations`: every seat's observation vector, as the declared layout;
+- :func:`random_playouts`: mass simulation with random players;
+- :func:`meuterer.vector.observation.observations`: every seat's observation vector, as the declared layout;
 - :func:`init` / :func:`step`: a Pgx-style functional API;
 - :class:`MeutererVectorEnv` (in :mod:`meuterer.vector.env`): a Gymnasium ``VectorEnv``.
 """
 
-from meuterer.vector.engine import CHANCE, TERMINAL, VectorGame
+from meuterer.vector.engine import CHANCE, TERMINAL, VectorGame, random_playouts
 
-__all__ = ["CHANCE", "TERMINAL", "VectorGame"]
+__all__ = ["CHANCE", "TERMINAL", "VectorGame", "random_playouts"]

@@ -28,6 +28,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import factorial
 from typing import Any, Final
 
@@ -42,7 +43,7 @@ from meuterer.errors import IllegalActionError, SetupError
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
 from meuterer.state import State, Step
 
-__all__ = ["CHANCE", "TERMINAL", "VectorGame"]
+__all__ = ["CHANCE", "TERMINAL", "VectorGame", "random_playouts"]
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -131,6 +132,8 @@ class VectorGame:
         self._tables()
         self.record = record
         self._history: list[list[int]] = [[] for _ in range(batch)]
+        self._version = 0
+        self._memos: dict[str, tuple[int, IntArray, IntArray]] = {}
         self._allocate()
         self.reset()
 
@@ -160,10 +163,13 @@ class VectorGame:
             for card in cards:
                 self.discard_counts[rank, card] += 1
         self.deck0 = np.array(rules.deck, dtype=np.int64)
-        self._sell_rows: dict[int, int] = {}
-        self._sell_table = np.zeros((0, len(ids.sell)), dtype=np.bool_)
-        self._discard_rows: dict[int, int] = {}
-        self._discard_table = np.zeros((0, len(ids.discard)), dtype=np.bool_)
+        self._clockwise = np.arange(1, self.players + 1)
+        # buys[island, good]: whether the island buys the good (the last row: no island)
+        self.buys = np.zeros((self.n_islands + 1, _GOODS), dtype=np.int64)
+        for i, island in enumerate(rules.islands):
+            self.buys[i] = [island.buys_card(card) for card in GOODS]
+        self._sells = _Choices(ids.sell)
+        self._discards = _Choices(ids.discard)
         self._goods_base = max(rules.deck[:_GOODS]) + 1
         self._pool_base = max(max(rules.deck), self.hand_size + self.extra) + 1
 
@@ -242,6 +248,7 @@ class VectorGame:
         idx = np.arange(self.batch) if where is None else np.flatnonzero(self._bools(where, "where"))
         if not len(idx):
             return
+        self._version += 1
         p, c = self.players, self.first_captain
         self.step_[idx] = RING if self.rules.ring is Ring.SHUFFLED else DEAL
         self.round[idx] = 1
@@ -364,6 +371,7 @@ class VectorGame:
         if state.players != self.players or state.rules != self.rules:
             raise ValueError("the state's players and rules must be the batch's")
         i = game
+        self._version += 1
 
         def opt(x: int | bool | None) -> int:
             return _NO if x is None else int(x)
@@ -470,23 +478,34 @@ class VectorGame:
             mask[i, ids.support.start : ids.support.stop] = np.arange(len(ids.support)) <= most[:, None]
         i = np.flatnonzero(s == SELL)
         if len(i):
-            rows = self._sell_rows_of(i)
-            mask[i, ids.sell.start : ids.sell.stop] = self._sell_table[rows]
+            rows = self._memo("sell", i, self._sell_rows_of)
+            mask[i, ids.sell.start : ids.sell.stop] = self._sells.mask[rows]
         i = np.flatnonzero(s == LOADMASTER_DISCARD)
         if len(i):
-            rows = self._discard_rows_of(i)
-            mask[i, ids.discard.start : ids.discard.stop] = self._discard_table[rows]
+            rows = self._memo("discard", i, self._discard_rows_of)
+            mask[i, ids.discard.start : ids.discard.stop] = self._discards.mask[rows]
         return mask
 
+    def _memo(self, name: str, idx: IntArray, find: Any) -> IntArray:
+        # rows found once per state of the batch (legal_mask and random_actions share them)
+        known = self._memos.get(name)
+        if known is not None and known[0] == self._version and np.array_equal(known[1], idx):
+            rows: IntArray = known[2]
+            return rows
+        rows = find(idx)
+        self._memos[name] = (self._version, idx, rows)
+        return rows
+
     def _sell_rows_of(self, idx: IntArray) -> IntArray:
-        """The row of :attr:`_sell_table` holding each seller's legal declarations."""
-        goods = self.face_up[idx, self.to_act[idx], :_GOODS]
+        """The row of the sale declarations' table holding each seller's."""
         pair = self.ring[idx[:, None], np.maximum(self.active[idx], 0)]
         pair[:, 1] = np.where(self.active[idx, 1] < 0, self.n_islands, pair[:, 1])
+        # Goods no active island buys play no part in the declarations.
+        goods = self.face_up[idx, self.to_act[idx], :_GOODS] * (self.buys[pair[:, 0]] | self.buys[pair[:, 1]])
         key = pair[:, 0] * (self.n_islands + 1) + pair[:, 1]
         for k in range(_GOODS):
             key = key * self._goods_base + goods[:, k]
-        return self._rows(key, idx, self._sell_rows, "_sell_table", self.ids.sell)
+        return self._rows(key, idx, self._sells)
 
     def _discard_rows_of(self, idx: IntArray) -> IntArray:
         seat = self.to_act[idx]
@@ -494,26 +513,21 @@ class VectorGame:
         key = np.zeros(len(idx), dtype=np.int64)
         for k in range(len(CARDS)):
             key = key * self._pool_base + pool[:, k]
-        return self._rows(key, idx, self._discard_rows, "_discard_table", self.ids.discard)
+        return self._rows(key, idx, self._discards)
 
-    def _rows(self, key: IntArray, idx: IntArray, rows: dict[int, int], table: str, block: range) -> IntArray:
-        # Keys seen before are looked up; for a new key, the reference engine lists the
-        # legal ids of one game with that key (the core's rule, asked once per key).
-        unique, inverse = np.unique(key, return_inverse=True)
-        found = np.empty(len(unique), dtype=np.int64)
-        new: list[npt.NDArray[np.bool_]] = []
-        for u, k in enumerate(unique.tolist()):
-            row = rows.get(k)
-            if row is None:
+    def _rows(self, key: IntArray, idx: IntArray, choices: _Choices) -> IntArray:
+        # Keys seen before are looked up (a sorted array, searched); for a new key, the
+        # reference engine lists the legal ids of one game with that key (the core's rule,
+        # asked once per key).
+        rows = choices.lookup(key)
+        missing = rows < 0
+        if missing.any():
+            for k in np.unique(key[missing]).tolist():
                 game = int(idx[np.argmax(key == k)])
-                legal = np.zeros(len(block), dtype=np.bool_)
-                legal[[a - block.start for a in self.ids.legal_ids(self.to_state(game))]] = True
-                row = rows[k] = len(getattr(self, table)) + len(new)
-                new.append(legal)
-            found[u] = row
-        if new:
-            setattr(self, table, np.concatenate([getattr(self, table), np.array(new)]))
-        return found[inverse.reshape(-1)]
+                choices.add(k, self.ids.legal_ids(self.to_state(game)))
+            choices.index()
+            rows = choices.lookup(key)
+        return rows
 
     def random_actions(self, rng: np.random.Generator | None = None) -> IntArray:
         """A uniformly random legal decision for every game at a decision, a chance outcome
@@ -540,12 +554,12 @@ class VectorGame:
             out[i] = ids.support.start + (u[i] * (most + 1)).astype(np.int64)
         i = np.flatnonzero(s == SELL)
         if len(i):
-            rows = self._sell_rows_of(i)
-            out[i] = ids.sell.start + _pick(self._sell_table[rows], u[i])
+            rows = self._memo("sell", i, self._sell_rows_of)
+            out[i] = self._sells.pick(rows, u[i])
         i = np.flatnonzero(s == LOADMASTER_DISCARD)
         if len(i):
-            rows = self._discard_rows_of(i)
-            out[i] = ids.discard.start + _pick(self._discard_table[rows], u[i])
+            rows = self._memo("discard", i, self._discard_rows_of)
+            out[i] = self._discards.pick(rows, u[i])
         chance = self.chance
         if chance.any():
             out[chance] = self.sample_chance(rng)[chance]
@@ -625,6 +639,7 @@ class VectorGame:
         self._apply(live, a[live])
 
     def _apply(self, idx: IntArray, a: IntArray) -> None:
+        self._version += 1
         if self.record:
             for i, code in zip(idx.tolist(), a.tolist(), strict=True):
                 self._history[i].append(code)
@@ -740,15 +755,12 @@ class VectorGame:
         self.step_[idx] = PLAY
 
     def _next_unpassed(self, idx: IntArray, after: IntArray) -> IntArray:
+        # the first seat clockwise after ``after`` who has not passed (``after`` if none)
         n = self.players
-        out = after.copy()
-        found = np.zeros(len(idx), dtype=np.bool_)
-        for k in range(1, n + 1):
-            seat = (after + k) % n
-            free = ~found & ~self.passed[idx, seat]
-            out[free] = seat[free]
-            found |= free
-        return out
+        seats = (after[:, None] + self._clockwise) % n
+        free = ~self.passed[idx[:, None], seats]
+        first: IntArray = seats[np.arange(len(idx)), np.argmax(free, axis=1)]
+        return first
 
     def _play_or_pass(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
         passing = a == ids.pass_.start
@@ -987,6 +999,56 @@ class VectorGame:
         return where
 
 
+class _Choices:
+    """The legal ids of one block (sales or discards) for each key seen: a row each, as a
+    mask over the block and as a padded list of ids (for a uniform pick)."""
+
+    def __init__(self, block: range) -> None:
+        self.block = block
+        self.rows: dict[int, int] = {}
+        self.mask = np.zeros((16, len(block)), dtype=np.bool_)
+        self.ids = np.zeros((16, 1), dtype=np.int64)
+        self.count = np.zeros(16, dtype=np.int64)
+        self.sorted_keys = np.zeros(0, dtype=np.int64)
+        self.sorted_rows = np.zeros(0, dtype=np.int64)
+
+    def add(self, key: int, legal: Sequence[int]) -> int:
+        row = len(self.rows)
+        if row == len(self.count):  # grow by doubling
+            self.mask = np.concatenate([self.mask, np.zeros_like(self.mask)])
+            self.ids = np.concatenate([self.ids, np.zeros_like(self.ids)])
+            self.count = np.concatenate([self.count, np.zeros_like(self.count)])
+        if len(legal) > self.ids.shape[1]:
+            wider = np.zeros((len(self.ids), len(legal)), dtype=np.int64)
+            wider[:, : self.ids.shape[1]] = self.ids
+            self.ids = wider
+        self.mask[row, [a - self.block.start for a in legal]] = True
+        self.ids[row, : len(legal)] = legal
+        self.count[row] = len(legal)
+        self.rows[key] = row
+        return row
+
+    def index(self) -> None:
+        """Sort the keys for :meth:`lookup` (after adding some)."""
+        keys = np.fromiter(self.rows.keys(), dtype=np.int64, count=len(self.rows))
+        rows = np.fromiter(self.rows.values(), dtype=np.int64, count=len(self.rows))
+        order = np.argsort(keys)
+        self.sorted_keys, self.sorted_rows = keys[order], rows[order]
+
+    def lookup(self, key: IntArray) -> IntArray:
+        """Each key's row, ``-1`` for a key not seen."""
+        if not len(self.sorted_keys):
+            return np.full(len(key), -1, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.sorted_keys, key), len(self.sorted_keys) - 1)
+        found: IntArray = np.where(self.sorted_keys[at] == key, self.sorted_rows[at], -1)
+        return found
+
+    def pick(self, rows: IntArray, u: npt.NDArray[np.float64]) -> IntArray:
+        """A uniform legal id of each row."""
+        picked: IntArray = self.ids[rows, (u * self.count[rows]).astype(np.int64)]
+        return picked
+
+
 def _pick(allowed: BoolArray, u: npt.NDArray[np.float64]) -> IntArray:
     """For each row, the column of the ``floor(u * count)``-th true entry (uniform among them)."""
     count = allowed.sum(axis=1)
@@ -1001,3 +1063,50 @@ def _pick_weighted(weights: IntArray, u: npt.NDArray[np.float64]) -> IntArray:
     target = (u * cumulative[:, -1]).astype(np.int64)
     picked: IntArray = np.argmax(cumulative > target[:, None], axis=1)
     return picked
+
+
+def random_playouts(
+    games: int,
+    players: int = 4,
+    rules: Rules | None = None,
+    *,
+    batch: int = 4096,
+    seed: int | None = None,
+    first_captain: int = 0,
+) -> tuple[IntArray, int]:
+    """Play ``games`` whole games with uniformly random legal decisions (and chance drawn
+    with its probabilities), ``batch`` at a time in lockstep, each finished game replaced
+    by a new one: the final scores (games, players) in the order the games ended, and the
+    number of decisions taken.
+
+    >>> scores, decisions = random_playouts(10, players=3, batch=4, seed=1)
+    >>> scores.shape, decisions > 10 * 100
+    ((10, 3), True)
+    """
+    if type(games) is not int or games < 0:
+        raise ValueError(f"games must be a non-negative whole number, got {games!r}")
+    g = VectorGame(min(batch, max(games, 1)), players, rules, first_captain=first_captain, seed=seed)
+    finished: list[IntArray] = []
+    done = started = 0
+    started = g.batch
+    decisions = 0
+    live = np.ones(g.batch, dtype=np.bool_)
+    while done < games:
+        actions = g.random_actions()
+        decisions += int((live & ~g.chance).sum())
+        g.step(actions, checked=False)
+        over = g.terminal & live
+        if over.any():
+            finished.append(g.scores[over].copy())
+            done += int(over.sum())
+            # start as many new games as are still wanted; the other slots stay finished
+            again = np.flatnonzero(over)[: max(0, games - started)]
+            live[over] = False
+            if len(again):
+                where = np.zeros(g.batch, dtype=np.bool_)
+                where[again] = True
+                g.reset(where)
+                live[again] = True
+                started += len(again)
+    scores = np.concatenate(finished)[:games] if finished else np.zeros((0, players), dtype=np.int64)
+    return scores, decisions
