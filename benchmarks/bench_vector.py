@@ -71,9 +71,8 @@ def main() -> None:
         g.step(actions, checked=False)
         g.reset(g.terminal)
         del mask
-    print(
-        f"4 players, B=4096: {decisions / (time.process_time() - start):,.0f} decisions/s (all seats; mask + obs + step)"
-    )
+    rate = decisions / (time.process_time() - start)
+    print(f"4 players, B=4096: {rate:,.0f} decisions/s (all seats; mask + observation + step)")
     print(f"memory: {g.nbytes() / g.batch:,.0f} bytes of state per game (+ {g.ids.num_actions} bytes of mask)")
     big = VectorGame(65_536, 4, seed=3)
     print(f"B=65,536: {big.nbytes() / 2**20:,.0f} MiB of state, {big.legal_mask().nbytes / 2**20:,.0f} MiB of mask")

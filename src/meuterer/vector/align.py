@@ -5,7 +5,8 @@
 for each, the same game on the reference engine (:mod:`meuterer.engine`), and checks at
 every step of every game: the legal mask equals the reference's legal ids
 (:meth:`meuterer.encoding.ActionIds.legal_ids`); at a chance node the outcomes and their
-probabilities equal :func:`meuterer.chance_outcomes`; the scores (rewards), the terminal
+probabilities equal :func:`meuterer.chance_outcomes`; the scores and the utilities
+(:func:`meuterer.encoding.utilities`, what rewards are made of), the terminal
 flags and the current player agree; every seat's observation equals the declared layout
 of his view (:func:`meuterer.views.view`); and ``to_state`` round-trips through
 ``set_state``. The first disagreement raises ``AssertionError`` naming the game, the step
@@ -27,6 +28,7 @@ import numpy as np
 from meuterer import engine
 from meuterer.actions import Draw, parse_action
 from meuterer.cards import Card
+from meuterer.encoding import UTILITIES, utilities
 from meuterer.rules import Rules
 from meuterer.state import Step
 from meuterer.vector.engine import CHANCE, RING, TERMINAL, VectorGame
@@ -83,6 +85,7 @@ def align(
         mask = g.legal_mask()
         current = g.current_player
         probabilities = g.chance_probabilities()
+        utility = {kind: g.utilities(kind) for kind in UTILITIES}
         seen = observations(g) if every_seat else observations(g, g.to_act)[:, None, :]
         for i in range(games):
             s = states[i]
@@ -90,6 +93,8 @@ def align(
             _same(g.to_state(i), s, f"{where}: state")
             _same(bool(g.terminal[i]), engine.is_terminal(s), f"{where}: terminal")
             _same(g.scores[i].tolist(), list(s.scores), f"{where}: scores")
+            for kind, values in utility.items():
+                _same(values[i].tolist(), list(utilities(s, kind)), f"{where}: {kind} utilities")
             who = engine.current_player(s)
             _same(int(current[i]), TERMINAL if who is None else who if who != engine.CHANCE else CHANCE, where)
             _same(np.flatnonzero(mask[i]).tolist(), list(ids.legal_ids(s)), f"{where}: legal ids")

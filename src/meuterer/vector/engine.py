@@ -38,7 +38,7 @@ import numpy.typing as npt
 from meuterer import engine
 from meuterer.actions import Action, ArrangeRing, Draw, RingArrangements, Sale
 from meuterer.cards import CARDS, GOODS, ROLES, Card, Role
-from meuterer.encoding import ActionIds, action_ids
+from meuterer.encoding import UTILITIES, ActionIds, action_ids
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
 from meuterer.state import State, Step
@@ -168,8 +168,9 @@ class VectorGame:
         self.buys = np.zeros((self.n_islands + 1, _GOODS), dtype=np.int64)
         for i, island in enumerate(rules.islands):
             self.buys[i] = [island.buys_card(card) for card in GOODS]
-        self._sells = _Choices(ids.sell)
-        self._discards = _Choices(ids.discard)
+        # Shared by every batch of the same rules (they depend on nothing else).
+        self._sells = _choices(rules, "sell", ids.sell)
+        self._discards = _choices(rules, "discard", ids.discard)
         self._goods_base = max(rules.deck[:_GOODS]) + 1
         self._pool_base = max(max(rules.deck), self.hand_size + self.extra) + 1
 
@@ -594,7 +595,7 @@ class VectorGame:
 
     # Acting ---------------------------------------------------------------------------
 
-    def check(self, actions: object) -> IntArray:
+    def check(self, actions: object, where: BoolArray | None = None) -> IntArray:
         """``actions`` as a (B,) int64 array, checked: raises ``TypeError`` for a non-integer
         array, ``ValueError`` for a wrong shape, and :class:`~meuterer.errors.IllegalActionError`
         naming the games (indices) whose action is not legal there."""
@@ -606,8 +607,8 @@ class VectorGame:
             raise ValueError(f"actions must have shape ({self.batch},), got {actions.shape}")
         a = actions.astype(np.int64)
         bad = np.zeros(self.batch, dtype=np.bool_)
-        s = self.step_
-        deciding = ~self.chance & (s != GAME_OVER)
+        s = np.where(where, self.step_, GAME_OVER) if where is not None else self.step_
+        deciding = ~((s == RING) | (s == DEAL) | (s == DRAW)) & (s != GAME_OVER)
         inside = (a >= 0) & (a < self.ids.num_actions)
         d = np.flatnonzero(deciding & inside)
         bad[deciding & ~inside] = True
@@ -629,14 +630,47 @@ class VectorGame:
             )
         return a
 
-    def step(self, actions: object, *, checked: bool = True) -> None:
+    def step(self, actions: object, where: object = None, *, checked: bool = True) -> None:
         """Apply one id per game (see the class): a decision, a chance outcome, or
-        anything for a finished game. Illegal ids in some games refuse the whole step
+        anything for a finished game; with ``where`` (B booleans), only in those games
+        (the others' ids are ignored). Illegal ids in some games refuse the whole step
         (:class:`~meuterer.errors.IllegalActionError` naming them; nothing changes).
         ``checked=False`` skips the check (for ids known legal, such as :meth:`random_actions`)."""
-        a = self.check(actions) if checked else np.asarray(actions, dtype=np.int64)
-        live = np.flatnonzero(self.step_ != GAME_OVER)
+        moving = self.step_ != GAME_OVER
+        if where is not None:
+            moving &= self._bools(where, "where")
+        a = self.check(actions, moving) if checked else np.asarray(actions, dtype=np.int64)
+        live = np.flatnonzero(moving)
         self._apply(live, a[live])
+
+    def copy(self) -> VectorGame:
+        """An independent copy of the batch (its generator too)."""
+        other = object.__new__(VectorGame)
+        other.__dict__.update(self.__dict__)
+        for name in self._FIELDS:
+            setattr(other, name, getattr(self, name).copy())
+        other._history = [list(h) for h in self._history]
+        other._memos = {}
+        other.rng = np.random.Generator(type(self.rng.bit_generator)())
+        other.rng.bit_generator.state = self.rng.bit_generator.state
+        return other
+
+    def utilities(self, utility: str = "relative") -> npt.NDArray[np.float64]:
+        """(B, P): each seat's utility, as :func:`meuterer.encoding.utilities` defines it
+        (``score``, ``relative``: minus the mean of the others', ``win``: 1 shared by the
+        best at the end, 0 before)."""
+        scores = self.scores.astype(np.float64)
+        if utility == "score":
+            return scores
+        if utility == "relative":
+            others = scores.sum(axis=1, keepdims=True) - scores
+            relative: npt.NDArray[np.float64] = scores - others / (self.players - 1)
+            return relative
+        if utility != "win":
+            raise ValueError(f"utility must be one of {', '.join(UTILITIES)}, got {utility!r}")
+        best = scores == scores.max(axis=1, keepdims=True)
+        win: npt.NDArray[np.float64] = best / best.sum(axis=1, keepdims=True) * self.terminal[:, None]
+        return win
 
     def _apply(self, idx: IntArray, a: IntArray) -> None:
         self._version += 1
@@ -1047,6 +1081,18 @@ class _Choices:
         """A uniform legal id of each row."""
         picked: IntArray = self.ids[rows, (u * self.count[rows]).astype(np.int64)]
         return picked
+
+
+_CHOICES: dict[tuple[Rules, str], _Choices] = {}
+
+
+def _choices(rules: Rules, kind: str, block: range) -> _Choices:
+    found = _CHOICES.get((rules, kind))
+    if found is None:
+        if len(_CHOICES) >= 32:
+            _CHOICES.clear()
+        found = _CHOICES[rules, kind] = _Choices(block)
+    return found
 
 
 def _pick(allowed: BoolArray, u: npt.NDArray[np.float64]) -> IntArray:

@@ -27,8 +27,9 @@ from meuterer.cards import CARDS, ROLES
 from meuterer.machine import ROLES_SECRET, STEP_CODES
 from meuterer.state import Step
 from meuterer.vector.engine import CHOOSE_ROLE, GAME_OVER, IntArray, VectorGame
+from meuterer.views import Layout, PlayerView
 
-__all__ = ["observation_size", "observations"]
+__all__ = ["Encoder", "observation_size", "observations"]
 
 _STEP_LIST = tuple(Step)
 _CODE = np.array([STEP_CODES[step] for step in _STEP_LIST], dtype=np.int64)
@@ -54,86 +55,81 @@ def observations(game: VectorGame, seats: IntArray | None = None) -> npt.NDArray
     step = g.step_
     out = np.empty((b, observation_size(n, islands)), dtype=np.int32)
     drawn_count = g.drawn.sum(axis=1)
-    head = np.stack(
-        [
-            np.full(b, n),
-            seat,
-            g.round,
-            _CODE[step],
-            g.captain,
-            np.where(step == GAME_OVER, _NO, g.to_act),
-            g.offer,
-            g.start,
-            g.pirate,
-            g.captain_destination,
-            g.mutineer_destination,
-            g.mutiny,
-            g.draws_left,
-            drawn_count,
-            g.deck.sum(axis=1),
-        ],
-        axis=1,
+    columns = (
+        n,
+        seat,
+        g.round,
+        _CODE[step],
+        g.captain,
+        np.where(step == GAME_OVER, _NO, g.to_act),
+        g.offer,
+        g.start,
+        g.pirate,
+        g.captain_destination,
+        g.mutineer_destination,
+        g.mutiny,
+        g.draws_left,
+        drawn_count,
+        g.deck.sum(axis=1),
     )
-    at = 15
-    out[:, :at] = head
+    for column, value in enumerate(columns):
+        out[:, column] = value
+    at = len(columns)
     out[:, at : at + islands] = g.ring
     at += islands
-    flags = np.zeros((b, islands + 1), dtype=np.int32)
+    flags = out[:, at : at + islands]
+    flags[:] = 0
     flags[rows, g.active[:, 0]] = 1
-    flags[rows, g.active[:, 1]] = 1  # -1 (one island) marks the last column
-    out[:, at : at + islands] = flags[:, :islands]
+    two = g.active[:, 1] >= 0
+    flags[rows[two], g.active[two, 1]] = 1
     at += islands
     hand = g.hands[rows, seat]
     down = g.face_down[rows, seat]
-    up = g.face_up.sum(axis=1)
     k = len(CARDS)
     out[:, at : at + k] = g.discard
-    out[:, at + k : at + 2 * k] = g.deck0 - g.discard - hand - down - up
+    out[:, at + k : at + 2 * k] = g.deck0 - g.discard - hand - down - g.face_up.sum(axis=1)
     out[:, at + 2 * k : at + 3 * k] = hand
     out[:, at + 3 * k : at + 4 * k] = down
     mine = (drawn_count > 0) & (g.to_act == seat)
     out[:, at + 4 * k : at + 5 * k] = g.drawn * mine[:, None]
     at += 5 * k
+    roles = g.roles
     secret = _SECRET[step]
-    roles = np.where(secret[:, None] & (np.arange(n)[None, :] != seat[:, None]), _NO, g.roles)
+    if secret.any():
+        roles = np.where(secret[:, None] & (np.arange(n)[None, :] != seat[:, None]), _NO, roles)
     out[:, at] = roles[rows, seat]
     at += 1
     out[:, at : at + len(ROLES)] = _roles_seen(g, seat)
     at += len(ROLES)
-    order_index = _index_of(g.role_order, g.role_order_len, n)
-    queue_index = _index_of(g.queue, g.queue_len, n)
     width = 7 + k + 1 + 2 * _SALE
-    per = np.empty((b, n, width), dtype=np.int64)
+    per = out[:, at:].reshape(b, n, width)  # a view: written in place
+    assert np.shares_memory(per, out)
     per[:, :, 0] = g.hands.sum(axis=2)
     per[:, :, 1] = g.face_down.sum(axis=2)
     per[:, :, 2] = g.passed
     per[:, :, 3] = roles
-    per[:, :, 4] = order_index
-    per[:, :, 5] = queue_index
+    per[:, :, 4] = _index_of(g.role_order, g.role_order_len, n)
+    per[:, :, 5] = _index_of(g.queue, g.queue_len, n)
     per[:, :, 6] = g.scores
     per[:, :, 7 : 7 + k] = g.face_up
     slots = g.sales
-    declared = slots[:, :, 0] >= 0
-    per[:, :, 7 + k] = declared
-    entries = []
+    per[:, :, 7 + k] = slots[:, :, 0] >= 0
+    # Sale entries: (island, good, count) of each non-empty slot, the first one first.
+    first = 8 + k
+    sale = per[:, :, first:]
+    sale[:] = np.array([_NO, _NO, 0] * 2, dtype=np.int32)
+    both = slots > 0  # (B, P, 2)
+    place = np.where(both[:, :, :1], np.array([0, 1]), np.array([-1, 0]))  # where each slot goes
     for j in range(2):
-        slot = np.maximum(slots[:, :, j], 0)
-        sold = slot > 0
-        entries.append(
-            np.stack(
-                [
-                    np.where(sold, g.sale_islands[:, :, j], _NO),
-                    np.where(sold, g.slot_good[slot], _NO),
-                    g.slot_count[slot],
-                ],
-                axis=2,
-            )
-        )
-    first_empty = (slots[:, :, 0] <= 0)[:, :, None]
-    none = np.broadcast_to(np.array([_NO, _NO, 0]), entries[0].shape)
-    per[:, :, 8 + k : 8 + k + _SALE] = np.where(first_empty, entries[1], entries[0])
-    per[:, :, 8 + k + _SALE :] = np.where(first_empty, none, entries[1])
-    out[:, at:] = per.reshape(b, n * width)
+        sold = both[:, :, j]
+        if not sold.any():
+            continue
+        b_i, p_i = np.nonzero(sold)
+        slot = slots[b_i, p_i, j]
+        offset = place[b_i, p_i, j] * _SALE
+        sale[b_i, p_i, offset] = g.sale_islands[b_i, p_i, j]
+        sale[b_i, p_i, offset + 1] = g.slot_good[slot]
+        sale[b_i, p_i, offset + 2] = g.slot_count[slot]
     return out
 
 
@@ -165,3 +161,46 @@ def _roles_seen(g: VectorGame, seat: IntArray) -> IntArray:
         gone[rows, np.where(chose, role, len(ROLES))] = True
     seen = (~gone[:, : len(ROLES)]).astype(np.int64)
     return np.where(known[:, None], seen, _NO)
+
+
+class Encoder:
+    """:meth:`meuterer.views.Layout.encode` over a batch: quantities scaled to [0, 1] by
+    their bounds, categories one-hot.
+
+    >>> import numpy as np
+    >>> from meuterer.views import observation_layout, view
+    >>> from meuterer.vector import VectorGame
+    >>> games = VectorGame(batch=2, players=3, seed=4)
+    >>> games.advance_chance()
+    >>> layout = observation_layout(3)
+    >>> encoded = Encoder(layout)(observations(games, games.to_act))
+    >>> encoded.shape == (2, layout.encoded_size)
+    True
+    >>> np.allclose(encoded[1], layout.encode(view(games.to_state(1), int(games.to_act[1]))))
+    True
+    """
+
+    def __init__(self, layout: Layout[PlayerView]) -> None:
+        low = np.array(layout.low, dtype=np.int64)
+        high = np.array(layout.high, dtype=np.int64)
+        categorical = np.array(layout.categorical, dtype=np.bool_)
+        width = np.where(categorical, high - low + 1, 1)
+        offset = np.concatenate([[0], np.cumsum(width)[:-1]])
+        self.size = int(width.sum())
+        self._quantity = np.flatnonzero(~categorical)
+        self._quantity_at = offset[~categorical]
+        self._low = low
+        span = (high - low).astype(np.float64)
+        self._scale = np.where(span > 0, 1.0 / np.where(span > 0, span, 1), 0.0)[~categorical]
+        self._category = np.flatnonzero(categorical)
+        self._category_at = offset[categorical] - low[categorical]
+
+    def __call__(self, vectors: npt.NDArray[np.int32]) -> npt.NDArray[np.float32]:
+        """(B, encoded size) floats of (B, size) observation vectors."""
+        b = len(vectors)
+        out = np.zeros((b, self.size), dtype=np.float32)
+        q = self._quantity
+        out[:, self._quantity_at] = (vectors[:, q] - self._low[q]) * self._scale
+        rows = np.arange(b)[:, None]
+        out[rows, self._category_at + vectors[:, self._category]] = 1.0
+        return out
