@@ -159,3 +159,41 @@ def test_observations_shape_dtype_and_bytes() -> None:
     assert every.shape == (3, 4, 164) and every.dtype == np.int32
     assert (observations(games, games.current_player) == every[np.arange(3), games.current_player]).all()
     assert 1000 < games.nbytes() / games.batch < 4000
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--agents", "greedy"], "random players only"),
+        (["--out", "x.csv"], "no per-game results"),
+        (["--jobs", "2"], "in this process"),
+        (["-n", "0"], "at least 1"),
+    ],
+)
+def test_simulate_vector_refuses_what_it_cannot_do(
+    extra: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meuterer.cli.main import main
+
+    assert main(["simulate", "--vector", "-n", "4", *extra]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_simulate_vector_summarises_random_games(capsys: pytest.CaptureFixture[str]) -> None:
+    from meuterer.cli.main import main
+
+    assert main(["simulate", "--vector", "-n", "30", "--players", "3", "--pirates"]) == 0
+    shown = capsys.readouterr().out
+    assert "30 games, 3 players: random (vector engine, 30 in lockstep); seed " in shown
+    assert shown.count("│ p") == 3 and "games/s" in shown
+
+
+def test_random_playouts_bad_input_and_nothing_to_play() -> None:
+    from meuterer.vector import random_playouts
+
+    with pytest.raises(ValueError, match="games"):
+        random_playouts(-1)
+    with pytest.raises(ValueError, match="batch"):
+        random_playouts(3, batch=0)
+    played = random_playouts(0, 3)
+    assert played.scores.shape == (0, 3) and played.decisions == 0

@@ -175,6 +175,20 @@ def _pettingzoo_playouts(players: int) -> Callable[[int], object] | None:
     return playout
 
 
+def _vector_playouts(players: int, count: int) -> tuple[str, float] | None:
+    """The vector engine's random playouts (the figure's name, games/s), timed once its
+    sale caches are warm; ``None`` without numpy (``meuterer[vector]``)."""
+    try:
+        from meuterer.vector import random_playouts
+    except ImportError:  # pragma: no cover - without numpy
+        return None
+    batch = min(4096, count)
+    random_playouts(batch, players, batch=batch, seed=0)
+    start = time.process_time()
+    random_playouts(count, players, batch=batch, seed=1)
+    return f"meuterer.vector random playouts (B={batch}), games/s", count / (time.process_time() - start)
+
+
 def _decisions(players: int, count: int) -> list[tuple[PlayerView, Sequence[Action]]]:
     """Decisions with several legal actions, from seeded greedy games."""
     from meuterer.fast import play_game
@@ -244,6 +258,13 @@ def _rows(n: int, games: int, ref_sim: ModuleType | None) -> list[str]:
             continue
         value = count / _timed(work, count)
         rate = yard_rate(max(20, 4 * count))
+        row(figure, f"{value:,.0f}", "-" if rate is None else f"{value / rate:.3f}x")
+    vector = _vector_playouts(n, 20 * games)
+    if vector is None:
+        row("meuterer.vector random playouts, games/s", "not installed", "-")
+    else:
+        figure, value = vector
+        rate = yard_rate(max(20, 20 * games))
         row(figure, f"{value:,.0f}", "-" if rate is None else f"{value / rate:.3f}x")
     points = _decisions(n, max(4, games // 10))
     agent = ISMCTSAgent()

@@ -9,6 +9,6 @@ environments on it (``pip install meuterer[vector]``).
 - :class:`MeutererVectorEnv` (in :mod:`meuterer.vector.env`): a Gymnasium ``VectorEnv``.
 """
 
-from meuterer.vector.engine import CHANCE, TERMINAL, VectorGame, random_playouts
+from meuterer.vector.engine import CHANCE, TERMINAL, Playouts, VectorGame, random_playouts
 
-__all__ = ["CHANCE", "TERMINAL", "VectorGame", "random_playouts"]
+__all__ = ["CHANCE", "TERMINAL", "Playouts", "VectorGame", "random_playouts"]

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from math import factorial
 from typing import Any, Final
 
+import attrs
 import numpy as np
 import numpy.typing as npt
 
@@ -43,7 +44,7 @@ from meuterer.errors import IllegalActionError, SetupError
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
 from meuterer.state import State, Step
 
-__all__ = ["CHANCE", "TERMINAL", "VectorGame", "random_playouts"]
+__all__ = ["CHANCE", "TERMINAL", "Playouts", "VectorGame", "random_playouts"]
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -1111,6 +1112,17 @@ def _pick_weighted(weights: IntArray, u: npt.NDArray[np.float64]) -> IntArray:
     return picked
 
 
+@attrs.frozen
+class Playouts:
+    """What :func:`random_playouts` played: each game's final scores and win shares (the
+    ``win`` utility: 1 shared by the best), in the order the games ended, and how many
+    decisions were taken."""
+
+    scores: IntArray
+    wins: npt.NDArray[np.float64]
+    decisions: int
+
+
 def random_playouts(
     games: int,
     players: int = 4,
@@ -1119,21 +1131,23 @@ def random_playouts(
     batch: int = 4096,
     seed: int | None = None,
     first_captain: int = 0,
-) -> tuple[IntArray, int]:
+) -> Playouts:
     """Play ``games`` whole games with uniformly random legal decisions (and chance drawn
     with its probabilities), ``batch`` at a time in lockstep, each finished game replaced
-    by a new one: the final scores (games, players) in the order the games ended, and the
-    number of decisions taken.
+    by a new one while more are wanted.
 
-    >>> scores, decisions = random_playouts(10, players=3, batch=4, seed=1)
-    >>> scores.shape, decisions > 10 * 100
-    ((10, 3), True)
+    >>> played = random_playouts(10, players=3, batch=4, seed=1)
+    >>> played.scores.shape, played.wins.sum(), played.decisions > 10 * 100
+    ((10, 3), np.float64(10.0), True)
     """
     if type(games) is not int or games < 0:
         raise ValueError(f"games must be a non-negative whole number, got {games!r}")
+    if type(batch) is not int or batch < 1:
+        raise ValueError(f"batch must be a positive whole number, got {batch!r}")
     g = VectorGame(min(batch, max(games, 1)), players, rules, first_captain=first_captain, seed=seed)
-    finished: list[IntArray] = []
-    done = started = 0
+    scores: list[IntArray] = []
+    wins: list[npt.NDArray[np.float64]] = []
+    done = 0
     started = g.batch
     decisions = 0
     live = np.ones(g.batch, dtype=np.bool_)
@@ -1143,7 +1157,8 @@ def random_playouts(
         g.step(actions, checked=False)
         over = g.terminal & live
         if over.any():
-            finished.append(g.scores[over].copy())
+            scores.append(g.scores[over].copy())
+            wins.append(g.utilities("win")[over])
             done += int(over.sum())
             # start as many new games as are still wanted; the other slots stay finished
             again = np.flatnonzero(over)[: max(0, games - started)]
@@ -1154,5 +1169,6 @@ def random_playouts(
                 g.reset(where)
                 live[again] = True
                 started += len(again)
-    scores = np.concatenate(finished)[:games] if finished else np.zeros((0, players), dtype=np.int64)
-    return scores, decisions
+    if not scores:
+        return Playouts(np.zeros((0, players), np.int64), np.zeros((0, players)), 0)
+    return Playouts(np.concatenate(scores)[:games], np.concatenate(wins)[:games], decisions)
