@@ -5,7 +5,7 @@ environments on it (``pip install meuterer[vector]``).
   game, conversion to and from the reference :class:`~meuterer.state.State`);
 - :func:`random_playouts`: mass simulation with random players;
 - :func:`meuterer.vector.observation.observations`: every seat's observation vector, as the declared layout;
-- :func:`init` / :func:`step`: a Pgx-style functional API;
+- :func:`meuterer.vector.env.init` / :func:`meuterer.vector.env.step`: a Pgx-style functional API;
 - :class:`MeutererVectorEnv` (in :mod:`meuterer.vector.env`): a Gymnasium ``VectorEnv``.
 """
 
