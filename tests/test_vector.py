@@ -140,6 +140,15 @@ def test_finished_games_ignore_their_action_and_reset_where_asked() -> None:
     assert games.to_state(0) == meuterer.new_game(3, 0, Rules(rounds=1))
 
 
+def test_utilities_bad_kind_and_resetting_nothing() -> None:
+    games = _at_a_decision(batch=2)
+    with pytest.raises(ValueError, match="utility must be one of score, relative, win"):
+        games.utilities("money")
+    before = games.to_state(1)
+    games.reset(np.zeros(2, dtype=np.bool_))
+    assert games.to_state(1) == before
+
+
 def test_same_seed_same_games_and_chance_probabilities_sum_to_one() -> None:
     def play(seed: int) -> list[int]:
         games = VectorGame(8, 4, Rules(pirates=True), seed=seed)

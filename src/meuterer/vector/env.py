@@ -53,24 +53,12 @@ from meuterer.vector.engine import TERMINAL, BoolArray, IntArray, VectorGame
 from meuterer.vector.observation import Encoder, observations
 from meuterer.views import observation_layout
 
-__all__ = ["BatchPolicy", "MeutererVectorEnv", "PgxState", "init", "random_policy", "step"]
+__all__ = ["BatchPolicy", "MeutererVectorEnv", "PgxState", "init", "step"]
 
 BatchPolicy = Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], npt.NDArray[np.integer[Any]]]
 """A batched policy: the action ids of a batch of seats, given their observations and masks."""
 
 OBSERVATIONS: Final = ("encoded", "vector")
-
-
-def random_policy(rng: np.random.Generator) -> BatchPolicy:
-    """A policy choosing uniformly among the legal ids of each row."""
-
-    def policy(observations: npt.NDArray[Any], masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
-        count = masks.sum(axis=1)
-        target = (rng.random(len(masks)) * count).astype(np.int64)
-        picked: npt.NDArray[np.int64] = np.argmax(np.cumsum(masks, axis=1) > target[:, None], axis=1)
-        return picked
-
-    return policy
 
 
 class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.NDArray[Any]]):
