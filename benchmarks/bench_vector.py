@@ -3,8 +3,8 @@
 Random playouts (``meuterer.vector.random_playouts``: whole games, uniformly random legal
 decisions, ``--batch`` games in lockstep, finished games replaced) in games per second, as a
 ratio to the yardstick (``../shared/bench/ref_sim.py``) timed right after; decisions per
-second of the vector env's hot loop at B = 4096 (mask, random masked choice, step, the acting
-seat's observation); the memory of one game in the batch, and of B = 65,536.
+second at B = 4096 (the engine alone, and an env's hot loop: mask, observation, step); the
+memory of one game in the batch, and of B = 65,536.
 
     PYTHONPATH=src python benchmarks/bench_vector.py [--games N] [--batch B] [--players N]
 """
@@ -36,8 +36,8 @@ def _yardstick(ref_sim: ModuleType, rng: random.Random, players: int, count: int
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=8192, help="random playouts per player count")
-    parser.add_argument("--batch", type=int, default=4096, help="games in lockstep")
+    parser.add_argument("--games", type=int, default=65_536, help="random playouts per player count")
+    parser.add_argument("--batch", type=int, default=16_384, help="games in lockstep")
     parser.add_argument("--players", type=int, nargs="*", default=[4, 3])
     parser.add_argument("--seconds", type=float, default=3.0, help="time of the decisions/s loop")
     args = parser.parse_args()
@@ -55,24 +55,27 @@ def main() -> None:
             yard = count / _cpu(partial(_yardstick, ref_sim, rng, n, count))
             line += f"; yardstick {yard:,.0f} games/s; ratio {rate / yard:.2f}x"
         print(line)
-    # The env's hot loop: mask, a random masked choice, step, the acting seat's observation.
+    # Decisions per second at B = 4096 (all seats), the engine alone (a random legal choice
+    # and the step), then as an env's hot loop (also the full mask and the acting seat's
+    # observation).
     g = VectorGame(4096, 4, seed=2)
     for _ in range(600):  # past the deal, caches warm
         g.step(g.random_actions(), checked=False)
         g.reset(g.terminal)
-    decisions = 0
-    start = time.process_time()
-    while time.process_time() - start < args.seconds:
-        deciding = ~g.chance & ~g.terminal
-        mask = g.legal_mask()
-        observations(g, g.to_act)
-        actions = g.random_actions()
-        decisions += int(deciding.sum())
-        g.step(actions, checked=False)
-        g.reset(g.terminal)
-        del mask
-    rate = decisions / (time.process_time() - start)
-    print(f"4 players, B=4096: {rate:,.0f} decisions/s (all seats; mask + observation + step)")
+    for label, full in (("random choice + step", False), ("mask + observation + random choice + step", True)):
+        decisions = 0
+        start = time.process_time()
+        while time.process_time() - start < args.seconds:
+            deciding = ~g.chance & ~g.terminal
+            if full:
+                g.legal_mask()
+                observations(g, g.to_act)
+            actions = g.random_actions()
+            decisions += int(deciding.sum())
+            g.step(actions, checked=False)
+            g.reset(g.terminal)
+        rate = decisions / (time.process_time() - start)
+        print(f"4 players, B=4096: {rate:,.0f} decisions/s (all seats; {label})")
     print(f"memory: {g.nbytes() / g.batch:,.0f} bytes of state per game (+ {g.ids.num_actions} bytes of mask)")
     big = VectorGame(65_536, 4, seed=3)
     print(f"B=65,536: {big.nbytes() / 2**20:,.0f} MiB of state, {big.legal_mask().nbytes / 2**20:,.0f} MiB of mask")
