@@ -34,6 +34,22 @@ def _yardstick(ref_sim: ModuleType, rng: random.Random, players: int, count: int
         ref_sim.play_game(rng, players)
 
 
+def _steady(players: int, batch: int, count: int) -> float:
+    """Games/s with ``batch`` games always in flight (each finished game replaced at once)."""
+    g = VectorGame(batch, players, seed=players)
+    for _ in range(300):  # past the first deals
+        g.step(g.random_actions(), checked=False)
+        g.reset(g.terminal)
+    done = 0
+    start = time.process_time()
+    while done < count:
+        g.step(g.random_actions(), checked=False)
+        over = g.terminal
+        done += int(over.sum())
+        g.reset(over)
+    return done / (time.process_time() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=65_536, help="random playouts per player count")
@@ -48,12 +64,16 @@ def main() -> None:
         random_playouts(args.batch, n, batch=args.batch, seed=0)  # warm the declaration caches
         seconds = _cpu(partial(random_playouts, args.games, n, batch=args.batch, seed=1))
         rate = args.games / seconds
-        line = f"{n} players: vector random playouts, B={args.batch}: {rate:,.0f} games/s"
+        steady = _steady(n, args.batch, args.games)
+        line = (
+            f"{n} players: vector random playouts, B={args.batch}: {rate:,.0f} games/s "
+            f"({args.games:,} games, the last batch's tail included), {steady:,.0f} games/s at steady state"
+        )
         if ref_sim is not None:
             rng = random.Random(n)
             count = max(200, args.games // 4)
             yard = count / _cpu(partial(_yardstick, ref_sim, rng, n, count))
-            line += f"; yardstick {yard:,.0f} games/s; ratio {rate / yard:.2f}x"
+            line += f"; yardstick {yard:,.0f} games/s; ratios {rate / yard:.2f}x, {steady / yard:.2f}x"
         print(line)
     # Decisions per second at B = 4096 (all seats), the engine alone (a random legal choice
     # and the step), then as an env's hot loop (also the full mask and the acting seat's

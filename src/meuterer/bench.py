@@ -176,17 +176,28 @@ def _pettingzoo_playouts(players: int) -> Callable[[int], object] | None:
 
 
 def _vector_playouts(players: int, count: int) -> tuple[str, float] | None:
-    """The vector engine's random playouts (the figure's name, games/s), timed once its
-    sale caches are warm; ``None`` without numpy (``meuterer[vector]``)."""
+    """The vector engine's random playouts at steady state (the figure's name, games/s):
+    B games in flight, each finished game replaced at once, timed from the first tick
+    after the batch and the sale caches have warmed up until ``count`` games have ended;
+    ``None`` without numpy (``meuterer[vector]``)."""
     try:
-        from meuterer.vector import random_playouts
+        from meuterer.vector import VectorGame
     except ImportError:  # pragma: no cover - without numpy
         return None
-    batch = min(4096, count)
-    random_playouts(batch, players, batch=batch, seed=0)
+    batch = 4096 if count >= 1000 else 64
+    games = VectorGame(batch, players, seed=players)
+    for _ in range(300):
+        games.step(games.random_actions(), checked=False)
+        games.reset(games.terminal)
+    done = 0
     start = time.process_time()
-    random_playouts(count, players, batch=batch, seed=1)
-    return f"meuterer.vector random playouts (B={batch}), games/s", count / (time.process_time() - start)
+    while done < count:
+        games.step(games.random_actions(), checked=False)
+        over = games.terminal
+        done += int(over.sum())
+        games.reset(over)
+    rate = done / (time.process_time() - start)
+    return f"meuterer.vector random playouts (B={batch}), games/s", rate
 
 
 def _decisions(players: int, count: int) -> list[tuple[PlayerView, Sequence[Action]]]:
