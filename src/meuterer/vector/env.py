@@ -182,16 +182,21 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
             if not moving.any():
                 return
             actions = g.random_actions()  # chance outcomes and random opponents' moves
+            seen: npt.NDArray[Any] | None = None
+            masks: BoolArray | None = None
             for k, policy in enumerate(self._policies):
                 if policy is None:
                     continue
                 other = k if k < self.seat else k + 1
                 theirs = np.flatnonzero(player == other)
                 if len(theirs):
-                    seen: npt.NDArray[Any] = observations(g, g.to_act)[theirs]
+                    if seen is None or masks is None:  # once per step, for every seat to act
+                        seen = observations(g, g.to_act)
+                        masks = g.legal_mask()
+                    mine = seen[theirs]
                     if self.observation_kind == "encoded":
-                        seen = self.encoder(seen)
-                    actions[theirs] = np.asarray(policy(seen, g.legal_mask()[theirs]), dtype=np.int64)
+                        mine = self.encoder(mine)
+                    actions[theirs] = np.asarray(policy(mine, masks[theirs]), dtype=np.int64)
             g.step(actions, moving)
 
     def _observe(self) -> npt.NDArray[Any]:
