@@ -134,7 +134,7 @@ class VectorGame:
         self.record = record
         self._history: list[list[int]] = [[] for _ in range(batch)]
         self._version = 0
-        self._memos: dict[str, tuple[int, IntArray, IntArray]] = {}
+        self._memos: dict[str, tuple[tuple[int, int, int], IntArray, IntArray]] = {}
         self._allocate()
         self.reset()
 
@@ -491,11 +491,12 @@ class VectorGame:
     def _memo(self, name: str, idx: IntArray, find: Any) -> IntArray:
         # rows found once per state of the batch (legal_mask and random_actions share them)
         known = self._memos.get(name)
-        if known is not None and known[0] == self._version and np.array_equal(known[1], idx):
+        version = (self._version, self._sells.generation, self._discards.generation)
+        if known is not None and known[0] == version and np.array_equal(known[1], idx):
             rows: IntArray = known[2]
             return rows
         rows = find(idx)
-        self._memos[name] = (self._version, idx, rows)
+        self._memos[name] = (version, idx, rows)
         return rows
 
     def _sell_rows_of(self, idx: IntArray) -> IntArray:
@@ -524,7 +525,10 @@ class VectorGame:
         rows = choices.lookup(key)
         missing = rows < 0
         if missing.any():
-            for k in np.unique(key[missing]).tolist():
+            new = np.unique(key[missing]).tolist()
+            if choices.make_room(len(new)):  # bounded memory: past the bound, start afresh
+                new = np.unique(key).tolist()
+            for k in new:
                 game = int(idx[np.argmax(key == k)])
                 choices.add(k, self.ids.legal_ids(self.to_state(game)))
             choices.index()
@@ -1038,14 +1042,30 @@ class _Choices:
     """The legal ids of one block (sales or discards) for each key seen: a row each, as a
     mask over the block and as a padded list of ids (for a uniform pick)."""
 
+    MOST_ROWS: Final = 1 << 15
+    """Rows kept at most; past it the table starts afresh (``generation`` counts the starts)."""
+
     def __init__(self, block: range) -> None:
         self.block = block
+        self.generation = 0
+        self._clear()
+
+    def _clear(self) -> None:
         self.rows: dict[int, int] = {}
-        self.mask = np.zeros((16, len(block)), dtype=np.bool_)
+        self.mask = np.zeros((16, len(self.block)), dtype=np.bool_)
         self.ids = np.zeros((16, 1), dtype=np.int64)
         self.count = np.zeros(16, dtype=np.int64)
         self.sorted_keys = np.zeros(0, dtype=np.int64)
         self.sorted_rows = np.zeros(0, dtype=np.int64)
+        self.generation += 1
+
+    def make_room(self, more: int) -> bool:
+        """Start afresh if ``more`` rows would take the table past :attr:`MOST_ROWS`
+        (whether it did)."""
+        if self.rows and len(self.rows) + more > self.MOST_ROWS:
+            self._clear()
+            return True
+        return False
 
     def add(self, key: int, legal: Sequence[int]) -> int:
         row = len(self.rows)
