@@ -178,13 +178,14 @@ def _pettingzoo_playouts(players: int) -> Callable[[int], object] | None:
 def _vector_playouts(players: int, count: int) -> tuple[str, float] | None:
     """The vector engine's random playouts at steady state (the figure's name, games/s):
     B games in flight, each finished game replaced at once, timed from the first tick
-    after the batch and the sale caches have warmed up until ``count`` games have ended;
+    after the batch and the sale caches have warmed up until ``count`` games (at least B)
+    have ended (B = 16,384, or 64 for fewer than 1,000 games);
     ``None`` without numpy (``meuterer[vector]``)."""
     try:
         from meuterer.vector import VectorGame
     except ImportError:  # pragma: no cover - without numpy
         return None
-    batch = 4096 if count >= 1000 else 64
+    batch = 16_384 if count >= 1000 else 64
     games = VectorGame(batch, players, seed=players)
     warm = 0
     while warm < 2 * batch:  # two games per slot: the caches of sale declarations fill
@@ -193,7 +194,7 @@ def _vector_playouts(players: int, count: int) -> tuple[str, float] | None:
         games.reset(games.terminal)
     done = 0
     start = time.process_time()
-    while done < count:
+    while done < max(count, batch):
         games.step(games.random_actions(), checked=False)
         over = games.terminal
         done += int(over.sum())
