@@ -116,6 +116,8 @@ def test_wrong_types_and_shapes() -> None:
         games.reset(np.zeros(3, dtype=np.bool_))
     with pytest.raises(ValueError, match="batch"):
         VectorGame(0)
+    with pytest.raises(ValueError, match="1 to 1,048,576"):
+        VectorGame(1 << 21)
     with pytest.raises(SetupError, match="3 or 4"):
         VectorGame(2, 5)
     with pytest.raises(SetupError, match="first_captain"):

@@ -78,6 +78,8 @@ _NUMBER: Final = {step: i for i, step in enumerate(_STEPS)}
 _SUPPORT, _PIRATE = int(Card.SUPPORT), int(Card.PIRATE)
 _MUTINEER, _CABIN_BOY, _MATE, _MERCHANT, _LOADMASTER = map(int, ROLES)
 _NO: Final = -1
+MAX_BATCH: Final = 1 << 20
+"""The most games in one batch (about 1.3 GB of state arrays and 0.8 GB of mask)."""
 _GOODS = len(GOODS)
 
 
@@ -121,8 +123,8 @@ class VectorGame:
         record: bool = False,
     ) -> None:
         self.rules = _check_rules(rules, players)
-        if type(batch) is not int or batch < 1:
-            raise ValueError(f"batch must be a positive whole number, got {batch!r}")
+        if type(batch) is not int or not 1 <= batch <= MAX_BATCH:
+            raise ValueError(f"batch must be a whole number from 1 to {MAX_BATCH:,}, got {batch!r}")
         if type(first_captain) is not int or not 0 <= first_captain < players:
             raise SetupError(f"first_captain must be a seat from 0 to {players - 1}, got {first_captain!r}")
         self.batch = batch
