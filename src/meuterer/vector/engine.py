@@ -632,8 +632,9 @@ class VectorGame:
         if bad.any():
             games = np.flatnonzero(bad)
             shown = ", ".join(map(str, games[:10].tolist())) + (", ..." if len(games) > 10 else "")
+            ids = ", ".join(map(str, a[games[:10]].tolist())) + (", ..." if len(games) > 10 else "")
             raise IllegalActionError(
-                "step", f"illegal action(s) in {len(games)} game(s) of the batch: {shown} (nothing was applied)"
+                f"id(s) {ids}", f"not legal in {len(games)} game(s) of the batch: {shown} (nothing was applied)"
             )
         return a
 
