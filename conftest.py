@@ -1,6 +1,6 @@
 """pytest configuration: skip collecting modules whose optional library (an extra:
-``meuterer[openspiel]``, ``meuterer[pettingzoo]``, ``meuterer[gym]``, ``meuterer[docs]``,
-``meuterer[server]``) is not installed."""
+``meuterer[openspiel]``, ``meuterer[pettingzoo]``, ``meuterer[gym]``, ``meuterer[vector]``,
+``meuterer[docs]``, ``meuterer[server]``) is not installed."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ _OPTIONAL = {
     "src/meuterer/openspiel.py": ("pyspiel",),
     "src/meuterer/pettingzoo.py": ("pettingzoo",),
     "src/meuterer/gym.py": ("gymnasium",),
+    "src/meuterer/vector": ("numpy",),
+    "src/meuterer/vector/env.py": ("numpy", "gymnasium"),
+    "docs/vector.md": ("numpy", "gymnasium"),
     "docs/research.md": ("pyspiel", "gymnasium"),
     "src/meuterer/server/store.py": ("sqlalchemy",),
     "src/meuterer/server/app.py": ("starlette", "sqlalchemy"),

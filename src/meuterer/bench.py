@@ -175,6 +175,34 @@ def _pettingzoo_playouts(players: int) -> Callable[[int], object] | None:
     return playout
 
 
+def _vector_playouts(players: int, count: int) -> tuple[str, float] | None:
+    """The vector engine's random playouts at steady state (the figure's name, games/s):
+    B games in flight, each finished game replaced at once, timed from the first tick
+    after the batch and the sale caches have warmed up until ``count`` games (at least B)
+    have ended (B = 16,384, or 64 for fewer than 1,000 games);
+    ``None`` without numpy (``meuterer[vector]``)."""
+    try:
+        from meuterer.vector import VectorGame
+    except ImportError:  # pragma: no cover - without numpy
+        return None
+    batch = 16_384 if count >= 1000 else 64
+    games = VectorGame(batch, players, seed=players)
+    warm = 0
+    while warm < 2 * batch:  # two games per slot: the caches of sale declarations fill
+        games.step(games.random_actions(), checked=False)
+        warm += int(games.terminal.sum())
+        games.reset(games.terminal)
+    done = 0
+    start = time.process_time()
+    while done < max(count, batch):
+        games.step(games.random_actions(), checked=False)
+        over = games.terminal
+        done += int(over.sum())
+        games.reset(over)
+    rate = done / (time.process_time() - start)
+    return f"meuterer.vector random playouts (B={batch}), games/s", rate
+
+
 def _decisions(players: int, count: int) -> list[tuple[PlayerView, Sequence[Action]]]:
     """Decisions with several legal actions, from seeded greedy games."""
     from meuterer.fast import play_game
@@ -244,6 +272,13 @@ def _rows(n: int, games: int, ref_sim: ModuleType | None) -> list[str]:
             continue
         value = count / _timed(work, count)
         rate = yard_rate(max(20, 4 * count))
+        row(figure, f"{value:,.0f}", "-" if rate is None else f"{value / rate:.3f}x")
+    vector = _vector_playouts(n, 20 * games)
+    if vector is None:
+        row("meuterer.vector random playouts, games/s", "not installed", "-")
+    else:
+        figure, value = vector
+        rate = yard_rate(max(20, 20 * games))
         row(figure, f"{value:,.0f}", "-" if rate is None else f"{value / rate:.3f}x")
     points = _decisions(n, max(4, games // 10))
     agent = ISMCTSAgent()

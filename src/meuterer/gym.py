@@ -274,4 +274,6 @@ def _options(rules: Rules) -> dict[str, Any]:
 
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(ENV_ID, entry_point="meuterer.gym:MeutererEnv")
+    gymnasium.register(
+        ENV_ID, entry_point="meuterer.gym:MeutererEnv", vector_entry_point="meuterer.vector.env:MeutererVectorEnv"
+    )

@@ -1,7 +1,7 @@
 """``meuterer simulate``: many games between bots, with a progress bar and a summary table.
 
 ``meuterer simulate -n N [--players 3|4] [--agents random,greedy,...] [--seed S] [--jobs J]
-[--out FILE [--resume]] [--records DIR] [--backend local|ray]`` plays ``N`` games with
+[--out FILE [--resume]] [--records DIR] [--backend local|ray] [--vector]`` plays ``N`` games with
 :func:`meuterer.tournament.run_tournament` and prints, per agent and per seat, the win
 share with its 95% interval, the mean and spread of the scores and the mutinies led, then
 the mutiny frequency and success rate, the game length and the speed. ``--out`` receives
@@ -10,7 +10,8 @@ JSON lines otherwise); they are the same for a given seed whatever ``--jobs`` or
 ``--backend``. Ctrl-C stops the run cleanly: the results of the games finished so far are
 in ``--out`` and summarised. ``--resume`` (with ``--out`` and ``--seed``) plays only the
 games whose results are not in ``--out`` yet, so an interrupted run resumed gives the
-results of an uninterrupted one.
+results of an uninterrupted one. ``--vector`` plays random players on the vector engine,
+thousands of games in lockstep (:mod:`meuterer.cli.simulate_vector`).
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="meuterer")
@@ -86,12 +87,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--pirates", action="store_true", help="play the pirate variant")
     parser.add_argument("--fixed-seats", action="store_true", help="do not rotate the agents between seats")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--vector", action="store_true", help="random players only: thousands of games in lockstep (meuterer[vector])"
+    )
     parser.set_defaults(run=run_simulate)
     return parser
 
 
 def run_simulate(args: argparse.Namespace) -> int:
     """Run the ``simulate`` subcommand; returns the exit status (130 after Ctrl-C)."""
+    if args.vector:  # random players on the vector engine (meuterer.cli.simulate_vector)
+        from meuterer.cli.simulate_vector import run_vector
+
+        return run_vector(args)
     out = Console(highlight=False)
     if not out.is_terminal:
         out = Console(highlight=False, width=120)

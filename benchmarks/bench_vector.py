@@ -1,0 +1,105 @@
+"""The vector engine's speed next to the yardstick's, measured in the same process.
+
+Random playouts (``meuterer.vector.random_playouts``: whole games, uniformly random legal
+decisions, ``--batch`` games in lockstep, finished games replaced) in games per second, as a
+ratio to the yardstick (``../shared/bench/ref_sim.py``) timed right after; decisions per
+second at B = 4096 (the engine alone, and an env's hot loop: mask, observation, step); the
+memory of one game in the batch, and of B = 65,536.
+
+    PYTHONPATH=src python benchmarks/bench_vector.py [--games N] [--batch B] [--players N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from functools import partial
+from types import ModuleType
+
+from meuterer.bench import find_yardstick, load_yardstick
+from meuterer.vector import VectorGame, random_playouts
+from meuterer.vector.observation import observations
+
+
+def _cpu(work: Callable[[], object]) -> float:
+    start = time.process_time()
+    work()
+    return time.process_time() - start
+
+
+def _yardstick(ref_sim: ModuleType, rng: random.Random, players: int, count: int) -> None:
+    for _ in range(count):
+        ref_sim.play_game(rng, players)
+
+
+def _steady(players: int, batch: int, count: int) -> float:
+    """Games/s with ``batch`` games always in flight (each finished game replaced at once)."""
+    g = VectorGame(batch, players, seed=players)
+    for _ in range(300):  # past the first deals
+        g.step(g.random_actions(), checked=False)
+        g.reset(g.terminal)
+    done = 0
+    start = time.process_time()
+    while done < count:
+        g.step(g.random_actions(), checked=False)
+        over = g.terminal
+        done += int(over.sum())
+        g.reset(over)
+    return done / (time.process_time() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=65_536, help="random playouts per player count")
+    parser.add_argument("--batch", type=int, default=16_384, help="games in lockstep")
+    parser.add_argument("--players", type=int, nargs="*", default=[4, 3])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time of the decisions/s loop")
+    args = parser.parse_args()
+    path = find_yardstick()
+    ref_sim = load_yardstick(path) if path is not None else None
+    print(f"yardstick: {path}")
+    for n in args.players:
+        random_playouts(args.batch, n, batch=args.batch, seed=0)  # warm the declaration caches
+        seconds = _cpu(partial(random_playouts, args.games, n, batch=args.batch, seed=1))
+        rate = args.games / seconds
+        steady = _steady(n, args.batch, args.games)
+        line = (
+            f"{n} players: vector random playouts, B={args.batch}: {rate:,.0f} games/s "
+            f"({args.games:,} games, the last batch's tail included), {steady:,.0f} games/s at steady state"
+        )
+        if ref_sim is not None:
+            rng = random.Random(n)
+            count = max(200, args.games // 4)
+            yard = count / _cpu(partial(_yardstick, ref_sim, rng, n, count))
+            line += f"; yardstick {yard:,.0f} games/s; ratios {rate / yard:.2f}x, {steady / yard:.2f}x"
+        print(line)
+    # Decisions per second at B = 4096 (all seats), the engine alone (a random legal choice
+    # and the step), then as an env's hot loop (also the full mask and the acting seat's
+    # observation).
+    g = VectorGame(4096, 4, seed=2)
+    for _ in range(600):  # past the deal, caches warm
+        g.step(g.random_actions(), checked=False)
+        g.reset(g.terminal)
+    for label, full in (("random choice + step", False), ("mask + observation + random choice + step", True)):
+        decisions = 0
+        start = time.process_time()
+        while time.process_time() - start < args.seconds:
+            deciding = ~g.chance & ~g.terminal
+            if full:
+                g.legal_mask()
+                observations(g, g.to_act)
+            actions = g.random_actions()
+            decisions += int(deciding.sum())
+            g.step(actions, checked=False)
+            g.reset(g.terminal)
+        rate = decisions / (time.process_time() - start)
+        print(f"4 players, B=4096: {rate:,.0f} decisions/s (all seats; {label})")
+    print(f"memory: {g.nbytes() / g.batch:,.0f} bytes of state per game (+ {g.ids.num_actions} bytes of mask)")
+    big = VectorGame(65_536, 4, seed=3)
+    print(f"B=65,536: {big.nbytes() / 2**20:,.0f} MiB of state, {big.legal_mask().nbytes / 2**20:,.0f} MiB of mask")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1197 @@
+"""A batch of B games of Meuterer held as numpy arrays and played in lockstep.
+
+:class:`VectorGame` is a third writer of the rules (after the reference engine and the
+fast engine), built for throughput: every rule is applied to all the games at the same
+step at once, by numpy operations over the batch. It speaks ids only: decisions are
+:mod:`meuterer.encoding`'s fixed action ids, chance outcomes are a card (0 to 6) for a
+draw and the arrangement's rank (:class:`~meuterer.actions.RingArrangements`) for the
+shuffled ring. Its agreement with the reference is proven, step by step, by
+``tests/test_vector.py`` and ``scripts/vector_align.py`` (masks, chance outcomes and
+probabilities, rewards, terminal flags, every seat's observation).
+
+Two choices are not vectorised but asked of the core, cached by a small key: the sale
+declarations open to a seller (they depend on his face-up goods and the active islands)
+and the loadmaster's discards (they depend on his pool); on a key not seen before, the
+reference engine lists the legal ids of that game's state (:meth:`VectorGame.to_state`).
+
+>>> import numpy as np
+>>> import meuterer
+>>> from meuterer.vector import VectorGame
+>>> games = VectorGame(batch=2, players=3, seed=1, record=True)
+>>> games.advance_chance()                      # the deal, drawn per game
+>>> games.legal_mask()[:, :5].tolist()         # four offers, then "play ruby"
+[[True, True, True, True, False], [True, True, True, True, False]]
+>>> games.step(np.array([2, 0]))
+>>> games.to_state(0) == meuterer.Game.replay(games.history(0), players=3).state
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import factorial
+from typing import Any, Final
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from meuterer import engine
+from meuterer.actions import Action, ArrangeRing, Draw, RingArrangements, Sale
+from meuterer.cards import CARDS, GOODS, ROLES, Card, Role
+from meuterer.encoding import UTILITIES, ActionIds, action_ids
+from meuterer.errors import IllegalActionError, SetupError
+from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
+from meuterer.state import State, Step
+
+__all__ = ["CHANCE", "TERMINAL", "Playouts", "VectorGame", "random_playouts"]
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+CHANCE: Final = -1
+""":attr:`VectorGame.current_player` of a game at a chance node."""
+TERMINAL: Final = -2
+""":attr:`VectorGame.current_player` of a game that is over."""
+
+_STEPS: Final = tuple(Step)
+(
+    RING,
+    DEAL,
+    OFFER,
+    PLAY,
+    CHOOSE_ROLE,
+    REVEAL,
+    MUTINY,
+    RESOLVE_MUTINY,
+    ROLE_POINTS,
+    SELL,
+    SAIL,
+    CLEAN_UP,
+    DRAW,
+    LOADMASTER_DISCARD,
+    ROLES_RETURN,
+    END_OF_ROUND,
+    GAME_OVER,
+) = range(len(_STEPS))
+_NUMBER: Final = {step: i for i, step in enumerate(_STEPS)}
+_SUPPORT, _PIRATE = int(Card.SUPPORT), int(Card.PIRATE)
+_MUTINEER, _CABIN_BOY, _MATE, _MERCHANT, _LOADMASTER = map(int, ROLES)
+_NO: Final = -1
+MAX_BATCH: Final = 1 << 20
+"""The most games in one batch (about 1.3 GB of state arrays and 0.8 GB of mask)."""
+_GOODS = len(GOODS)
+
+
+def _check_rules(rules: Rules | None, players: int) -> Rules:
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a meuterer.Rules, got {type(rules).__name__}")
+    if type(players) is not int or players not in (3, 4):
+        raise SetupError(f"Meuterer is played by 3 or 4 players, got {players!r}")
+    return rules
+
+
+class VectorGame:
+    """``batch`` games of ``players`` seats under ``rules``, as numpy arrays, played in lockstep.
+
+    Every game is at a decision (:attr:`current_player` is its seat), a chance node
+    (:data:`CHANCE`) or over (:data:`TERMINAL`). :meth:`step` takes one id per game: a
+    decision id (:mod:`meuterer.encoding`) where a seat decides, a chance outcome where
+    chance moves, anything (ignored) where the game is over. :meth:`sample_chance` draws
+    the outcomes from the batch's ``numpy.random.Generator`` (seeded by ``seed``), with
+    the reference's probabilities.
+
+    Arrays (``P`` seats; ``-1`` where the reference has ``None``): ``step``, ``round``,
+    ``captain``, ``to_act``, ``offer``, ``start``, ``pirate``, ``captain_destination``,
+    ``mutineer_destination``, ``mutiny``, ``draws_left`` (B,); ``queue`` (B, 4) with
+    ``queue_len``; ``ring`` (B, islands); ``active`` (B, 2) ascending, ``-1`` when one
+    island is active; ``hands``, ``face_up``, ``face_down`` (B, P, 7); ``passed``,
+    ``roles``, ``scores`` (B, P); ``role_order`` (B, P) with ``role_order_len``;
+    ``sales`` (B, P, 2): each seat's sale slot per active island as in the sell ids, ``-1``
+    before he declares; ``deck``, ``discard``, ``drawn`` (B, 7).
+    """
+
+    def __init__(
+        self,
+        batch: int,
+        players: int = 4,
+        rules: Rules | None = None,
+        *,
+        first_captain: int = 0,
+        seed: int | np.random.Generator | None = None,
+        record: bool = False,
+    ) -> None:
+        self.rules = _check_rules(rules, players)
+        if type(batch) is not int or not 1 <= batch <= MAX_BATCH:
+            raise ValueError(f"batch must be a whole number from 1 to {MAX_BATCH:,}, got {batch!r}")
+        if type(first_captain) is not int or not 0 <= first_captain < players:
+            raise SetupError(f"first_captain must be a seat from 0 to {players - 1}, got {first_captain!r}")
+        self.batch = batch
+        self.players = players
+        self.first_captain = first_captain
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.ids: ActionIds = action_ids(self.rules)
+        self._tables()
+        self.record = record
+        self._history: list[list[int]] = [[] for _ in range(batch)]
+        self._version = 0
+        self._memos: dict[str, tuple[tuple[int, int, int], IntArray, IntArray]] = {}
+        self._allocate()
+        self.reset()
+
+    # Constants of the rule set ---------------------------------------------------------
+
+    def _tables(self) -> None:
+        rules, ids = self.rules, self.ids
+        self.n_islands = len(rules.islands)
+        self.rounds = rules.rounds_for(self.players)
+        self.hand_size = rules.hand_size
+        self.extra = rules.loadmaster_extra
+        self.ship = np.array([island.ship for island in rules.islands], dtype=np.int64)
+        # values[island, leaders - 1]: each leader's points when ``leaders`` tie (0 past the table)
+        self.values = np.zeros((self.n_islands, 4), dtype=np.int64)
+        for i, island in enumerate(rules.islands):
+            for k, v in enumerate(island.values[:4]):
+                self.values[i, k] = v
+        names = [island.name for island in rules.islands]
+        self.piratennest = names.index("piratennest") if rules.pirates else _NO
+        self.arrangements = RingArrangements(tuple(names))
+        # The sale slots: good and count of each slot value (slot 0: nothing sold).
+        slot = np.arange(ids.slot_size)
+        self.slot_count = np.where(slot > 0, (slot - 1) % self.hand_size + 1, 0)
+        self.slot_good = np.where(slot > 0, (slot - 1) // self.hand_size, _NO)
+        self.discard_counts = np.zeros((len(ids.discards), len(CARDS)), dtype=np.int64)
+        for rank, cards in enumerate(ids.discards):
+            for card in cards:
+                self.discard_counts[rank, card] += 1
+        self.deck0 = np.array(rules.deck, dtype=np.int64)
+        self._clockwise = np.arange(1, self.players + 1)
+        # buys[island, good]: whether the island buys the good (the last row: no island)
+        self.buys = np.zeros((self.n_islands + 1, _GOODS), dtype=np.int64)
+        for i, island in enumerate(rules.islands):
+            self.buys[i] = [island.buys_card(card) for card in GOODS]
+        # Shared by every batch of the same rules (they depend on nothing else).
+        self._sells = _choices(rules, "sell", ids.sell)
+        self._discards = _choices(rules, "discard", ids.discard)
+        self._goods_base = max(rules.deck[:_GOODS]) + 1
+        self._pool_base = max(max(rules.deck), self.hand_size + self.extra) + 1
+
+    def _allocate(self) -> None:
+        b, p, n = self.batch, self.players, self.n_islands
+        z = np.zeros
+        self.step_ = z(b, np.int64)
+        self.round = z(b, np.int64)
+        self.captain = z(b, np.int64)
+        self.to_act = z(b, np.int64)
+        self.queue = z((b, 4), np.int64)
+        self.queue_len = z(b, np.int64)
+        self.offer = z(b, np.int64)
+        self.ring = z((b, n), np.int64)
+        self.start = z(b, np.int64)
+        self.active = z((b, 2), np.int64)
+        self.pirate = z(b, np.int64)
+        self.hands = z((b, p, 7), np.int64)
+        self.face_up = z((b, p, 7), np.int64)
+        self.face_down = z((b, p, 7), np.int64)
+        self.passed = z((b, p), np.bool_)
+        self.roles = z((b, p), np.int64)
+        self.role_order = z((b, p), np.int64)
+        self.role_order_len = z(b, np.int64)
+        self.captain_destination = z(b, np.int64)
+        self.mutineer_destination = z(b, np.int64)
+        self.mutiny = z(b, np.int64)
+        self.sales = z((b, p, 2), np.int64)
+        self.sale_islands = z((b, p, 2), np.int64)
+        self.scores = z((b, p), np.int64)
+        self.deck = z((b, 7), np.int64)
+        self.discard = z((b, 7), np.int64)
+        self.draws_left = z(b, np.int64)
+        self.drawn = z((b, 7), np.int64)
+
+    _FIELDS: Final = (
+        "step_",
+        "round",
+        "captain",
+        "to_act",
+        "queue",
+        "queue_len",
+        "offer",
+        "ring",
+        "start",
+        "active",
+        "pirate",
+        "hands",
+        "face_up",
+        "face_down",
+        "passed",
+        "roles",
+        "role_order",
+        "role_order_len",
+        "captain_destination",
+        "mutineer_destination",
+        "mutiny",
+        "sales",
+        "sale_islands",
+        "scores",
+        "deck",
+        "discard",
+        "draws_left",
+        "drawn",
+    )
+
+    def nbytes(self) -> int:
+        """The bytes the batch's state arrays hold."""
+        return sum(getattr(self, name).nbytes for name in self._FIELDS)
+
+    # Starting, resetting, converting --------------------------------------------------
+
+    def reset(self, where: BoolArray | None = None) -> None:
+        """Start a new game (before the ring or the deal, as :func:`meuterer.new_game`) in
+        every game, or in the games where ``where`` is true."""
+        idx = np.arange(self.batch) if where is None else np.flatnonzero(self._bools(where, "where"))
+        if not len(idx):
+            return
+        self._version += 1
+        p, c = self.players, self.first_captain
+        self.step_[idx] = RING if self.rules.ring is Ring.SHUFFLED else DEAL
+        self.round[idx] = 1
+        self.captain[idx] = c
+        self.to_act[idx] = c
+        self.queue[idx] = 0
+        self.queue[idx, : p - 1] = [(c + i) % p for i in range(1, p)]
+        self.queue_len[idx] = p - 1
+        self.offer[idx] = _NO
+        self.ring[idx] = np.arange(self.n_islands)
+        self.start[idx] = 0
+        self.active[idx] = (0, _NO)
+        self.pirate[idx] = self.piratennest
+        for name in ("hands", "face_up", "face_down", "passed", "role_order", "role_order_len", "scores"):
+            getattr(self, name)[idx] = 0
+        self.roles[idx] = _NO
+        self.captain_destination[idx] = _NO
+        self.mutineer_destination[idx] = _NO
+        self.mutiny[idx] = _NO
+        self.sales[idx] = _NO
+        self.sale_islands[idx] = _NO
+        self.deck[idx] = self.deck0
+        self.discard[idx] = 0
+        self.draws_left[idx] = self.hand_size
+        self.drawn[idx] = 0
+        for i in idx.tolist():
+            self._history[i] = []
+
+    def history(self, game: int) -> tuple[Action, ...]:
+        """The actions game ``game`` has taken since its start (when built with ``record=True``)."""
+        replay = engine.new_game(self.players, self.first_captain, self.rules)
+        out: list[Action] = []
+        for code in self._history[game]:
+            action = self._action(replay, code)
+            out.append(action)
+            replay = engine.apply(replay, action)
+        return tuple(out)
+
+    def code(self, game: int, action: Action) -> int:
+        """The id :meth:`step` takes for ``action`` in game ``game``: a decision's id, a
+        draw's card, or an arrangement's rank (to replay a record or a corpus game).
+        Raises ``ValueError`` for an action with no id there."""
+        state = self.to_state(game)
+        if isinstance(action, ArrangeRing):
+            return self.arrangements.index(action)
+        if isinstance(action, Draw):
+            return int(action.card)
+        return self.ids.action_id(state, action)
+
+    def _action(self, state: State, code: int) -> Action:
+        if state.step is Step.RING:
+            return self.arrangements[code]
+        if state.step in (Step.DEAL, Step.DRAW):
+            return Draw(state.to_act, Card(code))
+        return self.ids.action(state, code)
+
+    def to_state(self, game: int) -> State:
+        """The reference :class:`State` game ``game`` is in."""
+        i = game
+        n = self.players
+        rules = self.rules
+        ring = tuple(int(x) for x in self.ring[i])
+        active = tuple(int(x) for x in self.active[i] if x >= 0)
+
+        def opt(x: Any) -> int | None:
+            return None if x < 0 else int(x)
+
+        def counts(a: Any) -> tuple[int, ...]:
+            return tuple(a.tolist())
+
+        sales: list[tuple[Sale, ...] | None] = []
+        for seat in range(n):
+            slots = self.sales[i, seat]
+            if slots[0] < 0:
+                sales.append(None)
+                continue
+            sold = []
+            for slot, pos in zip(slots.tolist(), self.sale_islands[i, seat].tolist(), strict=True):
+                if slot:
+                    name = rules.islands[ring[pos]].name
+                    sold.append(Sale(name, Card(int(self.slot_good[slot])), int(self.slot_count[slot])))
+            sales.append(tuple(sold))
+        mutiny = int(self.mutiny[i])
+        fields: dict[str, Any] = {
+            "players": n,
+            "rules": rules,
+            "step": _STEPS[int(self.step_[i])],
+            "round": int(self.round[i]),
+            "captain": int(self.captain[i]),
+            "to_act": int(self.to_act[i]),
+            "queue": tuple(int(x) for x in self.queue[i, : self.queue_len[i]]),
+            "offer": opt(self.offer[i]),
+            "ring": ring,
+            "start": int(self.start[i]),
+            "active": active,
+            "pirate": opt(self.pirate[i]),
+            "hands": tuple(map(tuple, self.hands[i].tolist())),
+            "face_up": tuple(map(tuple, self.face_up[i].tolist())),
+            "face_down": tuple(map(tuple, self.face_down[i].tolist())),
+            "passed": tuple(self.passed[i].tolist()),
+            "roles": tuple(None if r < 0 else Role(int(r)) for r in self.roles[i]),
+            "role_order": tuple(int(x) for x in self.role_order[i, : self.role_order_len[i]]),
+            "captain_destination": opt(self.captain_destination[i]),
+            "mutineer_destination": opt(self.mutineer_destination[i]),
+            "mutiny": None if mutiny < 0 else bool(mutiny),
+            "sales": tuple(sales),
+            "scores": counts(self.scores[i]),
+            "deck": counts(self.deck[i]),
+            "discard": counts(self.discard[i]),
+            "draws_left": int(self.draws_left[i]),
+            "drawn": counts(self.drawn[i]),
+        }
+        return State(**fields)
+
+    def set_state(self, game: int, state: State) -> None:
+        """Put game ``game`` in reference state ``state`` (same players and rules); its
+        history starts afresh (``history`` then lists the actions from there)."""
+        if not isinstance(state, State):
+            raise TypeError(f"state must be a meuterer.State, got {type(state).__name__}")
+        if state.players != self.players or state.rules != self.rules:
+            raise ValueError("the state's players and rules must be the batch's")
+        i = game
+        self._version += 1
+
+        def opt(x: int | bool | None) -> int:
+            return _NO if x is None else int(x)
+
+        self.step_[i] = _NUMBER[state.step]
+        self.round[i] = state.round
+        self.captain[i] = state.captain
+        self.to_act[i] = state.to_act
+        self.queue[i] = 0
+        self.queue[i, : len(state.queue)] = state.queue
+        self.queue_len[i] = len(state.queue)
+        self.offer[i] = opt(state.offer)
+        self.ring[i] = state.ring
+        self.start[i] = state.start
+        self.active[i] = (*state.active, _NO)[:2]
+        self.pirate[i] = opt(state.pirate)
+        self.hands[i] = state.hands
+        self.face_up[i] = state.face_up
+        self.face_down[i] = state.face_down
+        self.passed[i] = state.passed
+        self.roles[i] = [opt(r) for r in state.roles]
+        self.role_order[i] = 0
+        self.role_order[i, : len(state.role_order)] = state.role_order
+        self.role_order_len[i] = len(state.role_order)
+        self.captain_destination[i] = opt(state.captain_destination)
+        self.mutineer_destination[i] = opt(state.mutineer_destination)
+        self.mutiny[i] = opt(state.mutiny)
+        names = [state.island_name(pos) for pos in state.active]
+        for seat, sales in enumerate(state.sales):
+            self.sales[i, seat] = _NO
+            self.sale_islands[i, seat] = _NO
+            if sales is not None:
+                self.sales[i, seat] = 0
+                for k, sale in enumerate(sales):
+                    # the slot of its active island (before the ship sails), else its place
+                    slot = names.index(sale.island) if state.step is Step.SELL else k
+                    self.sales[i, seat, slot] = 1 + int(sale.card) * self.hand_size + sale.count - 1
+                    self.sale_islands[i, seat, slot] = _NO if (at := state.position_of(sale.island)) is None else at
+        self.scores[i] = state.scores
+        self.deck[i] = state.deck
+        self.discard[i] = state.discard
+        self.draws_left[i] = state.draws_left
+        self.drawn[i] = state.drawn
+        self._history[i] = []
+
+    # Queries --------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> IntArray:
+        """Each game's seat to decide, :data:`CHANCE` or :data:`TERMINAL`."""
+        s = self.step_
+        out = self.to_act.copy()
+        out[(s == RING) | (s == DEAL) | (s == DRAW)] = CHANCE
+        out[s == GAME_OVER] = TERMINAL
+        return out
+
+    @property
+    def terminal(self) -> BoolArray:
+        """Which games are over."""
+        over: BoolArray = self.step_ == GAME_OVER
+        return over
+
+    @property
+    def chance(self) -> BoolArray:
+        """Which games are at a chance node."""
+        s = self.step_
+        chance: BoolArray = (s == RING) | (s == DEAL) | (s == DRAW)
+        return chance
+
+    def draw_pool(self) -> IntArray:
+        """(B, 7): the cards the next draw comes from (the deck, or the discard pile when
+        the deck is empty), as :func:`meuterer.rulings.draw_pool`."""
+        empty = self.deck.sum(axis=1) == 0
+        return np.where(empty[:, None], self.discard, self.deck)
+
+    def chance_probabilities(self) -> npt.NDArray[np.float64]:
+        """(B, 7): each card's probability of being drawn next at a draw (0 elsewhere; the
+        shuffled ring's arrangements are uniform over ``len(arrangements)``)."""
+        pool = self.draw_pool().astype(np.float64)
+        total = pool.sum(axis=1, keepdims=True)
+        drawing = ((self.step_ == DEAL) | (self.step_ == DRAW))[:, None]
+        return np.where(drawing & (total > 0), pool / np.maximum(total, 1), 0.0)
+
+    def legal_mask(self) -> BoolArray:
+        """(B, num_actions) booleans: the legal decision ids of each game (none at a chance
+        node or when over), the ids :meth:`meuterer.encoding.ActionIds.legal_ids` lists."""
+        ids = self.ids
+        mask = np.zeros((self.batch, ids.num_actions), dtype=np.bool_)
+        s = self.step_
+        i = np.flatnonzero(s == OFFER)
+        mask[i, ids.offer.start : ids.offer.stop] = True
+        i = np.flatnonzero(s == PLAY)
+        if len(i):
+            mask[i, ids.play.start : ids.play.stop] = self.hands[i, self.to_act[i]] > 0
+            mask[i, ids.pass_.start] = True
+        i = np.flatnonzero(s == CHOOSE_ROLE)
+        if len(i):
+            taken = np.zeros((len(i), len(ROLES) + 1), dtype=np.bool_)
+            taken[np.arange(len(i))[:, None], self.roles[i]] = True  # -1 marks the last column
+            mask[i, ids.role.start : ids.role.stop] = ~taken[:, : len(ROLES)]
+        i = np.flatnonzero(s == MUTINY)
+        if len(i):
+            most = self.face_down[i, self.to_act[i], _SUPPORT]
+            mask[i, ids.support.start : ids.support.stop] = np.arange(len(ids.support)) <= most[:, None]
+        i = np.flatnonzero(s == SELL)
+        if len(i):
+            rows = self._memo("sell", i, self._sell_rows_of)
+            mask[i, ids.sell.start : ids.sell.stop] = self._sells.mask[rows]
+        i = np.flatnonzero(s == LOADMASTER_DISCARD)
+        if len(i):
+            rows = self._memo("discard", i, self._discard_rows_of)
+            mask[i, ids.discard.start : ids.discard.stop] = self._discards.mask[rows]
+        return mask
+
+    def _memo(self, name: str, idx: IntArray, find: Any) -> IntArray:
+        # rows found once per state of the batch (legal_mask and random_actions share them)
+        known = self._memos.get(name)
+        version = (self._version, self._sells.generation, self._discards.generation)
+        if known is not None and known[0] == version and np.array_equal(known[1], idx):
+            rows: IntArray = known[2]
+            return rows
+        rows = find(idx)
+        self._memos[name] = (version, idx, rows)
+        return rows
+
+    def _sell_rows_of(self, idx: IntArray) -> IntArray:
+        """The row of the sale declarations' table holding each seller's."""
+        pair = self.ring[idx[:, None], np.maximum(self.active[idx], 0)]
+        pair[:, 1] = np.where(self.active[idx, 1] < 0, self.n_islands, pair[:, 1])
+        # Goods no active island buys play no part in the declarations.
+        goods = self.face_up[idx, self.to_act[idx], :_GOODS] * (self.buys[pair[:, 0]] | self.buys[pair[:, 1]])
+        key = pair[:, 0] * (self.n_islands + 1) + pair[:, 1]
+        for k in range(_GOODS):
+            key = key * self._goods_base + goods[:, k]
+        return self._rows(key, idx, self._sells)
+
+    def _discard_rows_of(self, idx: IntArray) -> IntArray:
+        seat = self.to_act[idx]
+        pool = self.hands[idx, seat] if self.rules.discard_pool is DiscardPool.HAND else self.drawn[idx]
+        key = np.zeros(len(idx), dtype=np.int64)
+        for k in range(len(CARDS)):
+            key = key * self._pool_base + pool[:, k]
+        return self._rows(key, idx, self._discards)
+
+    def _rows(self, key: IntArray, idx: IntArray, choices: _Choices) -> IntArray:
+        # Keys seen before are looked up (a sorted array, searched); for a new key, the
+        # reference engine lists the legal ids of one game with that key (the core's rule,
+        # asked once per key).
+        rows = choices.lookup(key)
+        missing = rows < 0
+        if missing.any():
+            new = np.unique(key[missing]).tolist()
+            if choices.make_room(len(new)):  # bounded memory: past the bound, start afresh
+                new = np.unique(key).tolist()
+            for k in new:
+                game = int(idx[np.argmax(key == k)])
+                choices.add(k, self.ids.legal_ids(self.to_state(game)))
+            choices.index()
+            rows = choices.lookup(key)
+        return rows
+
+    def random_actions(self, rng: np.random.Generator | None = None) -> IntArray:
+        """A uniformly random legal decision for every game at a decision, a chance outcome
+        drawn with its probability for every game at a chance node, 0 where over."""
+        rng = self.rng if rng is None else rng
+        ids = self.ids
+        out = np.zeros(self.batch, dtype=np.int64)
+        s = self.step_
+        u = rng.random(self.batch)
+        i = np.flatnonzero(s == OFFER)
+        out[i] = ids.offer.start + (u[i] * len(ids.offer)).astype(np.int64)
+        i = np.flatnonzero(s == PLAY)
+        if len(i):
+            held = np.concatenate([self.hands[i, self.to_act[i]] > 0, np.ones((len(i), 1), np.bool_)], axis=1)
+            out[i] = ids.play.start + _pick(held, u[i])
+        i = np.flatnonzero(s == CHOOSE_ROLE)
+        if len(i):
+            taken = np.zeros((len(i), len(ROLES) + 1), dtype=np.bool_)
+            taken[np.arange(len(i))[:, None], self.roles[i]] = True
+            out[i] = ids.role.start + _pick(~taken[:, : len(ROLES)], u[i])
+        i = np.flatnonzero(s == MUTINY)
+        if len(i):
+            most = self.face_down[i, self.to_act[i], _SUPPORT]
+            out[i] = ids.support.start + (u[i] * (most + 1)).astype(np.int64)
+        i = np.flatnonzero(s == SELL)
+        if len(i):
+            rows = self._memo("sell", i, self._sell_rows_of)
+            out[i] = self._sells.pick(rows, u[i])
+        i = np.flatnonzero(s == LOADMASTER_DISCARD)
+        if len(i):
+            rows = self._memo("discard", i, self._discard_rows_of)
+            out[i] = self._discards.pick(rows, u[i])
+        chance = self.chance
+        if chance.any():
+            out[chance] = self.sample_chance(rng)[chance]
+        return out
+
+    def sample_chance(self, rng: np.random.Generator | None = None) -> IntArray:
+        """A chance outcome per game drawn with its probability (0 where no chance moves):
+        the card drawn, or a uniform arrangement's rank for the shuffled ring."""
+        rng = self.rng if rng is None else rng
+        out = np.zeros(self.batch, dtype=np.int64)
+        s = self.step_
+        i = np.flatnonzero((s == DEAL) | (s == DRAW))
+        if len(i):
+            pool = self.deck[i]
+            empty = pool.sum(axis=1) == 0
+            if empty.any():
+                pool = np.where(empty[:, None], self.discard[i], pool)
+            out[i] = _pick_weighted(pool, rng.random(len(i)))
+        i = np.flatnonzero(s == RING)
+        if len(i):
+            out[i] = rng.integers(len(self.arrangements), size=len(i))
+        return out
+
+    def advance_chance(self, rng: np.random.Generator | None = None) -> None:
+        """Play sampled chance outcomes until no game is at a chance node."""
+        while True:
+            chance = self.chance
+            if not chance.any():
+                return
+            outcomes = self.sample_chance(rng)
+            self._apply(np.flatnonzero(chance), outcomes[chance])
+
+    # Acting ---------------------------------------------------------------------------
+
+    def check(self, actions: object, where: BoolArray | None = None) -> IntArray:
+        """``actions`` as a (B,) int64 array, checked: raises ``TypeError`` for a non-integer
+        array, ``ValueError`` for a wrong shape, and :class:`~meuterer.errors.IllegalActionError`
+        naming the games (indices) whose action is not legal there."""
+        if not isinstance(actions, np.ndarray):
+            raise TypeError(f"actions must be a numpy array of integers, got {type(actions).__name__}")
+        if actions.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integers, got dtype {actions.dtype}")
+        if actions.shape != (self.batch,):
+            raise ValueError(f"actions must have shape ({self.batch},), got {actions.shape}")
+        a = actions.astype(np.int64)
+        bad = np.zeros(self.batch, dtype=np.bool_)
+        s = np.where(where, self.step_, GAME_OVER) if where is not None else self.step_
+        deciding = ~((s == RING) | (s == DEAL) | (s == DRAW)) & (s != GAME_OVER)
+        inside = (a >= 0) & (a < self.ids.num_actions)
+        d = np.flatnonzero(deciding & inside)
+        bad[deciding & ~inside] = True
+        if len(d):
+            bad[d] = ~self.legal_mask()[d, a[d]]
+        drawing = (s == DEAL) | (s == DRAW)
+        inside = (a >= 0) & (a < len(CARDS))
+        bad[drawing & ~inside] = True
+        c = np.flatnonzero(drawing & inside)
+        if len(c):
+            bad[c] = self.draw_pool()[c, a[c]] <= 0
+        ring = s == RING
+        bad[ring & ((a < 0) | (a >= len(self.arrangements)))] = True
+        if bad.any():
+            games = np.flatnonzero(bad)
+            shown = ", ".join(map(str, games[:10].tolist())) + (", ..." if len(games) > 10 else "")
+            ids = ", ".join(map(str, a[games[:10]].tolist())) + (", ..." if len(games) > 10 else "")
+            raise IllegalActionError(
+                f"id(s) {ids}", f"not legal in {len(games)} game(s) of the batch: {shown} (nothing was applied)"
+            )
+        return a
+
+    def step(self, actions: object, where: object = None, *, checked: bool = True) -> None:
+        """Apply one id per game (see the class): a decision, a chance outcome, or
+        anything for a finished game; with ``where`` (B booleans), only in those games
+        (the others' ids are ignored). Illegal ids in some games refuse the whole step
+        (:class:`~meuterer.errors.IllegalActionError` naming them; nothing changes).
+        ``checked=False`` skips the check (for ids known legal, such as :meth:`random_actions`)."""
+        moving = self.step_ != GAME_OVER
+        if where is not None:
+            moving &= self._bools(where, "where")
+        a = self.check(actions, moving) if checked else np.asarray(actions, dtype=np.int64)
+        live = np.flatnonzero(moving)
+        self._apply(live, a[live])
+
+    def copy(self) -> VectorGame:
+        """An independent copy of the batch (its generator too)."""
+        other = object.__new__(VectorGame)
+        other.__dict__.update(self.__dict__)
+        for name in self._FIELDS:
+            setattr(other, name, getattr(self, name).copy())
+        other._history = [list(h) for h in self._history]
+        other._memos = {}
+        other.rng = np.random.Generator(type(self.rng.bit_generator)())
+        other.rng.bit_generator.state = self.rng.bit_generator.state
+        return other
+
+    def utilities(self, utility: str = "relative") -> npt.NDArray[np.float64]:
+        """(B, P): each seat's utility, as :func:`meuterer.encoding.utilities` defines it
+        (``score``, ``relative``: minus the mean of the others', ``win``: 1 shared by the
+        best at the end, 0 before)."""
+        scores = self.scores.astype(np.float64)
+        if utility == "score":
+            return scores
+        if utility == "relative":
+            others = scores.sum(axis=1, keepdims=True) - scores
+            relative: npt.NDArray[np.float64] = scores - others / (self.players - 1)
+            return relative
+        if utility != "win":
+            raise ValueError(f"utility must be one of {', '.join(UTILITIES)}, got {utility!r}")
+        best = scores == scores.max(axis=1, keepdims=True)
+        win: npt.NDArray[np.float64] = best / best.sum(axis=1, keepdims=True) * self.terminal[:, None]
+        return win
+
+    def _apply(self, idx: IntArray, a: IntArray) -> None:
+        self._version += 1
+        if self.record:
+            for i, code in zip(idx.tolist(), a.tolist(), strict=True):
+                self._history[i].append(code)
+        s = self.step_[idx]
+        ids = self.ids
+        for code, handler in (
+            (DEAL, self._draw),
+            (DRAW, self._draw),
+            (PLAY, self._play_or_pass),
+            (OFFER, self._offer),
+            (CHOOSE_ROLE, self._take_role),
+            (SELL, self._sell),
+            (MUTINY, self._support),
+            (LOADMASTER_DISCARD, self._discard),
+            (RING, self._arrange),
+        ):
+            sel = s == code
+            if sel.any():
+                handler(idx[sel], a[sel], ids)
+
+    # The rules, step by step ------------------------------------------------------------
+
+    def _arrange(self, idx: IntArray, rank: IntArray, ids: ActionIds) -> None:
+        # Unrank as RingArrangements does: Hochland first, then the pick-th island left
+        # (in table order) for each position.
+        m, rest = len(idx), self.n_islands - 1
+        rows = np.arange(m)
+        avail = np.ones((m, rest), dtype=np.bool_)
+        ring = np.zeros((m, self.n_islands), dtype=np.int64)
+        left = rank.copy()
+        for k, size in enumerate(range(rest, 0, -1)):
+            block = factorial(size - 1)
+            pick = left // block
+            left = left % block
+            col = np.argmax(np.cumsum(avail, axis=1) > pick[:, None], axis=1)
+            ring[:, k + 1] = col + 1
+            avail[rows, col] = False
+        self.ring[idx] = ring
+        if self.piratennest >= 0:
+            self.pirate[idx] = np.argmax(ring == self.piratennest, axis=1)
+        self.step_[idx] = DEAL
+
+    def _draw(self, idx: IntArray, card: IntArray, ids: ActionIds) -> None:
+        empty = self.deck[idx].sum(axis=1) == 0
+        if empty.any():
+            e = idx[empty]
+            self.deck[e] = self.discard[e]
+            self.discard[e] = 0
+        self.deck[idx, card] -= 1
+        if self.rules.reshuffle is Reshuffle.WHEN_EMPTY:
+            empty = self.deck[idx].sum(axis=1) == 0
+            if empty.any():
+                e = idx[empty]
+                self.deck[e] = self.discard[e]
+                self.discard[e] = 0
+        self.hands[idx, self.to_act[idx], card] += 1
+        self.drawn[idx, card] += 1
+        self.draws_left[idx] -= 1
+        done = idx[self.draws_left[idx] == 0]
+        if len(done):
+            self._drawn_all(done)
+
+    def _drawn_all(self, idx: IntArray) -> None:
+        deal = self.step_[idx] == DEAL
+        i = idx[deal]
+        if len(i):
+            last = self.queue_len[i] == 0
+            j = i[last]
+            self.drawn[j] = 0
+            self.to_act[j] = self.captain[j]
+            self.step_[j] = OFFER
+            self._next_drawer(i[~last])
+        i = idx[~deal]
+        if len(i):
+            loadmaster = self.roles[i, self.to_act[i]] == _LOADMASTER
+            self.step_[i[loadmaster]] = LOADMASTER_DISCARD
+            i = i[~loadmaster]
+            last = self.queue_len[i] == 0
+            self._next_drawer(i)
+            self._roles_return(i[last])
+
+    def _pop(self, idx: IntArray) -> IntArray:
+        seat: IntArray = self.queue[idx, 0].copy()
+        self.queue[idx, :-1] = self.queue[idx, 1:]
+        self.queue_len[idx] -= 1
+        return seat
+
+    def _next_drawer(self, idx: IntArray) -> None:
+        if not len(idx):
+            return
+        self.drawn[idx] = 0
+        none = self.queue_len[idx] == 0
+        self.draws_left[idx[none]] = 0
+        i = idx[~none]
+        seat = self._pop(i)
+        self.to_act[i] = seat
+        need = self.hand_size - self.hands[i, seat].sum(axis=1)
+        need += np.where(self.roles[i, seat] == _LOADMASTER, self.extra, 0)
+        self.draws_left[i] = need
+
+    def _discard(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
+        cards = self.discard_counts[a - ids.discard.start]
+        self.hands[idx, self.to_act[idx]] -= cards
+        self.discard[idx] += cards
+        last = self.queue_len[idx] == 0
+        self._next_drawer(idx)
+        self._roles_return(idx[last])
+        self.step_[idx[~last]] = DRAW
+
+    def _offer(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
+        self.offer[idx] = a - ids.offer.start
+        self.to_act[idx] = self.captain[idx]
+        self.step_[idx] = PLAY
+
+    def _next_unpassed(self, idx: IntArray, after: IntArray) -> IntArray:
+        # the first seat clockwise after ``after`` who has not passed (``after`` if none)
+        n = self.players
+        seats = (after[:, None] + self._clockwise) % n
+        free = ~self.passed[idx[:, None], seats]
+        first: IntArray = seats[np.arange(len(idx)), np.argmax(free, axis=1)]
+        return first
+
+    def _play_or_pass(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
+        passing = a == ids.pass_.start
+        if passing.any():
+            self._pass(idx[passing])
+        i = idx[~passing]
+        if not len(i):
+            return
+        card = a[~passing] - ids.play.start
+        p = self.to_act[i]
+        self.hands[i, p, card] -= 1
+        self.face_up[i, p, card] += 1
+        self.to_act[i] = self._next_unpassed(i, p)
+        pirate = card == _PIRATE
+        if pirate.any():
+            i, p = i[pirate], p[pirate]
+            left = self.hands[i, p].sum(axis=1)
+            n = self.n_islands
+            ship = self.pirate[i]
+            start = self.start[i]
+            self.pirate[i] = (ship - left) % n
+            # as meuterer.rulings.robbery
+            rob = (left > 0) & np.where(
+                ship != start, (ship - start) % n <= left, (left >= n) | self.rules.pirates_rob_at_start
+            )
+            r = i[rob]
+            self.discard[r] += self.face_up[r].sum(axis=1)
+            self.face_up[r] = 0
+
+    def _pass(self, idx: IntArray) -> None:
+        p = self.to_act[idx]
+        last = self.passed[idx].sum(axis=1) == self.players - 1
+        self.face_down[idx, p] = self.hands[idx, p]
+        self.hands[idx, p] = 0
+        self.passed[idx, p] = True
+        captain = p == self.captain[idx]
+        i, pc = idx[captain], p[captain]
+        self.captain_destination[i] = (self.start[i] + self.face_down[i, pc].sum(axis=1)) % self.n_islands
+        self.to_act[i] = self._next_unpassed(i, pc)
+        self._reveal(i[last[captain]])
+        self.step_[idx[~captain]] = CHOOSE_ROLE
+
+    def _take_role(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
+        p = self.to_act[idx]
+        self.roles[idx, p] = a - ids.role.start
+        self.role_order[idx, self.role_order_len[idx]] = p
+        self.role_order_len[idx] += 1
+        self.to_act[idx] = self._next_unpassed(idx, p)
+        everyone = self.passed[idx].all(axis=1)
+        self.step_[idx[~everyone]] = PLAY
+        self._reveal(idx[everyone])
+
+    def _reveal(self, idx: IntArray) -> None:
+        if not len(idx):
+            return
+        roles = self.roles[idx]
+        has = (roles == _MUTINEER).any(axis=1)
+        self._role_points(idx[~has])
+        i = idx[has]
+        if not len(i):
+            return
+        roles = roles[has]
+        mutineer = np.argmax(roles == _MUTINEER, axis=1)
+        self.mutineer_destination[i] = (self.start[i] + self.face_down[i, mutineer].sum(axis=1)) % self.n_islands
+        n = self.players
+        captain = self.captain[i]
+        order = np.zeros((len(i), n), dtype=np.int64)
+        count = np.zeros(len(i), dtype=np.int64)
+        rows = np.arange(len(i))
+        for k in range(n):
+            seat = (captain + k) % n
+            r = roles[rows, seat]
+            takes = (k == 0) | (r == _MATE) | (r == _MUTINEER) | (r == _CABIN_BOY)
+            order[rows[takes], count[takes]] = seat[takes]
+            count += takes
+        self.to_act[i] = order[:, 0]
+        self.queue[i] = 0
+        self.queue[i, : n - 1] = order[:, 1:]
+        self.queue_len[i] = count - 1
+        self.step_[i] = MUTINY
+
+    def _support(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
+        k = a - ids.support.start
+        p = self.to_act[idx]
+        self.face_down[idx, p, _SUPPORT] -= k
+        self.face_up[idx, p, _SUPPORT] += k
+        more = self.queue_len[idx] > 0
+        i = idx[more]
+        self.to_act[i] = self._pop(i)
+        i = idx[~more]
+        if not len(i):
+            return
+        # Resolve: as meuterer.rulings.strengths and mutiny_succeeds (a tie to the mutineer).
+        support = self.face_up[i, :, _SUPPORT]
+        roles = self.roles[i]
+        captain_side = support[np.arange(len(i)), self.captain[i]] + ((support + 1) * (roles == _MATE)).sum(axis=1)
+        mutineer_side = (support * ((roles == _MUTINEER) | (roles == _CABIN_BOY))).sum(axis=1)
+        self.mutiny[i] = self._mutiny_succeeds(captain_side, mutineer_side)
+        self._role_points(i)
+
+    @staticmethod
+    def _mutiny_succeeds(captain_side: IntArray, mutineer_side: IntArray) -> BoolArray:
+        # meuterer.rulings.mutiny_succeeds, over arrays: a tie goes to the mutineer
+        return mutineer_side >= captain_side
+
+    def _role_points(self, idx: IntArray) -> None:
+        if not len(idx):
+            return
+        n = self.players
+        old = self.captain[idx].copy()
+        roles = self.roles[idx]
+        won = self.mutiny[idx] == 1
+        # A successful mutiny: the mutineer scores his destination and is captain; the cabin boy scores.
+        w, rw = idx[won], roles[won]
+        if len(w):
+            mutineer = np.argmax(rw == _MUTINEER, axis=1)
+            self.scores[w, mutineer] += self.ship[self.ring[w, self.mutineer_destination[w]]]
+            self.scores[w] += self.rules.cabin_boy_points * (rw == _CABIN_BOY)
+            self.captain[w] = mutineer
+        # Otherwise the captain scores his destination and pays the mate his offer.
+        f, rf = idx[~won], roles[~won]
+        if len(f):
+            cap = self.captain[f]
+            self.scores[f, cap] += self.ship[self.ring[f, self.captain_destination[f]]]
+            mate = rf == _MATE
+            has = mate.any(axis=1)
+            offer = self.offer[f] * has
+            self.scores[f, cap] -= offer
+            self.scores[f] += mate * (1 + self.offer[f])[:, None]
+        first = self.captain[idx] if self.rules.sale_order is SaleOrder.NEW_CAPTAIN else old
+        self.to_act[idx] = first
+        self.queue[idx] = 0
+        self.queue[idx, : n - 1] = (first[:, None] + np.arange(1, n)[None, :]) % n
+        self.queue_len[idx] = n - 1
+        self.step_[idx] = SELL
+
+    def _sell(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
+        index = a - ids.sell.start
+        p = self.to_act[idx]
+        self.sales[idx, p, 0] = index // ids.slot_size
+        self.sales[idx, p, 1] = index % ids.slot_size
+        self.sale_islands[idx, p] = np.where(self.sales[idx, p] > 0, self.active[idx], _NO)
+        more = self.queue_len[idx] > 0
+        i = idx[more]
+        self.to_act[i] = self._pop(i)
+        i = idx[~more]
+        if not len(i):
+            return
+        # Every seat has declared: each active island pays its leaders, as
+        # meuterer.rulings.island_points (a merchant among them scores I).
+        merchant = self.roles[i] == _MERCHANT
+        for k in range(2):
+            pos = self.active[i, k]
+            on = pos >= 0
+            sold = self.slot_count[self.sales[i, :, k]] * on[:, None]
+            most = sold.max(axis=1)
+            leaders = (sold == most[:, None]) & (most > 0)[:, None]
+            count = leaders.sum(axis=1)
+            island = self.ring[i, np.maximum(pos, 0)]
+            table = self.values[island]
+            shared = np.where(count > 0, table[np.arange(len(i)), np.maximum(count - 1, 0)], 0)
+            self.scores[i] += leaders * np.where(merchant, table[:, :1], shared[:, None])
+        over = self.round[i] >= self.rounds
+        self.step_[i[over]] = GAME_OVER
+        self._sail(i[~over])
+
+    def _sail(self, idx: IntArray) -> None:
+        if not len(idx):
+            return
+        n = self.players
+        dest = np.where(self.mutiny[idx] == 1, self.mutineer_destination[idx], self.captain_destination[idx])
+        start = self.start[idx]
+        self.start[idx] = dest
+        lo, hi = np.minimum(start, dest), np.maximum(start, dest)
+        self.active[idx, 0] = lo
+        self.active[idx, 1] = np.where(lo == hi, _NO, hi)
+        # Phase 7: clean up.
+        self.discard[idx] += self.face_up[idx].sum(axis=1)
+        self.hands[idx] += self.face_down[idx]
+        self.face_up[idx] = 0
+        self.face_down[idx] = 0
+        self.passed[idx] = False
+        self.captain_destination[idx] = _NO
+        self.mutineer_destination[idx] = _NO
+        self.drawn[idx] = 0
+        if self.rules.pirates_return and self.piratennest >= 0:
+            self.pirate[idx] = np.argmax(self.ring[idx] == self.piratennest, axis=1)
+        # Phase 8: drawing from the captain on, skipping full hands.
+        captain = self.captain[idx]
+        rows = np.arange(len(idx))
+        order = np.zeros((len(idx), n), dtype=np.int64)
+        need_of = np.zeros((len(idx), n), dtype=np.int64)
+        count = np.zeros(len(idx), dtype=np.int64)
+        for k in range(n):
+            seat = (captain + k) % n
+            need = self.hand_size - self.hands[idx, seat].sum(axis=1)
+            need += np.where(self.roles[idx, seat] == _LOADMASTER, self.extra, 0)
+            takes = need > 0
+            order[rows[takes], count[takes]] = seat[takes]
+            need_of[rows[takes], count[takes]] = need[takes]
+            count += takes
+        some = count > 0
+        i = idx[some]
+        self.to_act[i] = order[some, 0]
+        self.draws_left[i] = need_of[some, 0]
+        self.queue[i] = 0
+        self.queue[i, : n - 1] = order[some, 1:]
+        self.queue_len[i] = count[some] - 1
+        self.step_[i] = DRAW
+        self._roles_return(idx[~some])
+
+    def _roles_return(self, idx: IntArray) -> None:
+        if not len(idx):
+            return
+        self.roles[idx] = _NO
+        self.role_order[idx] = 0
+        self.role_order_len[idx] = 0
+        self.round[idx] += 1
+        self.offer[idx] = _NO
+        self.mutiny[idx] = _NO
+        self.sales[idx] = _NO
+        self.sale_islands[idx] = _NO
+        self.to_act[idx] = self.captain[idx]
+        self.queue_len[idx] = 0
+        self.queue[idx] = 0
+        self.draws_left[idx] = 0
+        self.step_[idx] = OFFER
+
+    # Helpers ----------------------------------------------------------------------------
+
+    def _bools(self, where: object, name: str) -> BoolArray:
+        if not isinstance(where, np.ndarray) or where.dtype != np.bool_:
+            raise TypeError(f"{name} must be a numpy array of booleans")
+        if where.shape != (self.batch,):
+            raise ValueError(f"{name} must have shape ({self.batch},), got {where.shape}")
+        return where
+
+
+class _Choices:
+    """The legal ids of one block (sales or discards) for each key seen: a row each, as a
+    mask over the block and as a padded list of ids (for a uniform pick)."""
+
+    MOST_ROWS: Final = 1 << 15
+    """Rows kept at most; past it the table starts afresh (``generation`` counts the starts)."""
+
+    def __init__(self, block: range) -> None:
+        self.block = block
+        self.generation = 0
+        self._clear()
+
+    def _clear(self) -> None:
+        self.rows: dict[int, int] = {}
+        self.mask = np.zeros((16, len(self.block)), dtype=np.bool_)
+        self.ids = np.zeros((16, 1), dtype=np.int64)
+        self.count = np.zeros(16, dtype=np.int64)
+        self.sorted_keys = np.zeros(0, dtype=np.int64)
+        self.sorted_rows = np.zeros(0, dtype=np.int64)
+        self.generation += 1
+
+    def make_room(self, more: int) -> bool:
+        """Start afresh if ``more`` rows would take the table past :attr:`MOST_ROWS`
+        (whether it did)."""
+        if self.rows and len(self.rows) + more > self.MOST_ROWS:
+            self._clear()
+            return True
+        return False
+
+    def add(self, key: int, legal: Sequence[int]) -> int:
+        row = len(self.rows)
+        if row == len(self.count):  # grow by doubling
+            self.mask = np.concatenate([self.mask, np.zeros_like(self.mask)])
+            self.ids = np.concatenate([self.ids, np.zeros_like(self.ids)])
+            self.count = np.concatenate([self.count, np.zeros_like(self.count)])
+        if len(legal) > self.ids.shape[1]:
+            wider = np.zeros((len(self.ids), len(legal)), dtype=np.int64)
+            wider[:, : self.ids.shape[1]] = self.ids
+            self.ids = wider
+        self.mask[row, [a - self.block.start for a in legal]] = True
+        self.ids[row, : len(legal)] = legal
+        self.count[row] = len(legal)
+        self.rows[key] = row
+        return row
+
+    def index(self) -> None:
+        """Sort the keys for :meth:`lookup` (after adding some)."""
+        keys = np.fromiter(self.rows.keys(), dtype=np.int64, count=len(self.rows))
+        rows = np.fromiter(self.rows.values(), dtype=np.int64, count=len(self.rows))
+        order = np.argsort(keys)
+        self.sorted_keys, self.sorted_rows = keys[order], rows[order]
+
+    def lookup(self, key: IntArray) -> IntArray:
+        """Each key's row, ``-1`` for a key not seen."""
+        if not len(self.sorted_keys):
+            return np.full(len(key), -1, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.sorted_keys, key), len(self.sorted_keys) - 1)
+        found: IntArray = np.where(self.sorted_keys[at] == key, self.sorted_rows[at], -1)
+        return found
+
+    def pick(self, rows: IntArray, u: npt.NDArray[np.float64]) -> IntArray:
+        """A uniform legal id of each row."""
+        picked: IntArray = self.ids[rows, (u * self.count[rows]).astype(np.int64)]
+        return picked
+
+
+_CHOICES: dict[tuple[Rules, str], _Choices] = {}
+
+
+def _choices(rules: Rules, kind: str, block: range) -> _Choices:
+    found = _CHOICES.get((rules, kind))
+    if found is None:
+        if len(_CHOICES) >= 32:
+            _CHOICES.clear()
+        found = _CHOICES[rules, kind] = _Choices(block)
+    return found
+
+
+def _pick(allowed: BoolArray, u: npt.NDArray[np.float64]) -> IntArray:
+    """For each row, the column of the ``floor(u * count)``-th true entry (uniform among them)."""
+    count = allowed.sum(axis=1)
+    target = (u * count).astype(np.int64)
+    picked: IntArray = np.argmax(np.cumsum(allowed, axis=1) > target[:, None], axis=1)
+    return picked
+
+
+def _pick_weighted(weights: IntArray, u: npt.NDArray[np.float64]) -> IntArray:
+    """For each row, a column drawn with probability proportional to its weight."""
+    cumulative = np.cumsum(weights, axis=1)
+    target = (u * cumulative[:, -1]).astype(np.int64)
+    picked: IntArray = np.argmax(cumulative > target[:, None], axis=1)
+    return picked
+
+
+@attrs.frozen
+class Playouts:
+    """What :func:`random_playouts` played: each game's final scores and win shares (the
+    ``win`` utility: 1 shared by the best), in the order the games ended, and how many
+    decisions were taken."""
+
+    scores: IntArray
+    wins: npt.NDArray[np.float64]
+    decisions: int
+
+
+def random_playouts(
+    games: int,
+    players: int = 4,
+    rules: Rules | None = None,
+    *,
+    batch: int = 4096,
+    seed: int | None = None,
+    first_captain: int = 0,
+) -> Playouts:
+    """Play ``games`` whole games with uniformly random legal decisions (and chance drawn
+    with its probabilities), ``batch`` at a time in lockstep, each finished game replaced
+    by a new one while more are wanted.
+
+    >>> played = random_playouts(10, players=3, batch=4, seed=1)
+    >>> played.scores.shape, played.wins.sum(), played.decisions > 10 * 100
+    ((10, 3), np.float64(10.0), True)
+    """
+    if type(games) is not int or games < 0:
+        raise ValueError(f"games must be a non-negative whole number, got {games!r}")
+    if type(batch) is not int or batch < 1:
+        raise ValueError(f"batch must be a positive whole number, got {batch!r}")
+    g = VectorGame(min(batch, max(games, 1)), players, rules, first_captain=first_captain, seed=seed)
+    scores: list[IntArray] = []
+    wins: list[npt.NDArray[np.float64]] = []
+    done = 0
+    started = g.batch
+    decisions = 0
+    live = np.ones(g.batch, dtype=np.bool_)
+    while done < games:
+        actions = g.random_actions()
+        decisions += int((live & ~g.chance).sum())
+        g.step(actions, checked=False)
+        over = g.terminal & live
+        if over.any():
+            scores.append(g.scores[over].copy())
+            wins.append(g.utilities("win")[over])
+            done += int(over.sum())
+            # start as many new games as are still wanted; the other slots stay finished
+            again = np.flatnonzero(over)[: max(0, games - started)]
+            live[over] = False
+            if len(again):
+                where = np.zeros(g.batch, dtype=np.bool_)
+                where[again] = True
+                g.reset(where)
+                live[again] = True
+                started += len(again)
+    if not scores:
+        return Playouts(np.zeros((0, players), np.int64), np.zeros((0, players)), 0)
+    return Playouts(np.concatenate(scores)[:games], np.concatenate(wins)[:games], decisions)

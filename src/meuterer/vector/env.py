@@ -1,0 +1,269 @@
+"""A Gymnasium ``VectorEnv`` on the vector engine, and a Pgx-style functional API.
+
+:class:`MeutererVectorEnv` plays ``num_envs`` games in lockstep, the learner in one seat of
+each; chance and the other seats are played inside :meth:`~MeutererVectorEnv.step`, by
+batched opponent policies, until every game is back at the learner's turn or over. It is
+registered as ``meuterer/Meuterer-v0``'s ``vector_entry_point``, so
+``gymnasium.make_vec("meuterer/Meuterer-v0", num_envs=64, vectorization_mode="vector_entry_point")``
+builds it. Finished games restart in the same step (``AutoresetMode.SAME_STEP``: the last
+observation and info are in ``info["final_obs"]`` and ``info["final_info"]``).
+
+>>> import gymnasium
+>>> import meuterer.gym  # registers meuterer/Meuterer-v0
+>>> envs = gymnasium.make_vec("meuterer/Meuterer-v0", num_envs=8, vectorization_mode="vector_entry_point")
+>>> observations, info = envs.reset(seed=1)
+>>> observations.shape, info["action_mask"].shape
+((8, 579), (8, 784))
+>>> actions = envs.unwrapped.random_actions()
+>>> observations, rewards, terminated, truncated, info = envs.step(actions)
+>>> rewards.dtype, bool(terminated.any())
+(dtype('float32'), False)
+
+Keyword arguments: ``players``, ``rules``, ``rounds``, ``first_captain``, ``seat`` (the
+learner's, fixed), ``opponents`` (``"random"``, or a callable
+``policy(observations, masks) -> actions`` on a batch of the acting seats' observations and
+legal masks, or a list of these, one per other seat), ``reward`` (``"step"``: the change of
+the learner's utility since his previous decision; ``"terminal"``), ``utility``
+(``"relative"``, ``"score"``, ``"win"``) and ``observation`` (``"encoded"`` floats or the
+``"vector"`` ints), as :class:`meuterer.gym.MeutererEnv`.
+
+Illegal actions refuse the whole step, naming the games (``IllegalActionError``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+except ImportError as error:  # pragma: no cover - without the extra
+    raise ImportError(f"meuterer.vector.env needs Gymnasium: pip install 'meuterer[gym]' ({error})") from error
+
+import attrs
+
+from meuterer.encoding import UTILITIES
+from meuterer.errors import SetupError
+from meuterer.rules import Rules
+from meuterer.vector.engine import TERMINAL, BoolArray, IntArray, VectorGame
+from meuterer.vector.observation import Encoder, observations
+from meuterer.views import observation_layout
+
+__all__ = ["BatchPolicy", "MeutererVectorEnv", "PgxState", "init", "step"]
+
+BatchPolicy = Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], npt.NDArray[np.integer[Any]]]
+"""A batched policy: the action ids of a batch of seats, given their observations and masks."""
+
+OBSERVATIONS: Final = ("encoded", "vector")
+
+
+class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.NDArray[Any]]):
+    """``num_envs`` games of Meuterer, one learning seat in each (see the module)."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        players: int = 4,
+        opponents: Any = "random",
+        seat: int = 0,
+        reward: str = "step",
+        utility: str = "relative",
+        observation: str = "encoded",
+        rules: Rules | None = None,
+        rounds: int | None = None,
+        first_captain: int = 0,
+        render_mode: str | None = None,
+    ) -> None:
+        rules = Rules() if rules is None else rules
+        if rounds is not None:
+            rules = attrs.evolve(rules, rounds=rounds)
+        if type(seat) is not int or not 0 <= seat < players:
+            raise SetupError(f"seat must be a seat from 0 to {players - 1}, got {seat!r}")
+        if reward not in ("step", "terminal"):
+            raise SetupError(f"reward must be 'step' or 'terminal', got {reward!r}")
+        if utility not in UTILITIES:
+            raise SetupError(f"utility must be one of {', '.join(UTILITIES)}, got {utility!r}")
+        if observation not in OBSERVATIONS:
+            raise SetupError(f"observation must be one of {', '.join(OBSERVATIONS)}, got {observation!r}")
+        self.num_envs = num_envs
+        self.game = VectorGame(num_envs, players, rules, first_captain=first_captain)
+        self.players, self.seat = players, seat
+        self.reward_kind, self.utility, self.observation_kind = reward, utility, observation
+        self.render_mode = render_mode
+        self.layout = observation_layout(players, rules)
+        self.encoder = Encoder(self.layout)
+        self._opponent_spec = opponents
+        self._policies = self._make_policies(opponents)
+        n = self.game.ids.num_actions
+        self.single_action_space = spaces.Discrete(n)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        if observation == "vector":
+            low, high = np.array(self.layout.low, np.int32), np.array(self.layout.high, np.int32)
+            self.single_observation_space = spaces.Box(low, high, dtype=np.int32)
+        else:
+            self.single_observation_space = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self._last = np.zeros(num_envs, dtype=np.float64)
+
+    def _make_policies(self, spec: Any) -> list[BatchPolicy | None]:
+        specs = list(spec) if isinstance(spec, (list, tuple)) else [spec] * (self.players - 1)
+        if len(specs) != self.players - 1:
+            raise SetupError(f"opponents lists one policy per other seat ({self.players - 1}), got {len(specs)}")
+        policies: list[BatchPolicy | None] = []
+        for one in specs:
+            if one == "random":
+                policies.append(None)
+            elif callable(one):
+                policies.append(one)
+            else:
+                raise SetupError(f"an opponent is 'random' or a callable policy(observations, masks), got {one!r}")
+        return policies
+
+    # The Gymnasium API -------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[Any], dict[str, Any]]:
+        """Start every game anew and play up to the learner's first decision."""
+        if seed is not None:
+            first = seed[0] if isinstance(seed, list) else seed
+            self.game.rng = np.random.default_rng(first)
+        self.game.reset()
+        self._advance()
+        self._last = self.game.utilities(self.utility)[:, self.seat].copy()
+        return self._observe(), self._info()
+
+    def step(
+        self, actions: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[np.float32], BoolArray, BoolArray, dict[str, Any]]:
+        """Apply the learner's action in every game, then play chance and the opponents."""
+        g = self.game
+        g.step(actions)
+        self._advance()
+        terminated = g.terminal.copy()
+        now = g.utilities(self.utility)[:, self.seat]
+        rewards = now - self._last if self.reward_kind == "step" else np.where(terminated, now, 0.0)
+        self._last = now.copy()
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        info = self._info()
+        if terminated.any():
+            info["final_obs"] = self._observe()
+            info["final_info"] = {"scores": g.scores.copy(), "_scores": terminated.copy()}
+            info["_final_obs"] = terminated.copy()
+            info["_final_info"] = terminated.copy()
+            g.reset(terminated)
+            self._advance()
+            self._last[terminated] = g.utilities(self.utility)[terminated, self.seat]
+            info.update(self._info())
+        return self._observe(), rewards.astype(np.float32), terminated, truncated, info
+
+    def action_masks(self) -> BoolArray:
+        """(num_envs, num_actions): the learner's legal action ids in each game."""
+        return self.game.legal_mask()
+
+    def random_actions(self) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action of the learner in each game."""
+        return self.game.random_actions()
+
+    # Inside -----------------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Play chance and the opponents until every game waits for the learner or is over."""
+        g = self.game
+        while True:
+            player = g.current_player
+            moving = (player != self.seat) & (player != TERMINAL)
+            if not moving.any():
+                return
+            actions = g.random_actions()  # chance outcomes and random opponents' moves
+            seen: npt.NDArray[Any] | None = None
+            masks: BoolArray | None = None
+            for k, policy in enumerate(self._policies):
+                if policy is None:
+                    continue
+                other = k if k < self.seat else k + 1
+                theirs = np.flatnonzero(player == other)
+                if len(theirs):
+                    if seen is None or masks is None:  # once per step, for every seat to act
+                        seen = observations(g, g.to_act)
+                        masks = g.legal_mask()
+                    mine = seen[theirs]
+                    if self.observation_kind == "encoded":
+                        mine = self.encoder(mine)
+                    actions[theirs] = np.asarray(policy(mine, masks[theirs]), dtype=np.int64)
+            g.step(actions, moving)
+
+    def _observe(self) -> npt.NDArray[Any]:
+        seen = observations(self.game, np.full(self.num_envs, self.seat, dtype=np.int64))
+        return self.encoder(seen) if self.observation_kind == "encoded" else seen
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks()}
+
+
+# A Pgx-style functional API ----------------------------------------------------------------
+
+
+@attrs.frozen
+class PgxState:
+    """One batch's state in the Pgx style: what every seat needs after a step.
+
+    ``current_player`` (B,) (``-2`` once over), ``observation`` (B, P, entries): every seat's
+    observation vector; ``legal_action_mask`` (B, num_actions); ``rewards`` (B, P): each
+    seat's change of utility in the step; ``terminated`` (B,); ``game``: the batch itself
+    (a copy owned by this state).
+    """
+
+    game: VectorGame
+    current_player: IntArray
+    observation: npt.NDArray[np.int32]
+    legal_action_mask: BoolArray
+    rewards: npt.NDArray[np.float32]
+    terminated: BoolArray
+    utility: str = "relative"
+
+
+def _state(game: VectorGame, rewards: npt.NDArray[np.float64], utility: str) -> PgxState:
+    return PgxState(
+        game,
+        game.current_player,
+        observations(game),
+        game.legal_mask(),
+        rewards.astype(np.float32),
+        game.terminal.copy(),
+        utility,
+    )
+
+
+def init(
+    batch: int, players: int = 4, rules: Rules | None = None, *, seed: int | None = None, utility: str = "relative"
+) -> PgxState:
+    """``batch`` new games, chance played up to the first decision (the deal).
+
+    >>> from meuterer.vector.env import init, step
+    >>> state = init(16, players=3, seed=1)
+    >>> state.observation.shape, state.legal_action_mask.shape
+    ((16, 3, 143), (16, 784))
+    >>> state = step(state, state.game.random_actions())
+    >>> state.rewards.shape, bool(state.terminated.any())
+    ((16, 3), False)
+    """
+    game = VectorGame(batch, players, rules, seed=seed)
+    game.advance_chance()
+    return _state(game, np.zeros((batch, players)), utility)
+
+
+def step(state: PgxState, action: npt.NDArray[np.integer[Any]]) -> PgxState:
+    """The state after each game's player to act takes ``action`` (chance then played up
+    to the next decision); finished games stay finished (their action is ignored)."""
+    game = state.game.copy()
+    before = game.utilities(state.utility)
+    game.step(action)
+    game.advance_chance()
+    return _state(game, game.utilities(state.utility) - before, state.utility)

@@ -1,0 +1,219 @@
+"""The vector engine (meuterer.vector): proven equal to the reference step by step, its
+bad-input behaviour, and its conversions."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import meuterer
+from meuterer import Rules
+from meuterer.corpus import check_playthrough
+from meuterer.errors import IllegalActionError, SetupError
+from meuterer.testing import check_engine
+from meuterer.vector import VectorGame
+from meuterer.vector.align import RULE_SETS, VectorAdapter, align
+from meuterer.vector.engine import BoolArray, IntArray
+from meuterer.vector.observation import observations
+
+CORPUS = Path(__file__).parent / "data" / "conformance"
+SLOW = os.environ.get("MEUTERER_SLOW") == "1"
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("rules", RULE_SETS, ids=range(len(RULE_SETS)))
+def test_equal_to_the_reference_at_every_step(players: int, rules: Rules) -> None:
+    # Masks, chance outcomes and probabilities, scores, terminal flags, current players,
+    # states; the observation of the seat to act in 8 games, every seat's in one more
+    # (112 + 14 games in all; MEUTERER_SLOW=1 plays 1,400 more).
+    checked = align(8, players, rules, seed=players, every_seat=False)
+    assert checked.games == 8 and checked.decisions > 8 * 30 and checked.chance > 8 * 15
+    assert align(1, players, rules, seed=10 + players).observations > players * 50
+
+
+@pytest.mark.skipif(not SLOW, reason="MEUTERER_SLOW=1: 100 games per rule set and player count")
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("rules", RULE_SETS, ids=range(len(RULE_SETS)))
+def test_equal_to_the_reference_slow(players: int, rules: Rules) -> None:
+    assert align(100, players, rules, seed=100 + players).games == 100
+
+
+class TieToTheCaptain(VectorGame):
+    """A copy with one rule changed: a tied mutiny fails."""
+
+    @staticmethod
+    def _mutiny_succeeds(captain_side: IntArray, mutineer_side: IntArray) -> BoolArray:
+        return mutineer_side > captain_side
+
+
+def test_a_copy_with_one_rule_changed_is_caught() -> None:
+    with pytest.raises(AssertionError, match="game"):
+        align(32, 4, seed=1, game_class=TieToTheCaptain, every_seat=False)
+
+
+@pytest.mark.parametrize("path", sorted(CORPUS.glob("*.json")), ids=lambda p: p.name)
+def test_the_golden_playthroughs_replay_through_it(path: Path) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert check_playthrough(data, VectorAdapter()) == []
+    data["steps"][20]["scores"][0] += 1
+    assert check_playthrough(data, VectorAdapter()) == ["step 20: scores differ"]
+
+
+def test_the_conformance_kit_finds_no_difference() -> None:
+    check_engine(VectorAdapter(), max_examples=6 if not SLOW else 200, seed=5)
+
+
+def test_a_record_replays_through_it() -> None:
+    actions, final = meuterer.random_game(seed=7, players=4, rules=Rules(ring="shuffled", pirates=True))
+    games = VectorGame(1, 4, Rules(ring="shuffled", pirates=True), record=True)
+    for action in actions:
+        games.step(np.array([games.code(0, action)]))
+    assert games.to_state(0) == final and bool(games.terminal[0])
+    assert games.history(0) == actions
+
+
+def _at_a_decision(batch: int = 5, seed: int = 3) -> VectorGame:
+    games = VectorGame(batch, 4, seed=seed)
+    games.advance_chance()
+    return games
+
+
+def test_illegal_actions_refuse_the_whole_step_naming_the_games() -> None:
+    games = _at_a_decision()
+    before = [games.to_state(i) for i in range(5)]
+    actions = np.array([0, 50, 1, 783, 2])  # 50 and 783 are no offers
+    with pytest.raises(IllegalActionError, match=r"2 game\(s\) of the batch: 1, 3 \(nothing was applied\)"):
+        games.step(actions)
+    assert [games.to_state(i) for i in range(5)] == before
+    with pytest.raises(IllegalActionError, match="game"):
+        games.step(np.array([0, -1, 0, 0, 10_000]))
+
+
+def test_illegal_chance_outcomes_are_refused() -> None:
+    games = VectorGame(3, 3, seed=1)
+    with pytest.raises(IllegalActionError, match=": 0, 1, 2 "):
+        games.step(np.array([6, 7, -1]))  # no pirate card in the deck; 7 and -1 are no cards
+    ring = VectorGame(2, 3, Rules(ring="shuffled"))
+    with pytest.raises(IllegalActionError, match=": 1 "):
+        ring.step(np.array([0, len(ring.arrangements)]))
+
+
+def test_wrong_types_and_shapes() -> None:
+    games = _at_a_decision()
+    with pytest.raises(TypeError, match="numpy array"):
+        games.step([0, 0, 0, 0, 0])
+    with pytest.raises(TypeError, match="dtype float64"):
+        games.step(np.zeros(5))
+    with pytest.raises(ValueError, match=r"shape \(5,\), got \(4,\)"):
+        games.step(np.zeros(4, dtype=np.int64))
+    with pytest.raises(TypeError, match="booleans"):
+        games.reset(np.zeros(5, dtype=np.int64))
+    with pytest.raises(ValueError, match="shape"):
+        games.reset(np.zeros(3, dtype=np.bool_))
+    with pytest.raises(ValueError, match="batch"):
+        VectorGame(0)
+    with pytest.raises(ValueError, match="1 to 1,048,576"):
+        VectorGame(1 << 21)
+    with pytest.raises(SetupError, match="3 or 4"):
+        VectorGame(2, 5)
+    with pytest.raises(SetupError, match="first_captain"):
+        VectorGame(2, 4, first_captain=4)
+    with pytest.raises(TypeError, match="Rules"):
+        VectorGame(2, 4, "pirates")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="State"):
+        games.set_state(0, "state")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="players and rules"):
+        games.set_state(0, meuterer.new_game(3))
+
+
+def test_finished_games_ignore_their_action_and_reset_where_asked() -> None:
+    games = VectorGame(4, 3, Rules(rounds=1), seed=2)
+    while not games.terminal.all():
+        games.step(games.random_actions())
+    scores = games.scores.copy()
+    games.step(np.zeros(4, dtype=np.int64))  # nothing happens in finished games
+    assert (games.scores == scores).all() and (games.current_player == -2).all()
+    games.reset(np.array([True, False, True, False]))
+    assert games.terminal.tolist() == [False, True, False, True]
+    assert games.to_state(0) == meuterer.new_game(3, 0, Rules(rounds=1))
+
+
+def test_utilities_bad_kind_and_resetting_nothing() -> None:
+    games = _at_a_decision(batch=2)
+    with pytest.raises(ValueError, match="utility must be one of score, relative, win"):
+        games.utilities("money")
+    before = games.to_state(1)
+    games.reset(np.zeros(2, dtype=np.bool_))
+    assert games.to_state(1) == before
+
+
+def test_same_seed_same_games_and_chance_probabilities_sum_to_one() -> None:
+    def play(seed: int) -> list[int]:
+        games = VectorGame(8, 4, Rules(pirates=True), seed=seed)
+        for _ in range(120):
+            chance = games.chance
+            p = games.chance_probabilities()
+            assert np.allclose(p[chance].sum(axis=1), 1.0) and not p[~chance].any()
+            games.step(games.random_actions())
+        return [int(x) for x in games.scores.ravel()] + [int(x) for x in games.step_]
+
+    assert play(4) == play(4) and play(4) != play(5)
+
+
+def test_observations_shape_dtype_and_bytes() -> None:
+    games = _at_a_decision(batch=3)
+    every = observations(games)
+    assert every.shape == (3, 4, 164) and every.dtype == np.int32
+    assert (observations(games, games.current_player) == every[np.arange(3), games.current_player]).all()
+    assert 1000 < games.nbytes() / games.batch < 4000
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--agents", "greedy"], "random players only"),
+        (["--out", "x.csv"], "no per-game results"),
+        (["--jobs", "2"], "in this process"),
+        (["-n", "0"], "at least 1"),
+    ],
+)
+def test_simulate_vector_refuses_what_it_cannot_do(
+    extra: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meuterer.cli.main import main
+
+    assert main(["simulate", "--vector", "-n", "4", *extra]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_simulate_vector_summarises_random_games(capsys: pytest.CaptureFixture[str]) -> None:
+    from meuterer.cli.main import main
+
+    assert main(["simulate", "--vector", "-n", "30", "--players", "3", "--pirates"]) == 0
+    shown = capsys.readouterr().out
+    assert "30 games, 3 players: random (vector engine, 30 in lockstep); seed " in shown
+    assert shown.count("│ p") == 3 and "games/s" in shown
+
+
+def test_random_playouts_bad_input_and_nothing_to_play() -> None:
+    from meuterer.vector import random_playouts
+
+    with pytest.raises(ValueError, match="games"):
+        random_playouts(-1)
+    with pytest.raises(ValueError, match="batch"):
+        random_playouts(3, batch=0)
+    played = random_playouts(0, 3)
+    assert played.scores.shape == (0, 3) and played.decisions == 0
+
+
+def test_the_declaration_tables_start_afresh_past_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    from meuterer.vector import engine as vector_engine
+
+    monkeypatch.setattr(vector_engine._Choices, "MOST_ROWS", 3)
+    monkeypatch.setattr(vector_engine, "_CHOICES", {})
+    assert align(3, 3, Rules(rounds=2), seed=8, every_seat=False).games == 3
+    assert vector_engine._CHOICES[Rules(rounds=2), "sell"].generation > 1
