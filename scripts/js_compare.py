@@ -1,0 +1,168 @@
+"""Play random games on the JavaScript engine and on the reference, step by step.
+
+Independent of `meuterer conform`: talks the engine protocol to
+``node examples/engine-js/main.js`` itself and compares, at every step, who acts, the
+legal actions (as sets), the chance outcomes with their exact probabilities and the
+scores. Usage::
+
+    PYTHONPATH=src python scripts/js_compare.py --games 200 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import meuterer
+
+ENGINE = [
+    "node",
+    str(Path(__file__).resolve().parent.parent / "examples" / "engine-js" / "main.js"),
+]
+
+
+class Engine:
+    """A protocol engine process, one JSON line per request."""
+
+    def __init__(self, command: list[str], env: dict[str, str] | None = None) -> None:
+        self.proc = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        self.next_id = 0
+
+    def ask(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        self.next_id += 1
+        request = {"id": self.next_id, "cmd": cmd, **fields}
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        reply: dict[str, Any] = json.loads(self.proc.stdout.readline())
+        if reply.get("id") != self.next_id:
+            raise RuntimeError(f"reply {reply} does not answer request {request}")
+        return reply
+
+    def close(self) -> None:
+        self.ask("quit")
+        self.proc.wait(timeout=5)
+
+
+def reference_step(state: meuterer.State) -> tuple[object, set[str], dict[str, Fraction]]:
+    """Who acts, the legal actions and the chance outcomes of the reference."""
+    who = meuterer.current_player(state)
+    if meuterer.is_terminal(state):
+        return None, set(), {}
+    if who == meuterer.CHANCE:
+        outcomes = {str(a): Fraction(p) for a, p in meuterer.chance_outcomes(state)}
+        return "chance", set(outcomes), outcomes
+    return who, {str(a) for a in meuterer.legal_actions(state)}, {}
+
+
+def engine_step(engine: Engine, game: str) -> tuple[object, set[str], dict[str, Fraction]]:
+    reply = engine.ask("legal", game=game)
+    if "outcomes" in reply:
+        outcomes = {a: Fraction(p) for a, p in reply["outcomes"]}
+        return "chance", set(outcomes), outcomes
+    who = reply.get("to_move")
+    return who, set(reply["legal"]), {}
+
+
+def play(engine: Engine, seed: int, players: int, rules: dict[str, Any]) -> list[str] | None:
+    """One random game; the actions up to the first difference, or None."""
+    rng = random.Random(seed)
+    first = rng.randrange(players)
+    state = meuterer.new_game(players=players, first_captain=first, rules=_rules(rules))
+    game = engine.ask("new", players=players, first_captain=first, rules=rules)["game"]
+    actions: list[str] = []
+    try:
+        while True:
+            mine = reference_step(state)
+            theirs = engine_step(engine, game)
+            ref_scores = list(meuterer.scores(state))
+            their_scores = engine.ask("scores", game=game)["scores"]
+            if mine != theirs or ref_scores != their_scores:
+                _report(actions, mine, theirs, ref_scores, their_scores)
+                return actions
+            if not mine[1]:
+                global STEPS
+                STEPS += len(actions)
+                return None
+            action = rng.choice(sorted(mine[1]))
+            actions.append(action)
+            state = meuterer.apply(state, meuterer.parse_action(action))
+            reply = engine.ask("apply", game=game, action=action)
+            if "refused" in reply or "error" in reply:
+                print(f"engine refused {action!r}: {reply}")
+                return actions
+    finally:
+        engine.ask("drop", game=game)
+
+
+def _rules(options: dict[str, Any]) -> meuterer.Rules:
+    return meuterer.Rules(**options)
+
+
+def _report(
+    actions: list[str],
+    mine: tuple[object, set[str], dict[str, Fraction]],
+    theirs: tuple[object, set[str], dict[str, Fraction]],
+    ref_scores: list[int],
+    their_scores: list[int],
+) -> None:
+    print(f"difference after {len(actions)} actions; last: {actions[-8:]}")
+    if mine[0] != theirs[0]:
+        print(f"  to move: reference {mine[0]}, engine {theirs[0]}")
+    if mine[1] != theirs[1]:
+        print(f"  only reference: {sorted(mine[1] - theirs[1])[:10]}")
+        print(f"  only engine: {sorted(theirs[1] - mine[1])[:10]}")
+    if mine[2] != theirs[2]:
+        print(f"  chance: reference {mine[2]}, engine {theirs[2]}")
+    if ref_scores != their_scores:
+        print(f"  scores: reference {ref_scores}, engine {their_scores}")
+
+
+STEPS = 0
+
+OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"sale_order": "round_captain"},
+    {"withholding": True},
+    {"discard_pool": "hand"},
+    {"reshuffle": "when_empty"},
+    {"rounds": 2},
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--defaults-only", action="store_true")
+    args = parser.parse_args(argv)
+    engine = Engine(ENGINE)
+    failures = 0
+    try:
+        for i in range(args.games):
+            seed = args.seed * 1_000_003 + i
+            players = 3 + i % 2
+            rules = {} if args.defaults_only else OPTIONS[(i // 2) % len(OPTIONS)]
+            if play(engine, seed, players, rules) is not None:
+                print(f"  game {i}: seed {seed}, {players} players, rules {rules}")
+                failures += 1
+    finally:
+        engine.close()
+    print(f"{args.games} games ({STEPS} steps), {failures} with a difference")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
