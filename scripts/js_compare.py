@@ -15,11 +15,14 @@ import json
 import random
 import subprocess
 import sys
+import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import meuterer
+from meuterer.serialize import converter
+from meuterer.testing import ConformanceError, Setup, check_engine
 
 ENGINE = [
     "node",
@@ -56,6 +59,60 @@ class Engine:
         self.proc.wait(timeout=5)
 
 
+class JsAdapter:
+    """`meuterer.testing.check_engine`'s adapter over the protocol engine."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def start(self, players: int, first_captain: int, rules: meuterer.Rules) -> str:
+        options = converter.unstructure(rules)
+        reply = self.engine.ask("new", players=players, first_captain=first_captain, rules=options)
+        return str(reply["game"])
+
+    def legal_actions(self, game: str) -> list[str]:
+        return sorted(engine_step(self.engine, game)[1])
+
+    def apply(self, game: str, action: str) -> str:
+        handle = str(self.engine.ask("clone", game=game)["game"])
+        reply = self.engine.ask("apply", game=handle, action=action)
+        if reply["status"] != "ok":
+            raise ValueError(f"engine refused {action!r}: {reply}")
+        return handle
+
+    def scores(self, game: str) -> list[int]:
+        return list(self.engine.ask("scores", game=game)["scores"])
+
+    def public_view(self, game: str) -> str | None:
+        return None
+
+
+def hypothesis_run(examples: int, seed: int) -> int:
+    """check_engine on 3 and 4 players, default rules and one-round games."""
+    engine = Engine(ENGINE)
+    adapter = JsAdapter(engine)
+    setups = [Setup(p, p - 3, meuterer.Rules(rounds=r)) for p in (3, 4) for r in (1, None)]
+    failures = 0
+    try:
+        for setup in setups:
+            began = time.monotonic()
+            try:
+                check_engine(adapter, max_examples=examples, seed=seed, setup=setup)
+            except ConformanceError as error:
+                failures += 1
+                rounds = sum(" offer " in a for a in error.actions)
+                print(
+                    f"{setup.players} players, rounds={setup.rules.rounds}: difference at step {error.step}"
+                    f" ({len(error.actions)} actions, {rounds} rounds, {time.monotonic() - began:.1f} s):"
+                    f" {error.what}: expected {error.expected}, got {error.actual}"
+                )
+            else:
+                print(f"{setup.players} players, rounds={setup.rules.rounds}: {examples} games agree")
+    finally:
+        engine.close()
+    return 1 if failures else 0
+
+
 def reference_step(state: meuterer.State) -> tuple[object, set[str], dict[str, Fraction]]:
     """Who acts, the legal actions and the chance outcomes of the reference."""
     who = meuterer.current_player(state)
@@ -69,11 +126,10 @@ def reference_step(state: meuterer.State) -> tuple[object, set[str], dict[str, F
 
 def engine_step(engine: Engine, game: str) -> tuple[object, set[str], dict[str, Fraction]]:
     reply = engine.ask("legal", game=game)
-    if "outcomes" in reply:
-        outcomes = {a: Fraction(p) for a, p in reply["outcomes"]}
+    if reply["actor"] == "chance":
+        outcomes = {a: Fraction(p) for a, p in zip(reply["actions"], reply["probabilities"], strict=True)}
         return "chance", set(outcomes), outcomes
-    who = reply.get("to_move")
-    return who, set(reply["legal"]), {}
+    return reply["actor"], set(reply["actions"]), {}
 
 
 def play(engine: Engine, seed: int, players: int, rules: dict[str, Any]) -> list[str] | None:
@@ -100,7 +156,7 @@ def play(engine: Engine, seed: int, players: int, rules: dict[str, Any]) -> list
             actions.append(action)
             state = meuterer.apply(state, meuterer.parse_action(action))
             reply = engine.ask("apply", game=game, action=action)
-            if "refused" in reply or "error" in reply:
+            if reply["status"] != "ok":
                 print(f"engine refused {action!r}: {reply}")
                 return actions
     finally:
@@ -147,7 +203,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--defaults-only", action="store_true")
+    parser.add_argument("--hypothesis", type=int, metavar="N", help="check_engine with N games per setup")
     args = parser.parse_args(argv)
+    if args.hypothesis:
+        return hypothesis_run(args.hypothesis, args.seed)
     engine = Engine(ENGINE)
     failures = 0
     try:

@@ -306,7 +306,7 @@ function saleOptions(state, seat) {
     for (const combo of combos) for (const o of opts) next.push([...combo, o]);
     combos.splice(0, combos.length, ...next);
   }
-  const withholding = state.rules.withholding || MUT === "withholding-allowed";
+  const withholding = withholdingAllowed(state);
   const out = [];
   for (const combo of combos) {
     const sold = zeros();
@@ -341,9 +341,8 @@ function legalActions(state) {
     case "draw":
       return chanceOutcomes(state).map(([a]) => a);
     case "offer": {
-      const max = MUT === "offer-to-two" ? Math.min(2, state.rules.max_offer) : state.rules.max_offer;
       const out = [];
-      for (let k = 0; k <= max; k++) out.push(`p${seat} offer ${k}`);
+      for (let k = 0; k <= maxOffer(state); k++) out.push(`p${seat} offer ${k}`);
       return out;
     }
     case "play": {
@@ -365,8 +364,7 @@ function legalActions(state) {
     case "sell":
       return saleOptions(state, seat).map((s) => sellText(seat, s, state.rules));
     case "discard": {
-      const pool = state.rules.discard_pool === "hand" ? state.hands[seat] : state.loadmasterDrawn;
-      return multisets(pool, loadmasterExtra(state)).map((m) => `p${seat} discard ${cardsText(m)}`);
+      return multisets(discardPool(state, seat), loadmasterExtra(state)).map((m) => `p${seat} discard ${cardsText(m)}`);
     }
     default:
       throw new Error(`bad step ${state.step}`);
@@ -377,48 +375,165 @@ function loadmasterExtra(state) {
   return MUT === "loadmaster-two" ? Math.min(2, state.rules.loadmaster_extra) : state.rules.loadmaster_extra;
 }
 
+// ---------------------------------------------------------------- notation and refusals
+
+const NUMBER = /^(0|[1-9][0-9]{0,5})$/;
+const SEAT = /^p([0-3])$/;
+
+// The action's parts, or null when the text is not canonical notation.
+function parse(text) {
+  if (typeof text !== "string") return null;
+  const w = text.split(" ");
+  if (w.some((t) => t === "")) return null;
+  if (w[0] === "ring") {
+    if (w.length !== 2 || w[1].split(",").some((n) => n === "" || n.includes(":"))) return null;
+    return { kind: "ring", seat: null };
+  }
+  if (w[0] === "draw") {
+    if (w.length !== 3 || !SEAT.test(w[1]) || !CARDS.includes(w[2])) return null;
+    return { kind: "draw", seat: Number(w[1].slice(1)), card: CARDS.indexOf(w[2]) };
+  }
+  if (w.length < 2 || !SEAT.test(w[0])) return null;
+  const seat = Number(w[0].slice(1));
+  const kind = w[1];
+  const args = w.slice(2);
+  switch (kind) {
+    case "offer":
+    case "support":
+      if (args.length !== 1 || !NUMBER.test(args[0])) return null;
+      return { kind, seat, k: Number(args[0]) };
+    case "play":
+      if (args.length !== 1 || !CARDS.includes(args[0])) return null;
+      return { kind, seat, card: CARDS.indexOf(args[0]) };
+    case "pass":
+      return args.length === 0 ? { kind, seat } : null;
+    case "role":
+      if (args.length !== 1 || !ROLES.includes(args[0])) return null;
+      return { kind, seat, role: args[0] };
+    case "sell": {
+      if (args.length !== 1) return null;
+      if (args[0] === "none") return { kind, seat, sales: [] };
+      const sales = [];
+      for (const part of args[0].split(",")) {
+        const bits = part.split(":");
+        if (bits.length !== 3 || bits[0] === "" || !CARDS.includes(bits[1]) || !NUMBER.test(bits[2])) return null;
+        sales.push({ name: bits[0], card: CARDS.indexOf(bits[1]), k: Number(bits[2]) });
+      }
+      return { kind, seat, sales };
+    }
+    case "discard":
+      if (args.length === 0 || args.some((c) => !CARDS.includes(c))) return null;
+      return { kind, seat, cards: args.map((c) => CARDS.indexOf(c)) };
+    default:
+      return null;
+  }
+}
+
+const KINDS_OF_STEP = {
+  draw: ["draw"],
+  offer: ["offer"],
+  play: ["play", "pass"],
+  role: ["role"],
+  support: ["support"],
+  sell: ["sell"],
+  discard: ["discard"],
+  over: [],
+};
+
+// The refusal code of an action that is not legal now (docs/protocol.md, in its order).
+function refusal(state, text) {
+  const a = parse(text);
+  if (a === null) return "malformed";
+  if (state.step === "over") return "game-over";
+  if (a.seat !== null && a.seat >= state.players) return "no-such-seat";
+  if (!KINDS_OF_STEP[state.step].includes(a.kind)) return "wrong-step";
+  const who = currentPlayer(state);
+  const actor = who === CHANCE ? state.draws[0].seat : who;
+  if (a.seat !== actor) return "not-your-turn";
+  const seat = a.seat;
+  switch (a.kind) {
+    case "draw": {
+      const pile = total(state.deck) > 0 ? state.deck : state.discard;
+      return pile[a.card] === 0 ? "not-in-deck" : "not-legal";
+    }
+    case "offer":
+      return a.k > maxOffer(state) ? "out-of-range" : "not-legal";
+    case "play":
+      return state.hands[seat][a.card] === 0 ? "not-in-hand" : "not-legal";
+    case "role":
+      return state.roles.includes(a.role) ? "role-taken" : "not-legal";
+    case "support":
+      return a.k > state.faceDown[seat][SUPPORT] ? "out-of-range" : "not-legal";
+    case "sell":
+      return sellRefusal(state, seat, a.sales);
+    case "discard": {
+      if (a.cards.length !== loadmasterExtra(state)) return "wrong-count";
+      if (a.cards.some((c, i) => i > 0 && c < a.cards[i - 1])) return "bad-order";
+      const pool = discardPool(state, seat);
+      const want = zeros();
+      for (const c of a.cards) want[c] += 1;
+      return want.some((k, c) => k > pool[c]) ? "not-in-hand" : "not-legal";
+    }
+    default:
+      return "not-legal";
+  }
+}
+
+function sellRefusal(state, seat, sales) {
+  const positions = [];
+  for (const sale of sales) {
+    const pos = state.rules.islands.findIndex((isl) => isl.name === sale.name);
+    if (pos < 0) return "no-such-island";
+    if (!state.active.includes(pos)) return "island-inactive";
+    if (!buys(state.rules.islands[pos], sale.card)) return "not-bought";
+    if (sale.k === 0) return "out-of-range";
+    positions.push(pos);
+  }
+  if (positions.some((p, i) => i > 0 && p <= positions[i - 1])) return "bad-order";
+  const sold = zeros();
+  for (const sale of sales) sold[sale.card] += sale.k;
+  if (sold.some((k, c) => k > state.faceUp[seat][c])) return "not-face-up";
+  if (!withholdingAllowed(state)) return "must-sell";
+  return "not-legal";
+}
+
+function maxOffer(state) {
+  return MUT === "offer-to-two" ? Math.min(2, state.rules.max_offer) : state.rules.max_offer;
+}
+
+function withholdingAllowed(state) {
+  return state.rules.withholding || MUT === "withholding-allowed";
+}
+
+function discardPool(state, seat) {
+  return state.rules.discard_pool === "hand" ? state.hands[seat] : state.loadmasterDrawn;
+}
+
 // ---------------------------------------------------------------- apply
 
-function seatOf(word) {
-  const m = /^p([0-3])$/.exec(word);
-  return m ? Number(m[1]) : null;
-}
-
-function checkSyntax(text) {
-  if (typeof text !== "string" || !/^[a-z0-9_:,]+( [a-z0-9_:,]+)*$/.test(text)) {
-    throw new IllegalAction("malformed", `malformed action ${JSON.stringify(text)}`);
-  }
-}
-
+// The game after `action`; an IllegalAction carrying its refusal code otherwise.
 function apply(state, action) {
-  checkSyntax(action);
-  if (state.step === "over") throw new IllegalAction("game_over", "the game is over");
-  const legal = legalActions(state);
-  if (!legal.includes(action)) {
-    const words = action.split(" ");
-    const seat = seatOf(words[0]);
-    const who = currentPlayer(state);
-    if (words[0] === "draw" && who !== CHANCE) throw new IllegalAction("not_chance", "no card is drawn now");
-    if (seat !== null && who !== seat) throw new IllegalAction("not_your_turn", `it is not p${seat}'s turn`);
-    throw new IllegalAction("illegal", `${action} is not legal here`);
+  if (!legalActions(state).includes(action)) {
+    throw new IllegalAction(refusal(state, action), `${JSON.stringify(action)} is not legal now`);
   }
+  const a = parse(action);
   const s = clone(state);
-  const words = action.split(" ");
-  if (words[0] === "draw") {
-    drawCard(s, CARDS.indexOf(words[2]));
-  } else {
-    const seat = seatOf(words[0]);
-    const verb = words[1];
-    if (verb === "offer") {
-      s.offer = Number(words[2]);
+  const seat = a.seat;
+  switch (a.kind) {
+    case "draw":
+      drawCard(s, a.card);
+      break;
+    case "offer":
+      s.offer = a.k;
       s.step = "play";
       s.turn = s.captain;
-    } else if (verb === "play") {
-      const c = CARDS.indexOf(words[2]);
-      s.hands[seat][c] -= 1;
-      s.faceUp[seat][c] += 1;
+      break;
+    case "play":
+      s.hands[seat][a.card] -= 1;
+      s.faceUp[seat][a.card] += 1;
       advanceTurn(s, seat);
-    } else if (verb === "pass") {
+      break;
+    case "pass":
       s.passedWith[seat] = total(s.hands[seat]);
       s.faceDown[seat] = s.hands[seat];
       s.hands[seat] = zeros();
@@ -429,44 +544,41 @@ function apply(state, action) {
         s.step = "role";
         s.roleSeat = seat;
       }
-    } else if (verb === "role") {
-      s.roles[seat] = words[2];
+      break;
+    case "role":
+      s.roles[seat] = a.role;
       s.roleSeat = null;
-      s.step = "play";
       advanceTurn(s, seat);
-    } else if (verb === "support") {
-      const k = Number(words[2]);
-      s.faceDown[seat][SUPPORT] -= k;
-      s.faceUp[seat][SUPPORT] += k;
+      break;
+    case "support":
+      s.faceDown[seat][SUPPORT] -= a.k;
+      s.faceUp[seat][SUPPORT] += a.k;
       s.supportQueue.shift();
       if (s.supportQueue.length === 0) resolveMutiny(s);
-    } else if (verb === "sell") {
-      s.sales[seat] = parseSales(s, words[2]);
+      break;
+    case "sell":
+      s.sales[seat] = a.sales.map((sale) => [
+        s.rules.islands.findIndex((isl) => isl.name === sale.name),
+        sale.card,
+        sale.k,
+      ]);
       s.saleQueue.shift();
       if (s.saleQueue.length === 0) scoreSales(s);
-    } else if (verb === "discard") {
-      const pool = s.rules.discard_pool === "hand" ? null : s.loadmasterDrawn;
-      for (const w of words.slice(2)) {
-        const c = CARDS.indexOf(w);
+      break;
+    case "discard":
+      for (const c of a.cards) {
         s.hands[seat][c] -= 1;
-        if (pool) pool[c] -= 1;
+        if (s.rules.discard_pool !== "hand") s.loadmasterDrawn[c] -= 1;
         s.discard[c] += 1;
       }
       s.draws.shift();
       s.loadmasterDrawn = zeros();
-    }
+      break;
+    default:
+      throw new Error(`cannot apply ${action}`);
   }
   settle(s);
   return s;
-}
-
-function parseSales(state, text) {
-  if (text === "none") return [];
-  return text.split(",").map((part) => {
-    const [name, card, k] = part.split(":");
-    const pos = state.rules.islands.findIndex((isl) => isl.name === name);
-    return [pos, CARDS.indexOf(card), Number(k)];
-  });
 }
 
 function advanceTurn(s, seat) {
@@ -655,6 +767,8 @@ module.exports = {
   legalActions,
   chanceOutcomes,
   apply,
+  parse,
+  refusal,
   scores,
   makeRules,
 };

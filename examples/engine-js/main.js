@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The engine protocol over stdin/stdout (JSON lines) for engine.js.
-// Provisional: adapted to docs/protocol.md once that is written.
+// The engine protocol, version 1 (docs/protocol.md), over stdin/stdout for engine.js:
+//   meuterer conform -- node examples/engine-js/main.js
 "use strict";
 
 const readline = require("node:readline");
@@ -9,69 +9,105 @@ const engine = require("./engine.js");
 const games = new Map();
 let nextHandle = 1;
 
+class Failure extends Error {}
+
 function game(req) {
-  const g = games.get(req.game);
-  if (g === undefined) throw Object.assign(new Error(`no game ${req.game}`), { code: "no_game" });
-  return g;
+  const state = games.get(req.game);
+  if (state === undefined) throw new Failure(`no game with handle ${JSON.stringify(req.game)}`);
+  return state;
 }
 
-const handlers = {
+function newHandle(state) {
+  const handle = `g${nextHandle++}`;
+  games.set(handle, state);
+  return handle;
+}
+
+// The rule options played with values other than their defaults.
+const OPTIONS = [
+  "islands",
+  "deck",
+  "rounds",
+  "sale_order",
+  "withholding",
+  "discard_pool",
+  "reshuffle",
+  "hand_size",
+  "loadmaster_extra",
+  "max_offer",
+  "cabin_boy_points",
+];
+
+const commands = {
   hello: () => ({
     protocol: 1,
-    name: "meuterer-js",
-    version: "0.1.0",
-    language: "javascript",
+    implementation: { name: "meuterer-js", version: "0.1.0", language: "javascript" },
+    capabilities: { players: [3, 4], options: OPTIONS, views: false, clone: true },
   }),
   new: (req) => {
-    const state = engine.newGame(req.players, req.first_captain ?? 0, req.rules ?? {});
-    const handle = `g${nextHandle++}`;
-    games.set(handle, state);
-    return { game: handle };
+    try {
+      return { game: newHandle(engine.newGame(req.players, req.first_captain, req.rules)) };
+    } catch (err) {
+      if (err instanceof engine.UnsupportedError) return { status: "skipped", reason: err.message };
+      throw err;
+    }
   },
   legal: (req) => {
     const state = game(req);
-    const who = engine.currentPlayer(state);
-    if (who === engine.CHANCE) return { to_move: "chance", outcomes: engine.chanceOutcomes(state) };
-    return { to_move: who, legal: engine.legalActions(state) };
+    const actor = engine.currentPlayer(state);
+    if (actor === engine.CHANCE) {
+      const outcomes = engine.chanceOutcomes(state);
+      return {
+        actor: "chance",
+        actions: outcomes.map(([action]) => action),
+        probabilities: outcomes.map(([, p]) => p),
+      };
+    }
+    return { actor, actions: engine.legalActions(state) };
   },
   apply: (req) => {
-    games.set(req.game, engine.apply(game(req), req.action));
+    const state = game(req);
+    try {
+      games.set(req.game, engine.apply(state, req.action));
+    } catch (err) {
+      if (err instanceof engine.IllegalAction) return { status: "refused", code: err.code, message: err.message };
+      throw err;
+    }
     return {};
   },
   scores: (req) => ({ scores: engine.scores(game(req)) }),
-  clone: (req) => {
-    const handle = `g${nextHandle++}`;
-    games.set(handle, game(req));
-    return { game: handle };
-  },
+  view: () => ({ status: "skipped", reason: "this engine produces no views" }),
+  clone: (req) => ({ game: newHandle(game(req)) }),
   drop: (req) => {
+    game(req);
     games.delete(req.game);
     return {};
   },
+  quit: () => ({}),
 };
 
-const rl = readline.createInterface({ input: process.stdin });
-rl.on("line", (line) => {
+function answer(line) {
   let req;
   try {
     req = JSON.parse(line);
-  } catch {
-    process.stdout.write(`${JSON.stringify({ id: null, error: "malformed" })}\n`);
-    return;
-  }
-  if (req.cmd === "quit") {
-    process.stdout.write(`${JSON.stringify({ id: req.id })}\n`);
-    process.exit(0);
-  }
-  const handler = handlers[req.cmd];
-  let reply;
-  try {
-    if (!handler) throw Object.assign(new Error(`unknown command ${req.cmd}`), { code: "unknown_command" });
-    reply = { id: req.id, ...handler(req) };
   } catch (err) {
-    if (err instanceof engine.UnsupportedError) reply = { id: req.id, skipped: err.message };
-    else if (err instanceof engine.IllegalAction) reply = { id: req.id, refused: err.code, message: err.message };
-    else reply = { id: req.id, error: err.code || "error", message: String(err.message) };
+    return { id: null, status: "errored", message: `not JSON: ${err.message}` };
   }
-  process.stdout.write(`${JSON.stringify(reply)}\n`);
+  if (req === null || typeof req !== "object") return { id: null, status: "errored", message: "not an object" };
+  const command = Object.hasOwn(commands, req.cmd) ? commands[req.cmd] : null;
+  if (command === null) return { id: req.id, status: "skipped", reason: "unknown command" };
+  try {
+    return { id: req.id, status: "ok", ...command(req) };
+  } catch (err) {
+    return { id: req.id, status: "errored", message: String(err.message), detail: String(err.stack) };
+  }
+}
+
+const rl = readline.createInterface({ input: process.stdin });
+rl.on("line", (line) => {
+  const reply = answer(line);
+  const quit = reply.status === "ok" && JSON.parse(line).cmd === "quit";
+  process.stdout.write(`${JSON.stringify(reply)}\n`, () => {
+    if (quit) process.exit(0);
+  });
 });
