@@ -34,7 +34,7 @@ class Engine:
     """A protocol engine process, one JSON line per request."""
 
     def __init__(self, command: list[str], env: dict[str, str] | None = None) -> None:
-        self.proc = subprocess.Popen(
+        self.proc = subprocess.Popen(  # noqa: S603 (the engine command is ours or the user's own)
             command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -187,6 +187,107 @@ def _report(
 
 
 STEPS = 0
+HIST: dict[str, int] = {}
+
+SAMPLES = [
+    "p0 offer 1",
+    "p1 offer 4",
+    "draw p1 ruby",
+    "draw p0 pirate",
+    "p2 role mate",
+    "p1 support 2",
+    "p0 sell hochland:grain:1",
+    "p3 discard ruby salt wine",
+    "ring hochland,sandkap",
+    "p0 pass",
+    "p2 play pirate",
+    "p0 sell none",
+    "p0 offer 01",
+    "p0  pass",
+    "P0 pass",
+    "p4 pass",
+]
+WORDS = ["p0", "p1", "p2", "p3", "0", "1", "2", "3", "7", "999999", "Hochland", "atlantis", "none"]
+
+
+def bad_candidates(legal: list[str], rng: random.Random) -> list[str]:
+    """Texts near the legal actions: a word changed, two swapped, a sample of each kind."""
+    out = list(SAMPLES)
+    names = [island.name for island in meuterer.ISLANDS]
+    cards = [card.name.lower() for card in meuterer.Card]
+    for action in rng.sample(legal, min(len(legal), 6)):
+        words = action.split(" ")
+        i = rng.randrange(len(words))
+        for word in rng.sample(WORDS + cards, 4):
+            out.append(" ".join(words[:i] + [word] + words[i + 1 :]))
+        if len(words) > 3:
+            j = rng.randrange(2, len(words))
+            swapped = words[:]
+            swapped[2], swapped[j] = swapped[j], swapped[2]
+            out.append(" ".join(swapped))
+        if " discard " in action:
+            out.append(" ".join(words[:-1]))
+            out.append(" ".join([*words, words[-1]]))
+        if " sell " in action and action.split(" ")[2] != "none":
+            sales = action.split(" ")[2].split(",")
+            sale = sales[0].split(":")
+            for name in [*rng.sample(names, 3), "atlantis", "Hochland"]:
+                out.append(f"{words[0]} sell {name}:{sale[1]}:{sale[2]}")
+            for card in rng.sample(cards, 3):
+                out.append(f"{words[0]} sell {sale[0]}:{card}:{sale[2]}")
+            out.append(f"{words[0]} sell {sale[0]}:{sale[1]}:{int(sale[2]) + 1}")
+            out.append(f"{words[0]} sell {sale[0]}:{sale[1]}:0")
+            out.append(f"{words[0]} sell {','.join(reversed(sales))}")
+    return [text for text in out if text not in legal]
+
+
+def reference_code(state: meuterer.State, text: str) -> str:
+    try:
+        action = meuterer.parse_action(text)
+        meuterer.apply(state, action)
+    except meuterer.ActionParseError:
+        return "malformed"
+    except meuterer.IllegalActionError as error:
+        return str(getattr(error, "code", "?"))
+    return "accepted"
+
+
+def refusal_run(games: int, seed: int) -> int:
+    """Compare the refusal codes of actions near the legal ones, at every step."""
+    engine = Engine(ENGINE)
+    rng = random.Random(seed)
+    checked = differences = 0
+    try:
+        for i in range(games):
+            players = 3 + i % 2
+            state = meuterer.new_game(players=players, first_captain=i % players)
+            game = engine.ask("new", players=players, first_captain=i % players, rules={})["game"]
+            while not meuterer.is_terminal(state):
+                legal = sorted(reference_step(state)[1])
+                for text in bad_candidates(legal, rng):
+                    reply = engine.ask("apply", game=game, action=text)
+                    theirs = reply.get("code", reply["status"])
+                    mine = reference_code(state, text)
+                    checked += 1
+                    HIST[mine] = HIST.get(mine, 0) + 1
+                    if theirs != mine:
+                        differences += 1
+                        if differences <= 20:
+                            print(f"{text!r} at {state.step}: reference {mine}, engine {theirs}")
+                action = rng.choice(legal)
+                state = meuterer.apply(state, meuterer.parse_action(action))
+                engine.ask("apply", game=game, action=action)
+            for text in SAMPLES:
+                reply = engine.ask("apply", game=game, action=text)
+                if reply.get("code") != reference_code(state, text):
+                    differences += 1
+                    print(f"{text!r} at the end: reference {reference_code(state, text)}, engine {reply}")
+            engine.ask("drop", game=game)
+    finally:
+        engine.close()
+    print(f"{checked} refused actions, {differences} with another code; codes: {HIST}")
+    return 1 if differences else 0
+
 
 OPTIONS: list[dict[str, Any]] = [
     {},
@@ -203,10 +304,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--defaults-only", action="store_true")
+    parser.add_argument("--refusals", type=int, metavar="N", help="compare refusal codes over N games")
     parser.add_argument("--hypothesis", type=int, metavar="N", help="check_engine with N games per setup")
     args = parser.parse_args(argv)
     if args.hypothesis:
         return hypothesis_run(args.hypothesis, args.seed)
+    if args.refusals:
+        return refusal_run(args.refusals, args.seed)
     engine = Engine(ENGINE)
     failures = 0
     try:
