@@ -70,7 +70,7 @@ const MUTATIONS = {
   "four-way-pays": "a four-way sale tie pays III to each leader",
   "loadmaster-two": "the loadmaster draws and discards two extra cards, not three",
   "sale-order-round-captain": "after a successful mutiny the round's captain announces first",
-  "reshuffle-eager": "the discard pile becomes the deck as soon as a draw empties the deck",
+  "no-reshuffle": "the discard pile never becomes the new deck (a draw from an empty deck has no outcome)",
   "offer-to-two": "the captain may offer only 0 to 2",
   "turn-order-ccw": "phase 2 goes counter-clockwise",
   "last-round-draws": "the last round still plays phases 6 to 10 before the game ends",
@@ -251,7 +251,7 @@ function currentPlayer(state) {
 function chanceOutcomes(state) {
   if (state.step !== "draw") return [];
   const seat = state.draws[0].seat;
-  const deck = total(state.deck) > 0 ? state.deck : state.discard;
+  const deck = total(state.deck) > 0 || MUT === "no-reshuffle" ? state.deck : state.discard;
   const n = total(deck);
   const out = [];
   for (let c = 0; c < CARDS.length; c++) {
@@ -712,11 +712,12 @@ function drawCard(s, card) {
   s.hands[entry.seat][card] += 1;
   if (entry.loadmaster) s.loadmasterDrawn[card] += 1;
   entry.left -= 1;
-  const eager = s.rules.reshuffle === "when_empty" || MUT === "reshuffle-eager";
+  const eager = s.rules.reshuffle === "when_empty";
   if (eager && total(s.deck) === 0 && total(s.discard) > 0) reshuffle(s);
 }
 
 function reshuffle(s) {
+  if (MUT === "no-reshuffle") return;
   s.deck = s.discard;
   s.discard = zeros();
 }
