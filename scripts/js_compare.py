@@ -118,6 +118,10 @@ def reference_step(state: meuterer.State) -> tuple[object, set[str], dict[str, F
     who = meuterer.current_player(state)
     if meuterer.is_terminal(state):
         return None, set(), {}
+    if state.step == meuterer.Step.RING:
+        table = [island.name for island in state.rules.islands]
+        (_, probability) = meuterer.chance_outcomes(state)[0]
+        return "chance", {f"ring {table[0]} {','.join(table[1:])} {probability}"}, {}
     if who == meuterer.CHANCE:
         outcomes = {str(a): Fraction(p) for a, p in meuterer.chance_outcomes(state)}
         return "chance", set(outcomes), outcomes
@@ -126,6 +130,9 @@ def reference_step(state: meuterer.State) -> tuple[object, set[str], dict[str, F
 
 def engine_step(engine: Engine, game: str) -> tuple[object, set[str], dict[str, Fraction]]:
     reply = engine.ask("legal", game=game)
+    if reply["actor"] == "chance" and reply["actions"] is None:
+        ring = reply["ring"]
+        return "chance", {f"ring {ring['first']} {','.join(ring['others'])} {ring['probability']}"}, {}
     if reply["actor"] == "chance":
         outcomes = {a: Fraction(p) for a, p in zip(reply["actions"], reply["probabilities"], strict=True)}
         return "chance", set(outcomes), outcomes
@@ -137,7 +144,8 @@ def play(engine: Engine, seed: int, players: int, rules: dict[str, Any]) -> list
     rng = random.Random(seed)
     first = rng.randrange(players)
     state = meuterer.new_game(players=players, first_captain=first, rules=_rules(rules))
-    game = engine.ask("new", players=players, first_captain=first, rules=rules)["game"]
+    options = converter.unstructure(_rules(rules))
+    game = engine.ask("new", players=players, first_captain=first, rules=options)["game"]
     actions: list[str] = []
     try:
         while True:
@@ -152,7 +160,11 @@ def play(engine: Engine, seed: int, players: int, rules: dict[str, Any]) -> list
                 global STEPS
                 STEPS += len(actions)
                 return None
-            action = rng.choice(sorted(mine[1]))
+            if state.step == meuterer.Step.RING:
+                arrangements = meuterer.chance_outcomes(state)
+                action = str(arrangements[rng.randrange(len(arrangements))][0])
+            else:
+                action = rng.choice(sorted(mine[1]))
             actions.append(action)
             state = meuterer.apply(state, meuterer.parse_action(action))
             reply = engine.ask("apply", game=game, action=action)
@@ -296,6 +308,11 @@ OPTIONS: list[dict[str, Any]] = [
     {"discard_pool": "hand"},
     {"reshuffle": "when_empty"},
     {"rounds": 2},
+    {"pirates": True},
+    {"pirates": True, "pirates_rob_at_start": True},
+    {"pirates": True, "pirates_return": True, "sale_order": "round_captain"},
+    {"ring": "shuffled"},
+    {"ring": "shuffled", "pirates": True, "withholding": True},
 ]
 
 

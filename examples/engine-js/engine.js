@@ -1,4 +1,5 @@
-// Meuterer, the base game, in plain JavaScript (Node >= 18, no dependencies).
+// Meuterer in plain JavaScript (Node >= 18, no dependencies): the base game, every
+// rule option, the pirate variant and the shuffled ring.
 //
 // Written from the project's documents only (docs/rules.md, docs/notation.md,
 // docs/record-format.md), as an independent second implementation that the
@@ -13,6 +14,7 @@
 const CARDS = ["ruby", "salt", "wine", "cloth", "grain", "support", "pirate"];
 const GOODS = [0, 1, 2, 3, 4];
 const SUPPORT = 5;
+const PIRATE = 6;
 const ROLES = ["mutineer", "cabin_boy", "mate", "merchant", "loadmaster"];
 
 const DEFAULT_ISLANDS = [
@@ -51,14 +53,14 @@ const DEFAULT_RULES = {
 // The options this engine plays. Anything else in a rules object is refused
 // with an UnsupportedError, which the protocol reports as `skipped`.
 const SUPPORTED = {
-  pirates: [false],
-  ring: ["fixed"],
+  pirates: [false, true],
+  ring: ["fixed", "shuffled"],
   sale_order: ["new_captain", "round_captain"],
   withholding: [false, true],
   discard_pool: ["drawn", "hand"],
   reshuffle: ["on_draw", "when_empty"],
-  pirates_rob_at_start: [false],
-  pirates_return: [false],
+  pirates_rob_at_start: [false, true],
+  pirates_return: [false, true],
 };
 
 // One-rule mutations: each changes exactly one rule, to prove the driver finds it.
@@ -77,6 +79,7 @@ const MUTATIONS = {
   "cabin-boy-three": "the cabin boy scores 3 after a successful mutiny",
   "destination-minus-one": "a destination is N - 1 islands clockwise (at least 0)",
   "withholding-allowed": "goods may be held back from sale under the default rules",
+  "no-robbery": "the pirate ship never robs the merchant ship",
 };
 
 class RulesError extends Error {}
@@ -149,10 +152,6 @@ function clone(state) {
   return structuredClone(state);
 }
 
-function nextSeat(state, seat) {
-  return (seat + 1) % state.players;
-}
-
 function clockwiseFrom(state, first) {
   const seats = [];
   for (let i = 0; i < state.players; i++) seats.push((first + i) % state.players);
@@ -162,7 +161,7 @@ function clockwiseFrom(state, first) {
 function destination(state, n) {
   let steps = n;
   if (MUT === "destination-minus-one") steps = Math.max(0, n - 1);
-  return (state.start + steps) % 12;
+  return (state.start + steps) % state.islands.length;
 }
 
 function buys(island, card) {
@@ -180,6 +179,8 @@ function newGame(players, firstCaptain, givenRules) {
   const state = {
     rules,
     players,
+    islands: rules.islands, // in ring order, position 0 first
+    pirate: null, // the pirate ship's ring position (the variant only)
     round: 1,
     captain: firstCaptain,
     offer: 0,
@@ -215,8 +216,41 @@ function newGame(players, firstCaptain, givenRules) {
   // The deal: five cards to the captain, then five to the next seat clockwise, ...
   state.draws = clockwiseFrom(state, firstCaptain).map((p) => ({ seat: p, left: rules.hand_size, loadmaster: false }));
   state.afterDraws = "offer";
+  if (rules.ring === "shuffled") {
+    state.step = "ring";
+    return state;
+  }
+  placePirates(state);
   settle(state);
   return state;
+}
+
+function piratennest(state) {
+  return state.islands.findIndex((island) => island.name === "piratennest");
+}
+
+function placePirates(state) {
+  if (state.rules.pirates) state.pirate = piratennest(state);
+}
+
+// The shuffled ring: Hochland (the table's first island) stays first, every order of the
+// other eleven is an outcome, each with probability 1/11!.
+function ringOutcomes(state) {
+  const names = state.rules.islands.map((island) => island.name);
+  let ways = 1;
+  for (let k = 2; k < names.length; k++) ways *= k;
+  return { first: names[0], others: names.slice(1), probability: `1/${ways}` };
+}
+
+function arrangement(state, text) {
+  // the island table in the order of a `ring` action, or null if it is not an arrangement
+  const names = text.slice("ring ".length).split(",");
+  const table = state.rules.islands;
+  if (names.length !== table.length || names[0] !== table[0].name || new Set(names).size !== names.length) {
+    return null;
+  }
+  const order = names.map((name) => table.find((island) => island.name === name));
+  return order.includes(undefined) ? null : order;
 }
 
 // ---------------------------------------------------------------- who acts
@@ -227,6 +261,7 @@ function currentPlayer(state) {
   switch (state.step) {
     case "over":
       return null;
+    case "ring":
     case "draw":
       return CHANCE;
     case "offer":
@@ -293,7 +328,7 @@ function saleOptions(state, seat) {
   const islands = state.active;
   const perIsland = islands.map((pos) => {
     const opts = [null];
-    const island = state.rules.islands[pos];
+    const island = state.islands[pos];
     for (const g of GOODS) {
       if (!buys(island, g)) continue;
       for (let k = 1; k <= up[g]; k++) opts.push([g, k]);
@@ -318,7 +353,7 @@ function saleOptions(state, seat) {
       if (GOODS.some((g) => sold[g] > 0 && sold[g] < up[g])) continue;
       const unsold = GOODS.filter((g) => up[g] > 0 && sold[g] === 0);
       const bad = combo.some(
-        (o, i) => o === null && unsold.some((g) => buys(state.rules.islands[islands[i]], g)),
+        (o, i) => o === null && unsold.some((g) => buys(state.islands[islands[i]], g)),
       );
       if (bad) continue;
     }
@@ -327,9 +362,9 @@ function saleOptions(state, seat) {
   return out;
 }
 
-function sellText(seat, sales, rules) {
+function sellText(state, seat, sales) {
   if (sales.length === 0) return `p${seat} sell none`;
-  const parts = sales.map(([pos, g, k]) => `${rules.islands[pos].name}:${CARDS[g]}:${k}`);
+  const parts = sales.map(([pos, g, k]) => `${state.islands[pos].name}:${CARDS[g]}:${k}`);
   return `p${seat} sell ${parts.join(",")}`;
 }
 
@@ -337,6 +372,7 @@ function legalActions(state) {
   const seat = currentPlayer(state);
   switch (state.step) {
     case "over":
+    case "ring": // 11! outcomes: described by ringOutcomes, never listed
       return [];
     case "draw":
       return chanceOutcomes(state).map(([a]) => a);
@@ -362,7 +398,7 @@ function legalActions(state) {
       return out;
     }
     case "sell":
-      return saleOptions(state, seat).map((s) => sellText(seat, s, state.rules));
+      return saleOptions(state, seat).map((s) => sellText(state, seat, s));
     case "discard": {
       return multisets(discardPool(state, seat), loadmasterExtra(state)).map((m) => `p${seat} discard ${cardsText(m)}`);
     }
@@ -430,6 +466,7 @@ function parse(text) {
 }
 
 const KINDS_OF_STEP = {
+  ring: ["ring"],
   draw: ["draw"],
   offer: ["offer"],
   play: ["play", "pass"],
@@ -446,6 +483,7 @@ function refusal(state, text) {
   if (a === null) return "malformed";
   if (state.step === "over") return "game-over";
   if (a.seat !== null && a.seat >= state.players) return "no-such-seat";
+  if (state.step === "ring" && a.kind === "ring") return arrangement(state, text) === null ? "not-an-arrangement" : "not-legal";
   if (!KINDS_OF_STEP[state.step].includes(a.kind)) return "wrong-step";
   const who = currentPlayer(state);
   const actor = who === CHANCE ? state.draws[0].seat : who;
@@ -482,10 +520,10 @@ function refusal(state, text) {
 function sellRefusal(state, seat, sales) {
   const positions = [];
   for (const sale of sales) {
-    const pos = state.rules.islands.findIndex((isl) => isl.name === sale.name);
+    const pos = state.islands.findIndex((isl) => isl.name === sale.name);
     if (pos < 0) return "no-such-island";
     if (!state.active.includes(pos)) return "island-inactive";
-    if (!buys(state.rules.islands[pos], sale.card)) return "not-bought";
+    if (!buys(state.islands[pos], sale.card)) return "not-bought";
     if (sale.k === 0) return "out-of-range";
     positions.push(pos);
   }
@@ -513,6 +551,14 @@ function discardPool(state, seat) {
 
 // The game after `action`; an IllegalAction carrying its refusal code otherwise.
 function apply(state, action) {
+  if (state.step === "ring" && parse(action)?.kind === "ring" && arrangement(state, action) !== null) {
+    const s = clone(state);
+    s.islands = arrangement(state, action);
+    placePirates(s);
+    s.step = "draw";
+    settle(s);
+    return s;
+  }
   if (!legalActions(state).includes(action)) {
     throw new IllegalAction(refusal(state, action), `${JSON.stringify(action)} is not legal now`);
   }
@@ -531,6 +577,7 @@ function apply(state, action) {
     case "play":
       s.hands[seat][a.card] -= 1;
       s.faceUp[seat][a.card] += 1;
+      if (a.card === PIRATE && s.pirate !== null) sailPirates(s, total(s.hands[seat]));
       advanceTurn(s, seat);
       break;
     case "pass":
@@ -558,7 +605,7 @@ function apply(state, action) {
       break;
     case "sell":
       s.sales[seat] = a.sales.map((sale) => [
-        s.rules.islands.findIndex((isl) => isl.name === sale.name),
+        s.islands.findIndex((isl) => isl.name === sale.name),
         sale.card,
         sale.k,
       ]);
@@ -579,6 +626,21 @@ function apply(state, action) {
   }
   settle(s);
   return s;
+}
+
+// The pirate ship sails `steps` islands counter-clockwise; reaching or passing the
+// merchant ship (at the start island) robs every face-up card of the round.
+function sailPirates(s, steps) {
+  const n = s.islands.length;
+  let robbed = steps > 0 && s.rules.pirates_rob_at_start && s.pirate === s.start;
+  for (let i = 1; i <= steps; i++) if ((s.pirate - i + n * steps) % n === s.start) robbed = true;
+  s.pirate = (s.pirate - (steps % n) + n) % n;
+  if (MUT === "no-robbery") robbed = false;
+  if (!robbed) return;
+  for (let p = 0; p < s.players; p++) {
+    for (let c = 0; c < CARDS.length; c++) s.discard[c] += s.faceUp[p][c];
+    s.faceUp[p] = zeros();
+  }
 }
 
 function advanceTurn(s, seat) {
@@ -628,7 +690,7 @@ function resolveMutiny(s) {
 }
 
 function rolePoints(s) {
-  const island = (pos) => s.rules.islands[pos];
+  const island = (pos) => s.islands[pos];
   s.roundCaptain = s.captain;
   if (s.mutinyWon) {
     const mutineer = roleSeat(s, "mutineer");
@@ -655,7 +717,7 @@ function rolePoints(s) {
 function scoreSales(s) {
   const merchant = roleSeat(s, "merchant");
   for (const pos of s.active) {
-    const island = s.rules.islands[pos];
+    const island = s.islands[pos];
     const sold = s.sales.map((list) => list.filter(([p]) => p === pos).reduce((a, [, , k]) => a + k, 0));
     const most = Math.max(...sold);
     if (most === 0) continue;
@@ -694,6 +756,7 @@ function endRound(s, last) {
     s.faceDown[p] = zeros();
     s.passedWith[p] = null;
   }
+  if (s.pirate !== null && s.rules.pirates_return) s.pirate = piratennest(s);
   // 8. drawing, from the captain clockwise
   const loadmaster = roleSeat(s, "loadmaster");
   s.draws = clockwiseFrom(s, s.captain).map((p) => {
@@ -767,6 +830,7 @@ module.exports = {
   currentPlayer,
   legalActions,
   chanceOutcomes,
+  ringOutcomes,
   apply,
   parse,
   refusal,

@@ -26,6 +26,10 @@ function newHandle(state) {
 // The rule options played with values other than their defaults.
 const OPTIONS = [
   "islands",
+  "pirates",
+  "ring",
+  "pirates_rob_at_start",
+  "pirates_return",
   "deck",
   "rounds",
   "sale_order",
@@ -55,6 +59,7 @@ const commands = {
   legal: (req) => {
     const state = game(req);
     const actor = engine.currentPlayer(state);
+    if (state.step === "ring") return { actor: "chance", actions: null, ring: engine.ringOutcomes(state) };
     if (actor === engine.CHANCE) {
       const outcomes = engine.chanceOutcomes(state);
       return {
