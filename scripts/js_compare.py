@@ -23,6 +23,7 @@ from typing import Any
 import meuterer
 from meuterer.serialize import converter
 from meuterer.testing import ConformanceError, Setup, check_engine
+from meuterer.views import dumps_view, view
 
 ENGINE = [
     "node",
@@ -156,6 +157,13 @@ def play(engine: Engine, seed: int, players: int, rules: dict[str, Any]) -> list
             if mine != theirs or ref_scores != their_scores:
                 _report(actions, mine, theirs, ref_scores, their_scores)
                 return actions
+            for seat in [None, *range(players)]:
+                expected = dumps_view(view(state, seat))
+                got = engine.ask("view", game=game, seat=seat, form="text").get("text")
+                if expected != got:
+                    print(f"view of {seat} differs after {len(actions)} actions; last: {actions[-6:]}")
+                    print(f"  first difference: {_first_key(expected, got)}")
+                    return actions
             if not mine[1]:
                 global STEPS
                 STEPS += len(actions)
@@ -173,6 +181,16 @@ def play(engine: Engine, seed: int, players: int, rules: dict[str, Any]) -> list
                 return actions
     finally:
         engine.ask("drop", game=game)
+
+
+def _first_key(expected: str, got: str | None) -> str:
+    if got is None:
+        return "no view"
+    mine, theirs = json.loads(expected), json.loads(got)
+    for key in sorted(set(mine) | set(theirs)):
+        if mine.get(key) != theirs.get(key):
+            return f"{key}: reference {mine.get(key)}, engine {theirs.get(key)}"
+    return "the text (same values)"
 
 
 def _rules(options: dict[str, Any]) -> meuterer.Rules:

@@ -183,7 +183,15 @@ function newGame(players, firstCaptain, givenRules) {
     pirate: null, // the pirate ship's ring position (the variant only)
     round: 1,
     captain: firstCaptain,
-    offer: 0,
+    offer: null, // null until the captain offers
+    captainDest: null,
+    mutineerDest: null,
+    mutiny: null, // true / false once a mutiny is resolved, else null
+    revealed: false,
+    roleOrder: [],
+    rolesSeen: [], // per seat: the roles in the centre when he chose, null otherwise
+    drawnNow: zeros(), // the cards the seat now drawing has drawn in this turn
+    toAct: firstCaptain, // the seat to decide or to draw for (its last value at the end)
     start: 0,
     active: [0],
     deck: rules.deck.slice(),
@@ -212,16 +220,18 @@ function newGame(players, firstCaptain, givenRules) {
     state.roles.push(null);
     state.scores.push(0);
     state.sales.push(null);
+    state.rolesSeen.push(null);
   }
   // The deal: five cards to the captain, then five to the next seat clockwise, ...
   state.draws = clockwiseFrom(state, firstCaptain).map((p) => ({ seat: p, left: rules.hand_size, loadmaster: false }));
   state.afterDraws = "offer";
+  placePirates(state); // at Piratennest; moved with it when the ring is arranged
   if (rules.ring === "shuffled") {
     state.step = "ring";
     return state;
   }
-  placePirates(state);
   settle(state);
+  rest(state);
   return state;
 }
 
@@ -557,6 +567,7 @@ function apply(state, action) {
     placePirates(s);
     s.step = "draw";
     settle(s);
+    rest(s);
     return s;
   }
   if (!legalActions(state).includes(action)) {
@@ -590,9 +601,11 @@ function apply(state, action) {
       } else {
         s.step = "role";
         s.roleSeat = seat;
+        s.rolesSeen[seat] = ROLES.filter((r) => !s.roles.includes(r));
       }
       break;
     case "role":
+      s.roleOrder.push(seat);
       s.roles[seat] = a.role;
       s.roleSeat = null;
       advanceTurn(s, seat);
@@ -620,12 +633,21 @@ function apply(state, action) {
       }
       s.draws.shift();
       s.loadmasterDrawn = zeros();
+      s.drawnNow = zeros();
       break;
     default:
       throw new Error(`cannot apply ${action}`);
   }
   settle(s);
+  rest(s);
   return s;
+}
+
+// Where the game rests after an action: remember who acts.
+function rest(s) {
+  const who = currentPlayer(s);
+  if (who === null) return;
+  s.toAct = who === CHANCE ? (s.step === "ring" ? s.toAct : s.draws[0].seat) : who;
 }
 
 // The pirate ship sails `steps` islands counter-clockwise; reaching or passing the
@@ -665,6 +687,7 @@ function roleSeat(s, role) {
 
 function reveal(s) {
   s.turn = null;
+  s.revealed = true;
   const mutineer = roleSeat(s, "mutineer");
   if (mutineer === null) {
     s.mutinyWon = false;
@@ -686,6 +709,7 @@ function resolveMutiny(s) {
   if (mate !== null && MUT !== "mate-no-strength") captainSide += 1;
   const mutinySide = up(mutineer) + up(boy);
   s.mutinyWon = MUT === "tie-to-captain" ? mutinySide > captainSide : mutinySide >= captainSide;
+  s.mutiny = s.mutinyWon;
   rolePoints(s);
 }
 
@@ -746,6 +770,8 @@ function endRound(s, last) {
   const dest = s.winningDest;
   s.active = dest === s.start ? [dest] : [s.start, dest].sort((a, b) => a - b);
   s.start = dest;
+  s.captainDest = null;
+  s.mutineerDest = null;
   // 7. clean-up
   for (let p = 0; p < s.players; p++) {
     for (let c = 0; c < CARDS.length; c++) {
@@ -774,6 +800,7 @@ function drawCard(s, card) {
   const entry = s.draws[0];
   s.hands[entry.seat][card] += 1;
   if (entry.loadmaster) s.loadmasterDrawn[card] += 1;
+  s.drawnNow[card] += 1;
   entry.left -= 1;
   const eager = s.rules.reshuffle === "when_empty";
   if (eager && total(s.deck) === 0 && total(s.discard) > 0) reshuffle(s);
@@ -788,14 +815,15 @@ function reshuffle(s) {
 function settle(s) {
   // move through the automatic steps between draws, discards and rounds
   if (s.step !== "draw" && s.step !== "discard") return;
-  while (s.draws.length > 0 && s.draws[0].left === 0 && !s.draws[0].loadmaster) s.draws.shift();
+  while (s.draws.length > 0 && s.draws[0].left === 0 && !s.draws[0].loadmaster) {
+    s.draws.shift();
+    s.drawnNow = zeros();
+  }
   if (s.draws.length > 0) {
     if (s.draws[0].left === 0) {
       s.step = "discard";
     } else {
-      s.step = "draw";
-      // a card must be drawn: an empty deck takes the discard pile now
-      if (total(s.deck) === 0) reshuffle(s);
+      s.step = "draw"; // from the discard pile if the deck is empty (see drawCard)
     }
     return;
   }
@@ -806,8 +834,12 @@ function settle(s) {
   if (s.afterDraws === "next") {
     s.round += 1;
     s.roles = s.roles.map(() => null);
+    s.rolesSeen = s.rolesSeen.map(() => null);
     s.sales = s.sales.map(() => null);
-    s.offer = 0;
+    s.offer = null;
+    s.mutiny = null;
+    s.revealed = false;
+    s.roleOrder = [];
   }
   s.afterDraws = null;
   s.step = "offer";

@@ -5,6 +5,7 @@
 
 const readline = require("node:readline");
 const engine = require("./engine.js");
+const views = require("./views.js");
 
 const games = new Map();
 let nextHandle = 1;
@@ -46,7 +47,7 @@ const commands = {
   hello: () => ({
     protocol: 1,
     implementation: { name: "meuterer-js", version: "0.1.0", language: "javascript" },
-    capabilities: { players: [3, 4], options: OPTIONS, views: false, clone: true },
+    capabilities: { players: [3, 4], options: OPTIONS, views: true, clone: true },
   }),
   new: (req) => {
     try {
@@ -81,7 +82,15 @@ const commands = {
     return {};
   },
   scores: (req) => ({ scores: engine.scores(game(req)) }),
-  view: () => ({ status: "skipped", reason: "this engine produces no views" }),
+  view: (req) => {
+    const state = game(req);
+    const seat = req.seat ?? null;
+    if (seat !== null && !(Number.isInteger(seat) && seat >= 0 && seat < state.players)) {
+      throw new Failure(`no seat ${JSON.stringify(seat)}`);
+    }
+    const text = views.view(state, seat);
+    return req.form === "text" ? { text } : { digest: views.digest(text) };
+  },
   clone: (req) => ({ game: newHandle(game(req)) }),
   drop: (req) => {
     game(req);
