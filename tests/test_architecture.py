@@ -24,7 +24,19 @@ FLOORS: dict[int, tuple[str, ...]] = {
     4: ("engine", "explain", "fast.engine"),
     5: ("views", "game", "encoding", "fast.observation"),
     6: ("record", "redact", "agents", "referee", "fast", "fast.play"),
-    7: ("openspiel", "pettingzoo", "gym", "tournament", "svg", "viewer", "testing", "corpus", "narrate", "diagram"),
+    7: (
+        "openspiel",
+        "pettingzoo",
+        "gym",
+        "tournament",
+        "svg",
+        "viewer",
+        "testing",
+        "corpus",
+        "narrate",
+        "diagram",
+        "conform",
+    ),
     8: ("cli", "__main__", "cli_play", "cli_simulate", "bench"),
 }
 """Each module (or package) of ``meuterer`` and its floor, as drawn in docs/architecture.md."""

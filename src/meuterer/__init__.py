@@ -37,6 +37,7 @@ from meuterer.engine import (
     winners,
 )
 from meuterer.errors import (
+    REFUSAL_CODES,
     ActionParseError,
     FormatError,
     HistoryError,
@@ -66,6 +67,7 @@ from meuterer.views import PlayerView, ViewError, dumps_view, loads_view, observ
 __all__ = [
     "CHANCE",
     "ISLANDS",
+    "REFUSAL_CODES",
     "Action",
     "ActionParseError",
     "ArrangeRing",

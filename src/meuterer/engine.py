@@ -25,7 +25,7 @@ from typing import Final, Protocol
 
 from meuterer.actions import Action
 from meuterer.errors import IllegalActionError, MeutererError, SetupError
-from meuterer.explain import why_illegal
+from meuterer.explain import refusal
 from meuterer.machine import ADVANCE, INITIAL_STATE, STEPS, TABLE, Actor, Table
 from meuterer.rules import Rules
 from meuterer.rulings import winners as _winners
@@ -132,9 +132,10 @@ def chance_outcomes(state: State) -> Sequence[tuple[Action, Fraction]]:
 def apply(state: State, action: Action, *, as_player: int | None = None) -> State:
     """The state after ``action``; ``state`` itself is never changed.
 
-    Raises :class:`~meuterer.errors.IllegalActionError`, saying why, unless ``action``
-    is one of :func:`legal_actions` (``state``). The reason is worded from the whole
-    state, hidden cards included. A server taking actions from players passes
+    Raises :class:`~meuterer.errors.IllegalActionError`, saying why (and with a stable
+    ``code``, see ``docs/protocol.md``), unless ``action`` is one of
+    :func:`legal_actions` (``state``). The reason is worded from the whole state, hidden
+    cards included. A server taking actions from players passes
     ``as_player=seat`` (the seat that sent it): the action is then checked and explained
     from that seat's view only (:func:`meuterer.referee.apply_as`).
     """
@@ -155,7 +156,8 @@ def apply(state: State, action: Action, *, as_player: int | None = None) -> Stat
         elif any(map(is_, legal, repeat(action))):
             return run_table(TABLE, state, action)
     if action not in legal:
-        raise IllegalActionError(action, why_illegal(state, action))
+        code, reason = refusal(state, action)
+        raise IllegalActionError(action, reason, code)
     return run_table(TABLE, state, action)
 
 

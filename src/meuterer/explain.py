@@ -33,90 +33,106 @@ _STEP_TAKES: dict[Step, tuple[type[Action], ...]] = {step: spec.takes for step, 
 
 def why_illegal(state: State, action: object) -> str:
     """Why ``action`` is not legal in ``state`` (assuming it is not)."""
+    return refusal(state, action)[1]
+
+
+def refusal(state: State, action: object) -> tuple[str, str]:
+    """The stable refusal code (a key of :data:`meuterer.errors.REFUSAL_CODES`) and the
+    plain-words reason why ``action`` is not legal in ``state`` (assuming it is not).
+
+    The code is the first that applies, in the order ``docs/protocol.md`` lists.
+
+    >>> import meuterer
+    >>> state = meuterer.new_game(players=3)
+    >>> refusal(state, meuterer.parse_action("draw p1 ruby"))
+    ('not-your-turn', 'the game expects the deal: a card drawn for p0')
+    """
     if not isinstance(action, ACTION_TYPES):
-        return f"not an action but a {type(action).__name__} (parse text with meuterer.parse_action)"
+        return "malformed", f"not an action but a {type(action).__name__} (parse text with meuterer.parse_action)"
     if state.step is Step.GAME_OVER:
-        return "the game is over"
+        return "game-over", "the game is over"
     expected = _STEP_EXPECTS.get(state.step, state.step.value).format(p=state.to_act)
     if action.player >= state.players:
-        return f"there is no seat p{action.player} in a {state.players}-player game"
+        return "no-such-seat", f"there is no seat p{action.player} in a {state.players}-player game"
     wanted = _STEP_TAKES.get(state.step, ())
     if isinstance(action, ArrangeRing) and isinstance(action, wanted):
-        return "not an arrangement of the ring: Hochland first, then each other island once"
-    if not isinstance(action, wanted) or action.player != state.to_act:
-        return f"the game expects {expected}"
+        return "not-an-arrangement", "not an arrangement of the ring: Hochland first, then each other island once"
+    if not isinstance(action, wanted):
+        return "wrong-step", f"the game expects {expected}"
+    if action.player != state.to_act:
+        return "not-your-turn", f"the game expects {expected}"
     detail = _DETAILS.get(type(action))
-    reason = detail(state, action) if detail is not None else None
-    return reason or f"not one of the legal actions in {expected}"
+    found = detail(state, action) if detail is not None else None
+    return found or ("not-legal", f"not one of the legal actions in {expected}")
 
 
-def _draw(state: State, action: Draw) -> str | None:
+def _draw(state: State, action: Draw) -> tuple[str, str] | None:
     where = "deck" if any(state.deck) else "discard pile (the deck is empty and is reshuffled from it)"
     if not draw_pool(state)[action.card]:
-        return f"no {action.card} is left in the {where}"
+        return "not-in-deck", f"no {action.card} is left in the {where}"
     return None
 
 
-def _offer(state: State, action: Offer) -> str:
-    return f"the offer is a number from 0 to {state.rules.max_offer}, not {action.amount}"
+def _offer(state: State, action: Offer) -> tuple[str, str]:
+    return "out-of-range", f"the offer is a number from 0 to {state.rules.max_offer}, not {action.amount}"
 
 
-def _play(state: State, action: Play) -> str:
-    return f"p{action.player} cannot play {action.card}: no {action.card} in hand"
+def _play(state: State, action: Play) -> tuple[str, str]:
+    return "not-in-hand", f"p{action.player} cannot play {action.card}: no {action.card} in hand"
 
 
-def _role(state: State, action: ChooseRole) -> str:
-    return f"the {action.role} role is already taken this round"
+def _role(state: State, action: ChooseRole) -> tuple[str, str]:
+    return "role-taken", f"the {action.role} role is already taken this round"
 
 
-def _support(state: State, action: Support) -> str:
+def _support(state: State, action: Support) -> tuple[str, str]:
     have = state.face_down[action.player][Card.SUPPORT]
-    return f"p{action.player} has {have} support card(s) face down and cannot add {action.count}"
+    return "out-of-range", f"p{action.player} has {have} support card(s) face down and cannot add {action.count}"
 
 
-def _sell(state: State, action: Sell) -> str | None:
+def _sell(state: State, action: Sell) -> tuple[str, str] | None:
     positions = []
     for sale in action.sales:
         position = state.position_of(sale.island)
         if position is None:
-            return f"there is no island {sale.island!r}"
+            return "no-such-island", f"there is no island {sale.island!r}"
         if position not in state.active:
-            return f"{sale.island} is not active this round"
+            return "island-inactive", f"{sale.island} is not active this round"
         if not state.island(position).buys_card(sale.card):
-            return f"{sale.island} does not buy {sale.card}"
+            return "not-bought", f"{sale.island} does not buy {sale.card}"
         if sale.count < 1:
-            return "each sale sells at least one card"
+            return "out-of-range", "each sale sells at least one card"
         positions.append(position)
     if positions != sorted(set(positions)):
-        return "name each island once, in ascending ring position (one kind of good per island)"
+        return "bad-order", "name each island once, in ascending ring position (one kind of good per island)"
     goods = state.face_up[action.player]
     sold = counts_of(sale.card for sale in action.sales for _ in range(sale.count))
     for card in GOODS:
         if sold[card] > goods[card]:
-            return f"p{action.player} has {goods[card]} {card} face up, not {sold[card]}"
+            return "not-face-up", f"p{action.player} has {goods[card]} {card} face up, not {sold[card]}"
     if not state.rules.withholding:
-        return (
+        return "must-sell", (
             "he must sell what he can: every face-up card of a declared kind, "
             "and on every active island that buys one of his goods"
         )
     return None
 
 
-def _discard(state: State, action: Discard) -> str | None:
+def _discard(state: State, action: Discard) -> tuple[str, str] | None:
     extra = state.rules.loadmaster_extra
     if len(action.cards) != extra:
-        return f"the loadmaster discards exactly {extra} cards"
+        return "wrong-count", f"the loadmaster discards exactly {extra} cards"
     if list(action.cards) != sorted(action.cards):
-        return "list the cards in canonical order: " + " ".join(map(str, CARDS))
+        return "bad-order", "list the cards in canonical order: " + " ".join(map(str, CARDS))
     pool, chosen = discard_pool(state), counts_of(action.cards)
     for card in CARDS:
         if chosen[card] > pool[card]:
             source = "the cards he just drew" if pool is state.drawn else "his hand"
-            return f"cannot discard {chosen[card]} {card}: {source} hold(s) {pool[card]}"
+            return "not-in-hand", f"cannot discard {chosen[card]} {card}: {source} hold(s) {pool[card]}"
     return None
 
 
-_DETAILS: dict[type, Callable[[State, Any], str | None]] = {
+_DETAILS: dict[type, Callable[[State, Any], tuple[str, str] | None]] = {
     Draw: _draw,
     Offer: _offer,
     Play: _play,

@@ -32,31 +32,38 @@ import random
 from meuterer import engine
 from meuterer.actions import ACTION_TYPES, Action, ArrangeRing, Draw, parse_action
 from meuterer.errors import IllegalActionError
-from meuterer.explain import why_illegal
+from meuterer.explain import refusal as _state_refusal
 from meuterer.state import State, Step
 from meuterer.views import PlayerView, sample_state, view
 
-__all__ = ["apply_as", "check_as", "refusal"]
+__all__ = ["apply_as", "check_as", "refusal", "refusal_code"]
 
 
 def refusal(v: PlayerView, action: object) -> str | None:
     """Why the viewer of ``v`` may not take ``action`` now, in plain words, or ``None``
     when he may. A function of the view and the action only (nothing hidden from him)."""
+    found = refusal_code(v, action)
+    return None if found is None else found[1]
+
+
+def refusal_code(v: PlayerView, action: object) -> tuple[str, str] | None:
+    """:func:`refusal` with its stable code first (a key of
+    :data:`meuterer.errors.REFUSAL_CODES`): ``("not-your-seat", "p0 may act only ...")``."""
     if not isinstance(action, ACTION_TYPES):
-        return f"not an action but a {type(action).__name__} (parse text with meuterer.parse_action)"
+        return "malformed", f"not an action but a {type(action).__name__} (parse text with meuterer.parse_action)"
     p = v.player
     if p is None:
-        return "a spectator takes no action"
+        return "spectator", "a spectator takes no action"
     if isinstance(action, Draw | ArrangeRing):
-        return "cards are drawn by the dealer (a chance action), never by a player"
+        return "chance-action", "cards are drawn by the dealer (a chance action), never by a player"
     if action.player != p:
-        return f"p{p} may act only for p{p}, not for p{action.player}"
+        return "not-your-seat", f"p{p} may act only for p{p}, not for p{action.player}"
     if v.step is Step.GAME_OVER:
-        return "the game is over"
+        return "game-over", "the game is over"
     if action in v.legal_actions():
         return None
     # Explain from a stand-in: a state with the same view, drawn the same way every time.
-    return why_illegal(sample_state(v, random.Random(0)), action)
+    return _state_refusal(sample_state(v, random.Random(0)), action)
 
 
 def check_as(state: State, action: Action | str, player: int) -> Action:
@@ -64,14 +71,14 @@ def check_as(state: State, action: Action | str, player: int) -> Action:
 
     Raises :class:`~meuterer.errors.ActionParseError` for text that is not an action,
     :class:`~meuterer.views.ViewError` for a ``player`` who is not a seat, and
-    :class:`~meuterer.errors.IllegalActionError` whose reason is :func:`refusal`
-    (computed from ``view(state, player)`` only).
+    :class:`~meuterer.errors.IllegalActionError` whose reason and code are
+    :func:`refusal_code`'s (computed from ``view(state, player)`` only).
     """
     typed = parse_action(action) if isinstance(action, str) else action
     v = view(state, player)
-    reason = refusal(v, typed)
-    if reason is not None:
-        raise IllegalActionError(typed, reason)
+    found = refusal_code(v, typed)
+    if found is not None:
+        raise IllegalActionError(typed, found[1], found[0])
     legal = engine.legal_actions(state)
     if typed not in legal:  # a view's legal actions are the state's: this never happens
         raise IllegalActionError(typed, "not one of the legal actions now")

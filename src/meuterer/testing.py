@@ -73,6 +73,15 @@ def setups(variants: bool = True) -> st.SearchStrategy[Setup]:
 
 
 _STYLES = ("uniform", "hoard", "dump", "fight", "sell_most")
+STYLES = _STYLES
+"""The play styles that steer random play towards edge cases (see :func:`style_weights`)."""
+
+
+def style_weights(state: State, legal: Sequence[Action], style: str) -> list[int]:
+    """The weight of each of the ``legal`` actions under a play style of :data:`STYLES`
+    (``hoard`` passes early, ``dump`` plays everything, ``fight`` adds supports, ``sell_most``
+    sells the most)."""
+    return _weights(state, legal, style)
 
 
 def _weights(state: State, legal: Sequence[Action], style: str) -> list[int]:
@@ -374,9 +383,26 @@ def _drop_rounds(
     """Shrink further than hypothesis can: cut whole rounds (from one offer to the next)
     out of the counterexample while it stays legal and still shows the difference, until
     ``out_of_time()``."""
-    where = compare(adapter, setup, actions)
+
+    def differs(setup: Setup, candidate: Sequence[Action]) -> int | None:
+        where = compare(adapter, setup, candidate)
+        return None if where is None else where[0]
+
+    return drop_rounds(differs, setup, actions, out_of_time)
+
+
+def drop_rounds(
+    differs: Callable[[Setup, Sequence[Action]], int | None],
+    setup: Setup,
+    actions: tuple[Action, ...],
+    out_of_time: Callable[[], bool],
+) -> tuple[Action, ...]:
+    """Cut the counterexample ``actions`` short after its first difference, then cut whole
+    rounds (from one offer to the next) out of it while it stays legal and ``differs``
+    (which returns the step of the first difference, or ``None``), until ``out_of_time()``."""
+    where = differs(setup, actions)
     if where is not None:
-        actions = actions[: where[0] + 1]
+        actions = actions[: where + 1]
     improved = True
     while improved and not out_of_time():
         improved = False
@@ -386,7 +412,7 @@ def _drop_rounds(
                 if out_of_time():
                     return actions
                 candidate = actions[: starts[first]] + actions[starts[last] :]
-                if _legal_sequence(setup, candidate) and compare(adapter, setup, candidate) is not None:
+                if _legal_sequence(setup, candidate) and differs(setup, candidate) is not None:
                     actions, improved = candidate, True
                     break
             if improved:

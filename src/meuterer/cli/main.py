@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from meuterer._version import __version__
+from meuterer.cli.conform import register as register_conform
 from meuterer.cli.play import register as register_play
 from meuterer.cli.simulate import register as register_simulate
 from meuterer.engine import random_game
@@ -155,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     diagram.set_defaults(run=_diagram)
     register_play(commands)
     register_simulate(commands)
+    register_conform(commands)
     bench = commands.add_parser(
         "bench",
         help="measure the engine's and the services' speed on one core",

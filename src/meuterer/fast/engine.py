@@ -667,7 +667,8 @@ class FastGame:
         try:
             index = legal.index(action)
         except ValueError:
-            raise IllegalActionError(action, self._why_illegal(action)) from None
+            code = "game-over" if self.step == GAME_OVER else "not-legal"
+            raise IllegalActionError(action, self._why_illegal(action), code) from None
         self._fire(legal[index], index)
 
     def apply_at(self, index: int) -> Action:

@@ -1,0 +1,285 @@
+"""The driver's side of the engine protocol: an engine process, its requests and replies.
+
+:class:`EngineProcess` runs a command, sends requests as JSON lines and reads the replies
+with a time limit per reply, a bound on each line's length and on what it keeps of
+stderr. Whatever the engine does wrong (garbage, a hang, death, a flood, a wrong ``id``)
+becomes an :class:`EngineFailure` saying so, never a hang or another exception.
+
+:class:`ProcessAdapter` plugs a protocol engine into :func:`meuterer.testing.check_engine`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
+
+from meuterer.rules import Rules
+from meuterer.serialize import converter
+
+MAX_LINE_BYTES: Final = 1 << 20
+"""The longest reply line the driver reads (1 MiB)."""
+STDERR_KEPT: Final = 64 << 10
+"""How much of the engine's stderr is kept (the last 64 KiB) for reports."""
+HELLO_TIMEOUT: Final = 10.0
+"""Seconds allowed for the reply to ``hello`` (the engine's start-up)."""
+
+Reply = dict[str, Any]
+
+
+class EngineFailure(Exception):
+    """The engine misbehaved: ``kind`` is one of ``timeout``, ``died``, ``garbage``,
+    ``too-long``, ``wrong-id``, ``start`` or ``errored``; ``stderr`` the end of its stderr."""
+
+    def __init__(self, kind: str, message: str, stderr: str = "") -> None:
+        super().__init__(message)
+        self.kind, self.message, self.stderr = kind, message, stderr
+
+
+def rules_data(rules: Rules) -> dict[str, Any]:
+    """A rule set as the protocol sends it: every option, as in a game record."""
+    data: dict[str, Any] = converter.unstructure(rules)
+    return data
+
+
+class EngineProcess:
+    """One engine process speaking the protocol. ``transcript`` (if a list) receives every
+    line sent (``"> ..."``) and read (``"< ..."``)."""
+
+    def __init__(self, command: Sequence[str], timeout: float = 2.0) -> None:
+        self.command = list(command)
+        self.timeout = timeout
+        self.transcript: list[str] | None = None
+        self._next_id = 0
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._buffer = b""
+        self._stderr: deque[bytes] = deque()
+        self._stderr_size = 0
+        self._lock = threading.Lock()
+        self.hello: Reply | None = None
+        self.restarts = 0
+
+    # Process ------------------------------------------------------------------------------
+
+    def start(self) -> Reply:
+        """Start the process and greet it; returns the ``hello`` reply."""
+        self.close()
+        try:
+            self._proc = subprocess.Popen(  # noqa: S603 - running the engine the user named is the point
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0
+            )
+        except OSError as error:
+            raise EngineFailure("start", f"cannot start {' '.join(self.command)}: {error}") from None
+        self._buffer = b""
+        self._stderr.clear()
+        self._stderr_size = 0
+        assert self._proc.stderr is not None
+        threading.Thread(target=self._drain, args=(self._proc.stderr,), daemon=True).start()
+        reply = self.request({"cmd": "hello", "protocol": 1}, timeout=HELLO_TIMEOUT)
+        if reply.get("status") != "ok":
+            raise EngineFailure("errored", f"hello was answered {reply.get('status')!r}: {_brief(reply)}", self.stderr)
+        self.hello = reply
+        return reply
+
+    def restart(self) -> Reply:
+        """Kill the process and start a new one (after a failure)."""
+        self.restarts += 1
+        return self.start()
+
+    @property
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def close(self) -> None:
+        """Ask the engine to quit (if it is alive), then make sure it is gone."""
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            with contextlib.suppress(EngineFailure):
+                self.request({"cmd": "quit"}, timeout=min(self.timeout, 2.0))
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(2.0)
+        self.kill()
+
+    def kill(self) -> None:
+        """Kill the process without asking."""
+        proc = self._proc
+        if proc is None:
+            return
+        self._proc = None
+        if proc.poll() is None:
+            proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(5.0)
+        for stream in (proc.stdin, proc.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+
+    def _drain(self, stream: Any) -> None:
+        while True:
+            try:
+                chunk = stream.read1(1 << 14) if hasattr(stream, "read1") else stream.read(1 << 14)
+            except (OSError, ValueError):
+                return
+            if not chunk:
+                return
+            with self._lock:
+                self._stderr.append(chunk)
+                self._stderr_size += len(chunk)
+                while self._stderr_size - len(self._stderr[0]) >= STDERR_KEPT:
+                    self._stderr_size -= len(self._stderr.popleft())
+
+    @property
+    def stderr(self) -> str:
+        """The last 64 KiB of the engine's stderr."""
+        with self._lock:
+            data = b"".join(self._stderr)[-STDERR_KEPT:]
+        return data.decode("utf-8", "replace")
+
+    # Requests -----------------------------------------------------------------------------
+
+    def request(self, request: Reply, timeout: float | None = None) -> Reply:
+        """Send one request (an ``id`` is added) and return its reply."""
+        return self.pipeline([request], timeout)[0]
+
+    def pipeline(self, requests: Sequence[Reply], timeout: float | None = None) -> list[Reply]:
+        """Send several requests at once and read their replies, in order."""
+        proc = self._proc
+        if proc is None or proc.stdin is None:
+            raise EngineFailure("died", "the engine is not running", self.stderr)
+        idents = []
+        lines: list[str] = []
+        for request in requests:
+            self._next_id += 1
+            idents.append(self._next_id)
+            sent = json.dumps({"id": self._next_id, **request}, separators=(",", ":"), ensure_ascii=False)
+            lines.append(sent)
+            if self.transcript is not None:
+                self.transcript.append("> " + sent)
+        try:
+            proc.stdin.write(("\n".join(lines) + "\n").encode())
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise EngineFailure("died", self._death("while the driver wrote a request"), self.stderr) from None
+        limit = self.timeout if timeout is None else timeout
+        replies = []
+        for ident in idents:
+            line = self._read_line(limit)
+            if self.transcript is not None:
+                self.transcript.append("< " + line.decode("utf-8", "replace"))
+            try:
+                reply = json.loads(line)
+            except ValueError:
+                raise EngineFailure(
+                    "garbage", f"the engine wrote a line that is not JSON: {_clip(line)}", self.stderr
+                ) from None
+            if not isinstance(reply, dict):
+                raise EngineFailure(
+                    "garbage", f"the engine wrote JSON that is not an object: {_clip(line)}", self.stderr
+                )
+            if reply.get("id") != ident or type(reply.get("id")) is not int:
+                raise EngineFailure("wrong-id", f"expected a reply with id {ident}, got {_clip(line)}", self.stderr)
+            if reply.get("status") not in ("ok", "refused", "skipped", "errored"):
+                raise EngineFailure("garbage", f"a reply with an unknown status: {_clip(line)}", self.stderr)
+            replies.append(reply)
+        return replies
+
+    def _read_line(self, limit: float) -> bytes:
+        proc = self._proc
+        assert proc is not None and proc.stdout is not None
+        fd = proc.stdout.fileno()
+        deadline = time.monotonic() + limit
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            while True:
+                end = self._buffer.find(b"\n")
+                if end >= 0:
+                    line, self._buffer = self._buffer[:end], self._buffer[end + 1 :]
+                    if len(line) > MAX_LINE_BYTES:
+                        raise EngineFailure(
+                            "too-long", f"a reply line of more than {MAX_LINE_BYTES} bytes", self.stderr
+                        )
+                    return line
+                if len(self._buffer) > MAX_LINE_BYTES:
+                    raise EngineFailure("too-long", f"a reply line of more than {MAX_LINE_BYTES} bytes", self.stderr)
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    raise EngineFailure("timeout", f"no reply within {limit:g} s", self.stderr)
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    raise EngineFailure("died", self._death("before it replied"), self.stderr)
+                self._buffer += chunk
+
+    def _death(self, when: str) -> str:
+        proc = self._proc
+        code = None
+        if proc is not None:
+            try:
+                code = proc.wait(1.0)
+            except subprocess.TimeoutExpired:
+                code = None
+        if code is None:
+            return f"the engine closed its output {when}"
+        return f"the engine exited with status {code} {when}"
+
+
+def _clip(line: bytes | str, most: int = 200) -> str:
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+    return repr(text if len(text) <= most else text[:most] + "…")
+
+
+def _brief(reply: Reply) -> str:
+    return str(reply.get("message") or reply.get("reason") or "")
+
+
+class ProcessAdapter:
+    """A protocol engine as a :class:`meuterer.testing.EngineAdapter`, so that
+    :func:`meuterer.testing.check_engine` can check it. Each ``start`` drops the games
+    started before it. A refusal or a failure raises :class:`EngineFailure`."""
+
+    def __init__(self, engine: EngineProcess) -> None:
+        self.engine = engine
+        if engine.hello is None:
+            engine.start()
+        assert engine.hello is not None
+        self.views = bool(engine.hello.get("capabilities", {}).get("views"))
+        self._live: list[str] = []
+
+    def _ok(self, request: Reply) -> Reply:
+        reply = self.engine.request(request)
+        if reply["status"] != "ok":
+            raise EngineFailure(reply["status"], f"{request['cmd']}: {_brief(reply)}", self.engine.stderr)
+        return reply
+
+    def start(self, players: int, first_captain: int, rules: Rules) -> str:
+        for handle in self._live:
+            self._ok({"cmd": "drop", "game": handle})
+        reply = self._ok({"cmd": "new", "rules": rules_data(rules), "players": players, "first_captain": first_captain})
+        handle = str(reply["game"])
+        self._live = [handle]
+        return handle
+
+    def legal_actions(self, game: str) -> Iterable[str]:
+        actions = self._ok({"cmd": "legal", "game": game}).get("actions")
+        return () if actions is None else list(actions)
+
+    def apply(self, game: str, action: str) -> str:
+        self._ok({"cmd": "apply", "game": game, "action": action})
+        return game
+
+    def scores(self, game: str) -> Sequence[int]:
+        return list(self._ok({"cmd": "scores", "game": game})["scores"])
+
+    def public_view(self, game: str) -> str | None:
+        if not self.views:
+            return None
+        return str(self._ok({"cmd": "view", "game": game, "seat": None, "form": "text"})["text"])

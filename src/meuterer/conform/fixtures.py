@@ -1,0 +1,277 @@
+"""The conformance suite's fixtures: games step by step and refused actions, as JSON.
+
+A **game fixture** is a complete game with, at every step, who acts, the legal actions
+(or the chance outcomes with their exact probabilities), the scores, a digest of the
+spectator's and of each seat's view, and the action taken. A **refusal fixture** is a
+prefix of a game fixture, an action that must be refused, and its refusal code. The
+formats are documented in ``docs/conformance.md`` and have a JSON Schema each
+(``suite/schemas/``). The shipped suite is read with :func:`load_suite`.
+
+>>> import meuterer
+>>> actions, _ = meuterer.random_game(seed=3, players=3)
+>>> fixture = game_fixture("example", 3, 0, meuterer.Rules(), actions)
+>>> first = fixture["steps"][0]
+>>> first["actor"], first["legal"][:2], first["probabilities"][:2], len(fixture["steps"]) == len(actions) + 1
+('chance', ['draw p0 cloth', 'draw p0 grain'], ['7/36', '2/9'], True)
+>>> fixture["steps"][15]["legal"], fixture["steps"][15]["action"]
+(['p0 offer 0', 'p0 offer 1', 'p0 offer 2', 'p0 offer 3'], 'p0 offer 1')
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from collections.abc import Iterator, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from meuterer.actions import Action, Discard, Offer, Pass, Play, Sell, parse_action
+from meuterer.cards import Card, Role
+from meuterer.conform.client import rules_data
+from meuterer.conform.engine import OPTIONS, legal_reply
+from meuterer.engine import apply, current_player, new_game, winners
+from meuterer.rules import Rules
+from meuterer.rulings import robbery, strengths
+from meuterer.serialize import structure
+from meuterer.state import State, Step
+from meuterer.views import dumps_view, view
+
+FIXTURE_FORMAT: Final = 1
+"""The version of the fixture format (``docs/conformance.md``)."""
+VIEW_DIGEST_CHARS: Final = 16
+"""Hex digits of each view's SHA-256 kept in a fixture (the first 16: 64 bits)."""
+
+Fixture = dict[str, Any]
+
+
+def view_digests(state: State) -> list[str]:
+    """The spectator's and each seat's view digest (first :data:`VIEW_DIGEST_CHARS` hex digits)."""
+    seats: list[int | None] = [None, *range(state.players)]
+    return [hashlib.sha256(dumps_view(view(state, s)).encode()).hexdigest()[:VIEW_DIGEST_CHARS] for s in seats]
+
+
+def step_record(state: State) -> Fixture:
+    """One step of a game fixture, without the action taken."""
+    reply = legal_reply(state)
+    step: Fixture = {"actor": reply["actor"]}
+    if reply["actions"] is None:
+        step["legal"] = None
+        step["ring"] = reply["ring"]
+    elif "probabilities" in reply:
+        pairs = sorted(zip(reply["actions"], reply["probabilities"], strict=True))
+        step["legal"] = [a for a, _ in pairs]
+        step["probabilities"] = [p for _, p in pairs]
+    else:
+        step["legal"] = sorted(reply["actions"])
+    step["scores"] = list(state.scores)
+    step["views"] = view_digests(state)
+    return step
+
+
+def game_fixture(
+    ident: str,
+    players: int,
+    first_captain: int,
+    rules: Rules,
+    actions: Sequence[Action],
+    covers: Sequence[str] | None = None,
+) -> Fixture:
+    """The fixture of a game (any legal sequence of actions from a new game)."""
+    state = new_game(players, first_captain, rules)
+    steps = []
+    for action in actions:
+        record = step_record(state)
+        record["action"] = str(action)
+        steps.append(record)
+        state = apply(state, action)
+    steps.append(step_record(state))
+    return {
+        "kind": "game",
+        "id": ident,
+        "players": players,
+        "first_captain": first_captain,
+        "rules": rules_data(rules),
+        "covers": sorted(covers) if covers is not None else coverage(players, first_captain, rules, actions),
+        "steps": steps,
+    }
+
+
+def refusal_fixture(ident: str, game: Fixture, step: int, action: str, code: str) -> Fixture:
+    """A refusal fixture: ``action`` after the first ``step`` actions of ``game`` is refused with ``code``."""
+    return {"kind": "refusal", "id": ident, "game": game["id"], "step": step, "action": action, "code": code}
+
+
+def fixture_rules(fixture: Fixture) -> Rules:
+    """The rule set of a game fixture."""
+    return structure(fixture["rules"], Rules, "$.rules")
+
+
+def fixture_actions(fixture: Fixture) -> list[str]:
+    """The actions of a game fixture, in order."""
+    return [step["action"] for step in fixture["steps"] if "action" in step]
+
+
+# Coverage -------------------------------------------------------------------------------
+
+_DEFAULTS = Rules()
+
+
+def option_labels(players: int, rules: Rules) -> list[str]:
+    """``players-N`` and ``option:NAME`` for each option away from its default.
+
+    >>> option_labels(4, Rules(pirates=True, max_offer=5))
+    ['players-4', 'option:pirates', 'option:max_offer']
+    """
+    base = Rules(pirates=rules.pirates)  # the default deck depends on pirates
+    labels = [f"players-{players}"]
+    for name in OPTIONS:
+        default = getattr(base if name == "deck" else _DEFAULTS, name)
+        if getattr(rules, name) != default:
+            labels.append(f"option:{name}")
+    return labels
+
+
+def coverage(players: int, first_captain: int, rules: Rules, actions: Sequence[Action]) -> list[str]:
+    """The edge cases a game reaches (sorted labels; ``docs/conformance.md`` lists them)."""
+    labels = set(option_labels(players, rules))
+    state = new_game(players, first_captain, rules)
+    for action in actions:
+        after = apply(state, action)
+        labels |= _events(state, action, after)
+        state = after
+    if len(winners(state)) > 1:
+        labels.add("shared-win")
+    return sorted(labels)
+
+
+def _events(state: State, action: Action, after: State) -> set[str]:
+    found: set[str] = set()
+    if sum(after.deck) > sum(state.deck):
+        found.add("reshuffle")
+    if isinstance(action, Offer):
+        found.add("offer-0" if action.amount == 0 else "offer-max" if action.amount == state.rules.max_offer else "")
+    elif isinstance(action, Pass) and not sum(state.hands[action.player]):
+        found.add("pass-with-empty-hand")
+        if action.player == state.captain:
+            found.add("captain-with-empty-hand")
+    elif isinstance(action, Play) and action.card is Card.PIRATE:
+        left = sum(state.hands[action.player]) - 1
+        found.add("pirate-played")
+        found.add("robbery" if robbery(state, left) else "pirate-no-robbery")
+    elif isinstance(action, Discard):
+        found.add("loadmaster-discard")
+    elif isinstance(action, Sell) and not action.sales and any(state.face_up[action.player][:5]):
+        found.add("sell-none-with-goods")
+    if after.mutiny is not None and state.mutiny is None:
+        found |= _mutiny(after)
+    if after.step is not Step.SELL and state.step is Step.SELL:
+        found |= _sales(after)
+    leaves_play = state.step is Step.PLAY and after.step not in (Step.PLAY, Step.CHOOSE_ROLE)
+    if leaves_play and Role.MUTINEER not in after.roles:
+        found.add("no-mutineer")
+    found.discard("")
+    return found
+
+
+def _mutiny(state: State) -> set[str]:
+    captain_side, mutineer_side = strengths(state)
+    roles = state.roles
+    found = {"mutiny", "mutiny-succeeded" if state.mutiny else "mutiny-failed"}
+    if captain_side == mutineer_side:
+        found.add("mutiny-tied")
+    found.add("mutiny-with-mate" if Role.MATE in roles else "mutiny-without-mate")
+    if Role.CABIN_BOY in roles:
+        found.add("mutiny-with-cabin-boy")
+    supports = [state.face_up[seat][Card.SUPPORT] for seat in range(state.players)]
+    if Role.MATE in roles and supports[roles.index(Role.MATE)]:
+        found.add("mutiny-mate-support")
+    if Role.MERCHANT in roles and supports[roles.index(Role.MERCHANT)]:
+        found.add("mutiny-merchant-support-ignored")
+    if Role.LOADMASTER in roles and supports[roles.index(Role.LOADMASTER)]:
+        found.add("mutiny-loadmaster-support-ignored")
+    return found
+
+
+def _sales(state: State) -> set[str]:
+    found: set[str] = set()
+    per_island: dict[str, list[int]] = {}
+    for declared in state.sales:
+        for sale in declared or ():
+            per_island.setdefault(sale.island, []).append(sale.count)
+        if declared is not None and len(declared) > 1:
+            found.add("sale-on-several-islands")
+    for counts in per_island.values():
+        top = max(counts)
+        tied = counts.count(top)
+        if tied > 1:
+            found.add(f"sale-tie-{tied}")
+    return found
+
+
+# The shipped suite ----------------------------------------------------------------------
+
+
+def suite_dir() -> Path:
+    """The directory of the shipped suite (package data ``meuterer/conform/suite``)."""
+    return Path(str(resources.files("meuterer.conform") / "suite"))
+
+
+def read_lines(path: Path) -> Iterator[Fixture]:
+    """The fixtures of a JSON-lines file (gzipped if its name ends in ``.gz``)."""
+    opener: Any = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                yield json.loads(line)
+
+
+def write_lines(path: Path, fixtures: Sequence[Fixture]) -> None:
+    """Write fixtures as JSON lines (gzipped, reproducibly, if the name ends in ``.gz``)."""
+    text = "".join(json.dumps(f, separators=(",", ":"), ensure_ascii=False) + "\n" for f in fixtures).encode()
+    if path.name.endswith(".gz"):
+        text = gzip.compress(text, compresslevel=9, mtime=0)
+    path.write_bytes(text)
+
+
+def load_suite(directory: Path | None = None) -> tuple[Fixture, list[Fixture], list[Fixture]]:
+    """The manifest, the game fixtures and the refusal fixtures of a suite directory."""
+    directory = suite_dir() if directory is None else directory
+    manifest = json.loads((directory / "manifest.json").read_text(encoding="utf-8"))
+    games: list[Fixture] = []
+    refusals: list[Fixture] = []
+    for name, entry in sorted(manifest["files"].items()):
+        target = games if entry["kind"] == "game" else refusals
+        target.extend(read_lines(directory / name))
+    return manifest, games, refusals
+
+
+def file_digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes, in hex."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def check_manifest(directory: Path | None = None) -> list[str]:
+    """Problems with a suite directory's manifest (wrong or missing file digests); ``[]`` if none."""
+    directory = suite_dir() if directory is None else directory
+    manifest = json.loads((directory / "manifest.json").read_text(encoding="utf-8"))
+    problems = []
+    for name, entry in sorted(manifest["files"].items()):
+        path = directory / name
+        if not path.is_file():
+            problems.append(f"{name}: missing")
+        elif file_digest(path) != entry["sha256"]:
+            problems.append(f"{name}: SHA-256 differs from the manifest")
+    return problems
+
+
+def prefix_actions(game: Fixture, step: int) -> list[Action]:
+    """The first ``step`` actions of a game fixture, parsed."""
+    return [parse_action(text) for text in fixture_actions(game)[:step]]
+
+
+def actor_of(state: State) -> int | str | None:
+    """Who acts in ``state`` as the protocol says it: a seat, ``"chance"`` or ``None``."""
+    actor = current_player(state)
+    return "chance" if actor is not None and actor < 0 else actor

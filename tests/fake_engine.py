@@ -1,0 +1,79 @@
+"""Tiny engines that misbehave, for the driver's robustness tests (tests/test_conform_driver.py).
+
+    python tests/fake_engine.py MODE
+
+Every mode answers ``hello`` like the reference (except ``no-hello``) and then:
+
+- ``reference``: behaves (the reference engine);
+- ``garbage``: prints a line that is not JSON for every later request;
+- ``hang``: never answers ``new``;
+- ``die``: exits with status 3 on ``new``, after writing to stderr;
+- ``flood``: answers ``new`` with 2 MiB and no newline;
+- ``lines``: answers ``new`` with endless JSON lines;
+- ``wrong-id``: answers every later request with the wrong id;
+- ``no-hello``: answers ``hello`` with garbage;
+- ``mutant``: the reference with one rule changed: the captain may not offer the highest amount.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+from meuterer.conform.engine import ReferenceEngine
+
+
+def write(reply: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(reply) + "\n")
+    sys.stdout.flush()
+
+
+def main(mode: str) -> int:
+    engine = ReferenceEngine()
+    for line in sys.stdin:
+        request = json.loads(line)
+        command = request.get("cmd")
+        if command == "hello":
+            if mode == "no-hello":
+                sys.stdout.write("Welcome to my engine!\n")
+                sys.stdout.flush()
+                continue
+            write(engine.handle(request))
+            continue
+        if mode == "garbage":
+            sys.stdout.write("this is not json\n")
+            sys.stdout.flush()
+            continue
+        if mode == "wrong-id":
+            write({**engine.handle(request), "id": request["id"] + 1})
+            continue
+        if command == "new":
+            if mode == "hang":
+                time.sleep(3600)
+            if mode == "die":
+                sys.stderr.write("Traceback (most recent call last):\n  boom: the fake engine died\n")
+                sys.stderr.flush()
+                return 3
+            if mode == "flood":
+                sys.stdout.write("x" * (2 << 20))
+                sys.stdout.flush()
+                time.sleep(3600)
+            if mode == "lines":
+                while True:
+                    write({"id": 0, "status": "ok"})
+        reply = engine.handle(request)
+        if mode == "mutant" and command == "legal":
+            top = f" offer {engine.games[request['game']].rules.max_offer}"
+            actions = reply.get("actions")
+            if actions and isinstance(reply.get("actor"), int):
+                reply["actions"] = [a for a in actions if not a.endswith(top)]
+        write(reply)
+        if command == "quit":
+            return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))

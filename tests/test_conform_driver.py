@@ -1,0 +1,209 @@
+"""The driver (meuterer conform): it passes the reference, catches a mutant and shrinks it,
+writes a replayable counterexample, honours --expect-fail, and reports every kind of
+misbehaving engine (tests/fake_engine.py) without hanging or raising."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import meuterer
+from meuterer.cli.main import main
+from meuterer.conform.client import EngineFailure, EngineProcess, ProcessAdapter
+from meuterer.conform.driver import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_STALE,
+    EXIT_USAGE,
+    Capabilities,
+    Options,
+    Report,
+    Result,
+    read_expect_fail,
+    run,
+    summary,
+)
+from meuterer.conform.fixtures import load_suite, read_lines
+from meuterer.testing import check_engine
+
+SRC = str(Path(meuterer.__file__).parents[1])
+FAKE = str(Path(__file__).with_name("fake_engine.py"))
+REFERENCE = [sys.executable, "-m", "meuterer", "engine"]
+SLOW = os.environ.get("MEUTERER_SLOW") == "1"
+
+
+@pytest.fixture(autouse=True)
+def _engine_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Engines started by the driver import this worktree's meuterer."""
+    monkeypatch.setenv("PYTHONPATH", SRC)
+
+
+def fake(mode: str) -> list[str]:
+    return [sys.executable, FAKE, mode]
+
+
+def test_the_reference_passes_a_slice_of_the_corpus_and_fuzzing(tmp_path: Path) -> None:
+    report = run(Options(command=REFERENCE, games=3, seed=1, limit=6, out=tmp_path))
+    counts = report.counts()
+    assert report.exit_code == EXIT_OK
+    assert counts["game"] == {"passed": 6}
+    assert counts["clone"] == {"passed": 1}
+    assert counts["fuzz"] == {"passed": 1}
+    assert report.fuzz_games == 3
+    assert report.restarts == 0
+    text = summary(report, REFERENCE)
+    assert "corpus games     6 passed" in text
+    assert text.splitlines()[-1].startswith("OK in ")
+
+
+@pytest.mark.skipif(not SLOW, reason="the whole corpus over stdio takes a minute: MEUTERER_SLOW=1")
+def test_the_reference_passes_the_whole_corpus(tmp_path: Path) -> None:
+    report = run(Options(command=REFERENCE, games=20, seed=2, out=tmp_path))
+    assert report.exit_code == EXIT_OK, summary(report, REFERENCE)
+    _, games, refusals = load_suite()
+    assert report.counts()["game"] == {"passed": len(games)}
+    assert report.counts()["refusal"] == {"passed": len(refusals)}
+
+
+def test_a_mutant_is_caught_shrunk_and_written_down(tmp_path: Path) -> None:
+    report = run(Options(command=fake("mutant"), games=20, seed=3, limit=2, out=tmp_path, shrink_seconds=20))
+    assert report.exit_code == EXIT_FAILED
+    failed = [r for r in report.results if r.status == "failed"]
+    assert {r.kind for r in failed} == {"game", "fuzz"}
+    fuzz = next(r for r in failed if r.kind == "fuzz")
+    assert "legal actions" in fuzz.message
+    assert "offer 3" in fuzz.message
+    fixture_file, transcript_file = (Path(f) for f in fuzz.files)
+    (counterexample,) = list(read_lines(fixture_file))
+    # Shrunk to the deal and the first offer: the difference shows at the offer.
+    steps = counterexample["steps"]
+    assert steps[-2]["legal"][-1].endswith("offer 3")
+    assert len(steps) <= 3 * 5 + 2 + 5 * 4
+    transcript = transcript_file.read_text().splitlines()
+    assert transcript[0].startswith("# meuterer conform counterexample")
+    sent = [line for line in transcript if line.startswith("> ")]
+    assert json.loads(sent[0][2:])["cmd"] == "hello"
+    assert json.loads(sent[1][2:])["cmd"] == "new"
+    # The transcript replays: the fixture file runs as extra fixtures and fails the same way.
+    again = run(Options(command=fake("mutant"), games=0, limit=0, fixtures=[fixture_file], out=tmp_path))
+    assert [r.status for r in again.results if r.kind == "game"] == ["failed"]
+
+
+def test_expect_fail_skips_known_failures_and_reports_stale_ones(tmp_path: Path) -> None:
+    _, games, _ = load_suite()
+    first = games[0]["id"]
+    listed = tmp_path / "known.txt"
+    listed.write_text(f"# known failures\n{first}  # the offer\n\n")
+    assert read_expect_fail(listed) == {first}
+    report = run(Options(command=fake("mutant"), games=0, limit=1, expect_fail={first}, out=tmp_path))
+    statuses = {r.ident: r.status for r in report.results}
+    assert statuses[first] == "expected-failure"
+    stale = run(Options(command=REFERENCE, games=0, limit=1, expect_fail={first}, out=tmp_path))
+    assert stale.exit_code == EXIT_STALE
+    assert "PASSED BUT EXPECTED TO FAIL" in summary(stale, REFERENCE)
+
+
+@pytest.mark.parametrize(
+    ("mode", "kind"),
+    [
+        ("garbage", "garbage"),
+        ("hang", "timeout"),
+        ("die", "died"),
+        ("flood", "too-long"),
+        ("lines", "wrong-id"),
+        ("wrong-id", "wrong-id"),
+    ],
+)
+def test_misbehaving_engines_are_reported(mode: str, kind: str, tmp_path: Path) -> None:
+    report = run(Options(command=fake(mode), games=0, limit=1, timeout=0.5, out=tmp_path))
+    assert report.exit_code == EXIT_FAILED
+    game = next(r for r in report.results if r.kind == "game")
+    assert game.status == "failed"
+    assert f"the engine ({kind})" in game.message
+    if mode == "die":
+        assert "boom: the fake engine died" in game.message
+    assert report.restarts >= 1
+
+
+def test_an_engine_that_cannot_greet_stops_the_run(tmp_path: Path) -> None:
+    with pytest.raises(EngineFailure) as caught:
+        run(Options(command=fake("no-hello"), games=0, limit=1, out=tmp_path))
+    assert caught.value.kind == "garbage"
+    with pytest.raises(EngineFailure) as missing:
+        run(Options(command=["/nonexistent/engine"], games=0, limit=1, out=tmp_path))
+    assert missing.value.kind == "start"
+
+
+def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = ["--out", str(tmp_path)]
+    assert main(["conform", "--json", "--games", "0", "--limit", "1", *out, "--", *REFERENCE]) == EXIT_OK
+    data = json.loads(capsys.readouterr().out)
+    assert data["exit_code"] == EXIT_OK
+    assert data["counts"]["game"] == {"passed": 1}
+    assert data["problems"] == []
+    assert main(["conform", "--games", "0", "--limit", "1", *out, "--", *fake("no-hello")]) == EXIT_USAGE
+    assert "could not be used (garbage)" in capsys.readouterr().err
+    assert main(["conform", "--json", "--limit", "1", *out, "--", *fake("no-hello")]) == EXIT_USAGE
+    assert json.loads(capsys.readouterr().out)["exit_code"] == EXIT_USAGE
+    assert main(["conform", "--"]) == EXIT_USAGE
+    assert main(["conform", "--timeout", "0", "--", *REFERENCE]) == EXIT_USAGE
+    assert main(["conform", "--expect-fail", str(tmp_path / "none.txt"), "--", *REFERENCE]) == EXIT_USAGE
+    assert main(["conform", "--games", "0", "--limit", "1", *out, "--", *fake("die")]) == EXIT_FAILED
+    assert "FAILED game" in capsys.readouterr().out
+
+
+def test_an_engine_without_options_views_or_clone_skips_what_it_cannot(tmp_path: Path) -> None:
+    caps = Capabilities({"capabilities": {"players": [4], "options": [], "views": False, "clone": False}})
+    assert caps.unsupported(3, meuterer.Rules()) == "3 players not supported"
+    assert caps.unsupported(4, meuterer.Rules(pirates=True)) == "rule option(s) not supported: pirates"
+    assert caps.unsupported(4, meuterer.Rules()) is None
+    assert not caps.views
+    assert not caps.clone
+
+
+def test_the_process_adapter_plugs_into_check_engine() -> None:
+    engine = EngineProcess(REFERENCE)
+    try:
+        check_engine(ProcessAdapter(engine), max_examples=2, seed=4)
+    finally:
+        engine.close()
+    assert not engine.alive
+
+
+def test_reports_as_json() -> None:
+    report = Report(engine={"name": "x"}, suite_version="1.0.0")
+    report.results += [Result("game", "a", "passed"), Result("game", "b", "skipped", "why")]
+    data = report.as_json()
+    assert data["counts"] == {"game": {"passed": 1, "skipped": 1}}
+    assert data["skipped"][0]["message"] == "why"
+    assert data["fuzz_games_per_second"] is None
+
+
+def test_meuterer_conform_as_a_process(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "meuterer",
+            "conform",
+            "--games",
+            "0",
+            "--limit",
+            "1",
+            "--out",
+            str(tmp_path),
+            "--",
+            *REFERENCE,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": SRC},
+    )
+    assert done.returncode == EXIT_OK, done.stdout + done.stderr
+    assert "corpus games     1 passed" in done.stdout
