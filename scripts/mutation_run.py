@@ -63,6 +63,7 @@ def run_one(mutation: str, games: int = 100, seed: int = 1) -> Outcome:
     """``meuterer conform`` on the engine with ``mutation`` switched on: drawn games only, so
     that every counterexample is shrunk; its fixture file gives the counterexample."""
     env = dict(os.environ, MEUTERER_JS_MUTATION=mutation)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
     with tempfile.TemporaryDirectory() as out:
         command = [
             sys.executable,
@@ -129,20 +130,19 @@ def run_one_kit(mutation: str, games: int = 100, seed: int = 1) -> Outcome:
 
 
 def _counterexample(problem: dict[str, object], out: Path) -> list[str] | None:
-    """The actions of the counterexample fixture the driver wrote, up to the difference."""
+    """The actions of the counterexample fixture the driver wrote, up to the step where the
+    engine first differs (the message says ``step N``: N actions were applied before it)."""
     files = problem.get("files")
+    found = re.search(r"step (\d+)", str(problem.get("message", "")))
     for name in files if isinstance(files, list) else []:
         path = Path(str(name))
-        path = path if path.is_absolute() else out / path.name
-        if not path.exists() or path.suffix not in (".json", ".jsonl"):
+        if not path.is_absolute():
+            path = out / path.name
+        if path.suffix != ".jsonl" or not path.exists():
             continue
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                fixture = json.loads(line)
-            except json.JSONDecodeError:
-                break
-            if isinstance(fixture, dict) and isinstance(fixture.get("actions"), list):
-                return [str(a) for a in fixture["actions"]]
+        fixture = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+        actions = [str(step["action"]) for step in fixture.get("steps", []) if step.get("action") is not None]
+        return actions[: int(found.group(1))] if found else actions
     return None
 
 

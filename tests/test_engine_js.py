@@ -73,20 +73,34 @@ def test_hello_declares_what_it_plays() -> None:
     assert hello["status"] == "ok" and hello["protocol"] == 1
     capabilities = hello["capabilities"]
     assert isinstance(capabilities, dict)
-    assert capabilities["players"] == [3, 4] and capabilities["views"] is False
-    assert "pirates" not in capabilities["options"] and "ring" not in capabilities["options"]
+    assert capabilities["players"] == [3, 4] and capabilities["views"] is True and capabilities["clone"] is True
+    assert {"pirates", "ring", "withholding", "rounds"} <= set(capabilities["options"])
 
 
-def test_unsupported_rules_are_skipped_and_bad_requests_answered() -> None:
+def test_unsupported_setups_are_skipped_and_bad_requests_answered() -> None:
     replies = _exchange(
-        {"id": 1, "cmd": "new", "rules": {"pirates": True}, "players": 3, "first_captain": 0},
-        {"id": 2, "cmd": "view", "game": "g1", "seat": None, "form": "digest"},
+        {"id": 1, "cmd": "new", "rules": {}, "players": 5, "first_captain": 0},
+        {"id": 2, "cmd": "new", "rules": {"jokers": True}, "players": 3, "first_captain": 0},
         {"id": 3, "cmd": "legal", "game": "nope"},
         {"id": 4, "cmd": "teleport"},
         {"id": 5, "cmd": "quit"},
     )
     assert [r["status"] for r in replies] == ["skipped", "skipped", "errored", "skipped", "ok"]
     assert [r["id"] for r in replies] == [1, 2, 3, 4, 5]
+
+
+def test_the_view_matches_the_protocol_example() -> None:
+    """docs/view-json.md's example: the transcript's game, then ``p0 play salt``, ``p1 play wine``."""
+    deal = ["salt cloth wine grain grain", "ruby ruby support wine wine", "support cloth support cloth grain"]
+    actions = [f"draw p{seat} {card}" for seat, cards in enumerate(deal) for card in cards.split()]
+    actions += ["p0 offer 1", "p0 play wine", "p1 play wine", "p2 pass", "p2 role mutineer"]
+    actions += ["p0 play salt", "p1 play wine"]
+    requests: list[dict[str, object]] = [{"id": 1, "cmd": "new", "rules": {}, "players": 3, "first_captain": 0}]
+    requests += [{"id": 2 + i, "cmd": "apply", "game": "g1", "action": a} for i, a in enumerate(actions)]
+    requests.append({"id": 99, "cmd": "view", "game": "g1", "seat": None, "form": "digest"})
+    replies = _exchange(*requests)
+    assert [r["status"] for r in replies[1:-1]] == ["ok"] * len(actions)
+    assert replies[-1]["digest"] == "1036bfa21e346bc5ec59ccc805d8af03ca27d5dc67e7c08e0e9e5e349f2166d4"
 
 
 def test_refusals_carry_their_codes() -> None:
@@ -107,10 +121,17 @@ def test_refusals_carry_their_codes() -> None:
     ]
 
 
-def test_js_engine_passes_the_conformance_suite() -> None:
-    code, report = _conform("--games", "10", "--seed", "1")
+def test_js_engine_passes_a_slice_of_the_suite() -> None:
+    code, report = _conform("--limit", "8", "--games", "2", "--seed", "1")
     assert report["problems"] == [], report["problems"]
     assert code == 0
+
+
+@slow
+def test_js_engine_passes_the_whole_suite() -> None:
+    code, report = _conform()
+    assert report["problems"] == [], report["problems"]
+    assert report["skipped"] == [] and code == 0
 
 
 def test_a_mutation_is_caught_and_shrunk_to_one_round() -> None:

@@ -109,7 +109,7 @@ function makeRules(given) {
   }
   const rules = { ...DEFAULT_RULES };
   for (const [key, value] of Object.entries(given)) {
-    if (!(key in DEFAULT_RULES)) throw new RulesError(`unknown rule option ${key}`);
+    if (!(key in DEFAULT_RULES)) throw new UnsupportedError(`unknown rule option ${key}`);
     rules[key] = value;
   }
   for (const [key, allowed] of Object.entries(SUPPORTED)) {
@@ -171,7 +171,7 @@ function buys(island, card) {
 // ---------------------------------------------------------------- new game
 
 function newGame(players, firstCaptain, givenRules) {
-  if (players !== 3 && players !== 4) throw new RulesError("players must be 3 or 4");
+  if (players !== 3 && players !== 4) throw new UnsupportedError(`${JSON.stringify(players)} players`);
   if (!Number.isInteger(firstCaptain) || firstCaptain < 0 || firstCaptain >= players) {
     throw new RulesError("first_captain must be a seat");
   }
