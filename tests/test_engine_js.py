@@ -122,7 +122,7 @@ def test_refusals_carry_their_codes() -> None:
 
 
 def test_js_engine_passes_a_slice_of_the_suite() -> None:
-    code, report = _conform("--limit", "8", "--games", "2", "--seed", "1")
+    code, report = _conform("--limit", "3", "--games", "0")
     assert report["problems"] == [], report["problems"]
     assert code == 0
 
