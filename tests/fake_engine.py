@@ -12,6 +12,9 @@ Every mode answers ``hello`` like the reference (except ``no-hello``) and then:
 - ``lines``: answers ``new`` with endless JSON lines;
 - ``wrong-id``: answers every later request with the wrong id;
 - ``no-hello``: answers ``hello`` with garbage;
+- ``hello-errored``: answers ``hello`` with ``errored``;
+- ``list``: answers every later request with a JSON array;
+- ``bad-status``: answers every later request with an unknown status;
 - ``mutant``: the reference with one rule changed: the captain may not offer the highest amount.
 """
 
@@ -22,7 +25,13 @@ import sys
 import time
 from typing import Any
 
-from meuterer.conform.engine import ReferenceEngine
+HELLO = {
+    "status": "ok",
+    "protocol": 1,
+    "implementation": {"name": "fake", "version": "0", "language": "python"},
+    "capabilities": {"players": [3, 4], "options": [], "views": False, "clone": False},
+}
+"""The greeting of the misbehaving modes (they start fast: they never import meuterer)."""
 
 
 def write(reply: dict[str, Any]) -> None:
@@ -31,7 +40,8 @@ def write(reply: dict[str, Any]) -> None:
 
 
 def main(mode: str) -> int:
-    engine = ReferenceEngine()
+    if mode in ("reference", "mutant"):
+        return behave(mode)
     for line in sys.stdin:
         request = json.loads(line)
         command = request.get("cmd")
@@ -39,15 +49,24 @@ def main(mode: str) -> int:
             if mode == "no-hello":
                 sys.stdout.write("Welcome to my engine!\n")
                 sys.stdout.flush()
-                continue
-            write(engine.handle(request))
+            elif mode == "hello-errored":
+                write({"id": request["id"], "status": "errored", "message": "cannot start"})
+            else:
+                write({"id": request["id"], **HELLO})
             continue
         if mode == "garbage":
             sys.stdout.write("this is not json\n")
             sys.stdout.flush()
             continue
+        if mode == "list":
+            sys.stdout.write("[1, 2]\n")
+            sys.stdout.flush()
+            continue
+        if mode == "bad-status":
+            write({"id": request["id"], "status": "fine"})
+            continue
         if mode == "wrong-id":
-            write({**engine.handle(request), "id": request["id"] + 1})
+            write({"id": request["id"] + 1, "status": "ok"})
             continue
         if command == "new":
             if mode == "hang":
@@ -63,6 +82,20 @@ def main(mode: str) -> int:
             if mode == "lines":
                 while True:
                     write({"id": 0, "status": "ok"})
+        write({"id": request["id"], "status": "ok"})
+        if command == "quit":
+            return 0
+    return 0
+
+
+def behave(mode: str) -> int:
+    """The reference, or with ``mutant`` the reference without the highest offer."""
+    from meuterer.conform.engine import ReferenceEngine
+
+    engine = ReferenceEngine()
+    for line in sys.stdin:
+        request = json.loads(line)
+        command = request.get("cmd")
         reply = engine.handle(request)
         if mode == "mutant" and command == "legal":
             top = f" offer {engine.games[request['game']].rules.max_offer}"

@@ -4,6 +4,7 @@ misbehaving engine (tests/fake_engine.py) without hanging or raising."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -117,6 +118,8 @@ def test_expect_fail_skips_known_failures_and_reports_stale_ones(tmp_path: Path)
         ("flood", "too-long"),
         ("lines", "wrong-id"),
         ("wrong-id", "wrong-id"),
+        ("list", "garbage"),
+        ("bad-status", "garbage"),
     ],
 )
 def test_misbehaving_engines_are_reported(mode: str, kind: str, tmp_path: Path) -> None:
@@ -146,6 +149,8 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert data["exit_code"] == EXIT_OK
     assert data["counts"]["game"] == {"passed": 1}
     assert data["problems"] == []
+    assert main(["conform", "--json", "--games", "0", "--only", "refusal-000", *out, "--", *REFERENCE]) == EXIT_OK
+    assert json.loads(capsys.readouterr().out)["counts"] == {"refusal": {"passed": 1}}
     assert main(["conform", "--games", "0", "--limit", "1", *out, "--", *fake("no-hello")]) == EXIT_USAGE
     assert "could not be used (garbage)" in capsys.readouterr().err
     assert main(["conform", "--json", "--limit", "1", *out, "--", *fake("no-hello")]) == EXIT_USAGE
@@ -207,3 +212,54 @@ def test_meuterer_conform_as_a_process(tmp_path: Path) -> None:
     )
     assert done.returncode == EXIT_OK, done.stdout + done.stderr
     assert "corpus games     1 passed" in done.stdout
+
+
+def test_the_process_channel_on_its_own() -> None:
+    with pytest.raises(EngineFailure) as caught:
+        EngineProcess(fake("hello-errored")).start()
+    assert caught.value.kind == "errored"
+    assert "cannot start" in caught.value.message
+    engine = EngineProcess(fake("die"), timeout=5)
+    engine.start()
+    with pytest.raises(EngineFailure) as died:
+        engine.request({"cmd": "new", "rules": {}, "players": 3, "first_captain": 0})
+    assert died.value.kind == "died"
+    assert "exited with status 3" in died.value.message
+    assert "boom" in engine.stderr
+    with pytest.raises(EngineFailure) as again:
+        engine.request({"cmd": "scores", "game": "g1"})
+    assert again.value.kind == "died"
+    engine.kill()
+    with pytest.raises(EngineFailure, match="not running"):
+        engine.request({"cmd": "scores", "game": "g1"})
+    engine.close()
+
+
+def test_the_process_adapter_reports_refusals_and_skips_views() -> None:
+    engine = EngineProcess(REFERENCE)
+    try:
+        adapter = ProcessAdapter(engine)
+        game = adapter.start(3, 0, meuterer.Rules())
+        with pytest.raises(EngineFailure, match="apply: illegal action"):
+            adapter.apply(game, "p0 offer 1")
+        adapter.views = False
+        assert adapter.public_view(game) is None
+    finally:
+        engine.close()
+
+
+def test_meuterer_engine_in_this_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    requests = tmp_path / "requests"
+    requests.write_bytes(b'{"id":1,"cmd":"hello","protocol":1}\n{"id":2,"cmd":"quit"}\n')
+    replies = tmp_path / "replies"
+    with requests.open("rb") as stdin, replies.open("wb") as stdout:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(stdin))
+        monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(stdout))
+        assert main(["engine"]) == 0
+        sys.stdout.flush()
+    assert [json.loads(line)["id"] for line in replies.read_text().splitlines()] == [1, 2]
+
+
+def test_the_progress_bar_on_a_terminal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["conform", "--games", "1", "--limit", "1", "--out", str(tmp_path), "--", *REFERENCE]) == EXIT_OK

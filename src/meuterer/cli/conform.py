@@ -39,6 +39,9 @@ def register(commands: Any) -> None:
     )
     conform.add_argument("--limit", type=int, default=None, help="run only the first N games and refused actions")
     conform.add_argument(
+        "--only", action="append", default=[], metavar="ID", help="run only this game or refused action (repeatable)"
+    )
+    conform.add_argument(
         "--fixtures", type=Path, action="append", default=[], metavar="FILE", help="also run these fixture files"
     )
     conform.add_argument(
@@ -91,6 +94,7 @@ def _conform(args: argparse.Namespace) -> int:
         expect_fail=expect_fail,
         out=args.out,
         limit=args.limit,
+        only=set(args.only),
         fixtures=list(args.fixtures),
         shrink_seconds=args.shrink_seconds,
     )

@@ -19,7 +19,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterable, Sequence
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from meuterer.rules import Rules
 from meuterer.serialize import converter
@@ -47,6 +47,18 @@ def rules_data(rules: Rules) -> dict[str, Any]:
     """A rule set as the protocol sends it: every option, as in a game record."""
     data: dict[str, Any] = converter.unstructure(rules)
     return data
+
+
+class Channel(Protocol):
+    """What the driver needs of an engine: requests answered in order (an
+    :class:`EngineProcess`, or in tests an engine in the same process)."""
+
+    def request(self, request: Reply, timeout: float | None = None) -> Reply: ...
+
+    def pipeline(self, requests: Sequence[Reply], timeout: float | None = None) -> list[Reply]: ...
+
+    @property
+    def stderr(self) -> str: ...
 
 
 class EngineProcess:
@@ -89,8 +101,9 @@ class EngineProcess:
         return reply
 
     def restart(self) -> Reply:
-        """Kill the process and start a new one (after a failure)."""
+        """Kill the process (without asking: it misbehaved) and start a new one."""
         self.restarts += 1
+        self.kill()
         return self.start()
 
     @property

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
 from meuterer.actions import Action, parse_action
-from meuterer.conform.client import EngineFailure, EngineProcess, rules_data
+from meuterer.conform.client import Channel, EngineFailure, EngineProcess, rules_data
 from meuterer.conform.fixtures import (
     Fixture,
     fixture_actions,
@@ -121,7 +121,7 @@ class Capabilities:
 class Player:
     """Plays fixtures on an engine through the protocol and finds the first difference."""
 
-    def __init__(self, engine: EngineProcess, caps: Capabilities) -> None:
+    def __init__(self, engine: Channel, caps: Capabilities) -> None:
         self.engine = engine
         self.caps = caps
 
@@ -205,16 +205,23 @@ class Player:
             digest = reply.get("digest")
             expected = step["views"][seat_index]
             if not isinstance(digest, str) or digest[: len(expected)] != expected:
-                return Difference(index, who, expected, _clip(digest), self._view_detail(fixture, index, game, seat))
+                return Difference(index, who, expected, _clip(digest), self._view_detail(fixture, index, seat))
         return None
 
-    def _view_detail(self, fixture: Fixture, index: int, game: str, seat: int | None) -> str:
+    def _view_detail(self, fixture: Fixture, index: int, seat: int | None) -> str:
         """The first key where the engine's view text differs from the reference's."""
         state = new_game(fixture["players"], fixture["first_captain"], fixture_rules(fixture))
         for text in fixture_actions(fixture)[:index]:
             state = apply(state, parse_action(text))
         expected = json.loads(dumps_view(view(state, seat)))
-        reply = self.engine.request({"cmd": "view", "game": game, "seat": seat, "form": "text"})
+        # The game has gone on (requests are pipelined): replay the position in a new one.
+        there, _ = self._new(fixture)
+        if there is None:
+            return "the view's text could not be asked for"
+        prefix = fixture_actions(fixture)[:index]
+        self.engine.pipeline([{"cmd": "apply", "game": there, "action": a} for a in prefix])
+        reply = self.engine.request({"cmd": "view", "game": there, "seat": seat, "form": "text"})
+        self._drop(there)
         try:
             actual = json.loads(reply["text"])
         except (KeyError, TypeError, ValueError):
@@ -359,7 +366,8 @@ class Fuzzer:
             found = self.player.play(fixture)
         except EngineFailure as failure:
             self.restart()
-            return Difference(0, f"the engine ({failure.kind})", "a reply", failure.message)
+            # Where it failed is not known: the whole game is the counterexample.
+            return Difference(len(actions), f"the engine ({failure.kind})", "a reply", failure.message)
         return found if isinstance(found, Difference) else None
 
     def run(
@@ -434,6 +442,7 @@ class Options:
     expect_fail: set[str] = attrs.Factory(set)
     out: Path = Path("conform-out")
     limit: int | None = None
+    only: set[str] = attrs.Factory(set)
     fixtures: list[Path] = attrs.Factory(list)
     shrink_seconds: float = 60.0
     suite: Path | None = None
@@ -495,18 +504,23 @@ def run(options: Options, progress: Callable[[str, int], Callable[[], None]] | N
     """
     started = time.monotonic()
     manifest, games, refusals = load_suite(options.suite)
+    by_id = {g["id"]: g for g in games}
+    if options.only:
+        games = [g for g in games if g["id"] in options.only]
+        refusals = [r for r in refusals if r["id"] in options.only]
     if options.limit is not None:
         games, refusals = games[: options.limit], refusals[: options.limit]
     for extra in options.fixtures:
         for fixture in read_lines(extra):
             (games if fixture.get("kind") == "game" else refusals).append(fixture)
+            if fixture.get("kind") == "game":
+                by_id[fixture["id"]] = fixture
     engine = EngineProcess(options.command, options.timeout)
     hello = engine.start()
     caps = Capabilities(hello)
     player = Player(engine, caps)
     report = Report(engine=hello.get("implementation") or {}, suite_version=str(manifest.get("suite_version")))
     noop: Callable[[], None] = lambda: None  # noqa: E731
-    by_id = {g["id"]: g for g in games}
 
     def settle(kind: str, ident: str, outcome: Difference | str | None, files: Sequence[str] = ()) -> None:
         if isinstance(outcome, str):
@@ -545,7 +559,7 @@ def run(options: Options, progress: Callable[[str, int], Callable[[], None]] | N
     for check in refusals:
         game = by_id.get(check["game"])
         if game is None:
-            settle("refusal", check["id"], f"its game {check['game']} is not in this run")
+            settle("refusal", check["id"], f"its game {check['game']} is not in the suite")
         elif (reason := skip_reason(game)) is not None:
             settle("refusal", check["id"], reason)
         else:
