@@ -55,13 +55,16 @@ def mutations() -> dict[str, str]:
 
 
 def rounds_of(actions: list[str]) -> int:
-    """The rounds a counterexample reaches: one per captain's offer (the deal alone is 0)."""
-    return sum(1 for action in actions if " offer " in action)
+    """The rounds a counterexample reaches: the deal and round 1 are one, every later
+    captain's offer one more."""
+    return max(1, sum(1 for action in actions if " offer " in action))
 
 
-def run_one(mutation: str, games: int = 100, seed: int = 1) -> Outcome:
+def run_one(mutation: str, games: int = 100, seed: int = 1, shrink_seconds: float = 45.0) -> Outcome:
     """``meuterer conform`` on the engine with ``mutation`` switched on: drawn games only, so
-    that every counterexample is shrunk; its fixture file gives the counterexample."""
+    that every counterexample is shrunk; its fixture file gives the counterexample. Shrinking
+    gets ``shrink_seconds`` (45 s by default), so that finding and shrinking together stay
+    within a minute."""
     env = dict(os.environ, MEUTERER_JS_MUTATION=mutation)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
     with tempfile.TemporaryDirectory() as out:
@@ -78,6 +81,8 @@ def run_one(mutation: str, games: int = 100, seed: int = 1) -> Outcome:
             str(games),
             "--seed",
             str(seed),
+            "--shrink-seconds",
+            str(shrink_seconds),
             "--out",
             out,
             "--",
