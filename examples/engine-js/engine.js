@@ -203,7 +203,8 @@ function newGame(players, firstCaptain, givenRules) {
     roles: [],
     scores: [],
     step: "draw",
-    draws: [], // queue of [seat, cards still to draw]
+    draws: [], // the seats still to draw: {seat, left: cards still to draw, loadmaster}
+    afterDraws: null, // what follows the draws: "offer" (the deal), "next" round, "over"
     loadmasterDrawn: zeros(),
     turn: firstCaptain,
     roleSeat: null,
@@ -211,6 +212,8 @@ function newGame(players, firstCaptain, givenRules) {
     saleQueue: [],
     sales: [], // per seat: list of [island, card, count]
     mutinyWon: false,
+    roundCaptain: firstCaptain, // the captain during this round (sale_order="round_captain")
+    winningDest: null, // where the ship sails after phase 5
   };
   for (let p = 0; p < players; p++) {
     state.hands.push(zeros());
@@ -224,7 +227,7 @@ function newGame(players, firstCaptain, givenRules) {
   }
   // The deal: five cards to the captain, then five to the next seat clockwise, ...
   state.draws = clockwiseFrom(state, firstCaptain).map((p) => ({ seat: p, left: rules.hand_size, loadmaster: false }));
-  state.afterDraws = "offer";
+  state.afterDraws = "offer"; // the deal, then the first offer
   placePirates(state); // at Piratennest; moved with it when the ring is arranged
   if (rules.ring === "shuffled") {
     state.step = "ring";
