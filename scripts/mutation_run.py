@@ -29,6 +29,10 @@ ENGINE_JS = ROOT / "examples" / "engine-js" / "engine.js"
 MAIN_JS = ROOT / "examples" / "engine-js" / "main.js"
 MAX_SECONDS = 60.0
 MAX_ROUNDS = 1
+LONGER = {"no-reshuffle": 2}
+"""Mutations allowed a longer counterexample, and why: the deck runs out in round 1 only with
+four players who lay out at least 14 of their 20 cards, and hypothesis shrinks toward three
+players, whose deck never runs out in round 1."""
 
 
 @dataclass
@@ -44,7 +48,12 @@ class Outcome:
 
     @property
     def ok(self) -> bool:
-        return self.detected and self.rounds is not None and self.rounds <= MAX_ROUNDS and self.seconds <= MAX_SECONDS
+        return self.short and self.seconds <= MAX_SECONDS
+
+    @property
+    def short(self) -> bool:
+        """Detected, with a counterexample of at most one round (``LONGER`` says the exceptions)."""
+        return self.detected and self.rounds is not None and self.rounds <= LONGER.get(self.mutation, MAX_ROUNDS)
 
 
 def mutations() -> dict[str, str]:

@@ -135,16 +135,17 @@ def test_js_engine_passes_the_whole_suite() -> None:
 
 
 def test_a_mutation_is_caught_and_shrunk_to_one_round() -> None:
-    outcome = _script("mutation_run").run_one("tie-to-captain")
+    outcome = _script("mutation_run").run_one("tie-to-captain", shrink_seconds=120.0)
     assert outcome.detected, outcome.what
-    assert outcome.rounds is not None and outcome.rounds <= 1
+    assert outcome.rounds == 1 and outcome.actions is not None and outcome.actions < 40
 
 
 @slow
 def test_every_mutation_is_caught_within_one_round_and_a_minute() -> None:
     runner = _script("mutation_run")
-    outcomes = [runner.run_one(name) for name in runner.mutations()]
+    # Time is the script's bound (60 s each, on its exit status), not a test assertion: here
+    # shrinking gets two minutes, so that a busy machine does not leave a longer counterexample.
+    outcomes = [runner.run_one(name, shrink_seconds=120.0) for name in runner.mutations()]
     assert len(outcomes) >= 10
-    # Time is the script's bound (60 s each, on its exit status), not a test assertion.
-    failed = [o for o in outcomes if not (o.detected and o.rounds is not None and o.rounds <= 1)]
+    failed = [o for o in outcomes if not o.short]
     assert not failed, runner.table(failed, runner.mutations())
