@@ -49,9 +49,14 @@ def main() -> None:
     print(f"meuterer {meuterer.__version__}, suite {report.suite_version}, one core (driver and engine)")
     print(f"corpus: {counts}; exit {report.exit_code}")
     print(f"corpus over stdio: {wall:.1f} s wall, {cpu:.1f} s CPU (driver + engine), {steps} games")
+    fuzz_cpu = cpu_seconds()
     fuzz = run(Options(command=command, games=args.games, seed=1, limit=0, out=out))
+    fuzz_cpu = cpu_seconds() - fuzz_cpu
     rate = fuzz.fuzz_games / fuzz.fuzz_seconds if fuzz.fuzz_seconds else 0.0
-    print(f"fuzzing: {fuzz.fuzz_games} games in {fuzz.fuzz_seconds:.1f} s: {rate:.2f} games/s; exit {fuzz.exit_code}")
+    print(
+        f"fuzzing: {fuzz.fuzz_games} games in {fuzz.fuzz_seconds:.1f} s wall: {rate:.2f} games/s "
+        f"({fuzz.fuzz_games / fuzz_cpu:.2f} games per CPU second, driver + engine); exit {fuzz.exit_code}"
+    )
     path = find_yardstick()
     if path is None:
         print("yardstick not found (set MEUTERER_YARDSTICK): no ratios")

@@ -5,6 +5,7 @@
 Every mode answers ``hello`` like the reference (except ``no-hello``) and then:
 
 - ``reference``: behaves (the reference engine);
+- ``basic``: the reference, declaring no rule option, no views and no clone;
 - ``garbage``: prints a line that is not JSON for every later request;
 - ``hang``: never answers ``new``;
 - ``die``: exits with status 3 on ``new``, after writing to stderr;
@@ -13,6 +14,7 @@ Every mode answers ``hello`` like the reference (except ``no-hello``) and then:
 - ``wrong-id``: answers every later request with the wrong id;
 - ``no-hello``: answers ``hello`` with garbage;
 - ``hello-errored``: answers ``hello`` with ``errored``;
+- ``protocol-2``: says it speaks protocol 2;
 - ``list``: answers every later request with a JSON array;
 - ``bad-status``: answers every later request with an unknown status;
 - ``mutant``: the reference with one rule changed: the captain may not offer the highest amount.
@@ -40,7 +42,7 @@ def write(reply: dict[str, Any]) -> None:
 
 
 def main(mode: str) -> int:
-    if mode in ("reference", "mutant"):
+    if mode in ("reference", "basic", "mutant"):
         return behave(mode)
     for line in sys.stdin:
         request = json.loads(line)
@@ -49,6 +51,8 @@ def main(mode: str) -> int:
             if mode == "no-hello":
                 sys.stdout.write("Welcome to my engine!\n")
                 sys.stdout.flush()
+            elif mode == "protocol-2":
+                write({"id": request["id"], **HELLO, "protocol": 2})
             elif mode == "hello-errored":
                 write({"id": request["id"], "status": "errored", "message": "cannot start"})
             else:
@@ -97,6 +101,8 @@ def behave(mode: str) -> int:
         request = json.loads(line)
         command = request.get("cmd")
         reply = engine.handle(request)
+        if mode == "basic" and command == "hello":
+            reply["capabilities"] = {"players": [3, 4], "options": [], "views": False, "clone": False}
         if mode == "mutant" and command == "legal":
             top = f" offer {engine.games[request['game']].rules.max_offer}"
             actions = reply.get("actions")

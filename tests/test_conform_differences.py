@@ -67,7 +67,7 @@ def test_the_reference_in_process_passes() -> None:
     ("mutate", "what", "detail"),
     [
         (when("scores", lambda q, r: {**r, "scores": [1, 0, 0]}), "scores", ""),
-        (when("legal", lambda q, r: {**r, "status": "errored"}), "legal", ""),
+        (when("legal", lambda q, r: {**r, "status": "errored"}), "legal", "the end of stderr"),
         (when("legal", lambda q, r: {**r, "actor": 1}, at_offer), "who acts", ""),
         (when("legal", lambda q, r: {**r, "actions": r["actions"][:-1]}, at_offer), "legal actions", ""),
         (when("legal", lambda q, r: {**r, "actions": "p0 offer 0"}, at_offer), "legal actions", ""),

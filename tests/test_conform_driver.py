@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,7 +30,7 @@ from meuterer.conform.driver import (
     run,
     summary,
 )
-from meuterer.conform.fixtures import load_suite, read_lines
+from meuterer.conform.fixtures import load_suite, read_lines, suite_dir
 from meuterer.testing import check_engine
 
 SRC = str(Path(meuterer.__file__).parents[1])
@@ -219,6 +220,12 @@ def test_the_process_channel_on_its_own() -> None:
         EngineProcess(fake("hello-errored")).start()
     assert caught.value.kind == "errored"
     assert "cannot start" in caught.value.message
+    newest = EngineProcess(fake("protocol-2"))
+    with pytest.raises(EngineFailure) as newer:
+        newest.start()
+    assert not newest.alive
+    assert newer.value.kind == "protocol"
+    assert newer.value.message == "the engine speaks protocol 2; this driver speaks 1"
     engine = EngineProcess(fake("die"), timeout=5)
     engine.start()
     with pytest.raises(EngineFailure) as died:
@@ -263,3 +270,35 @@ def test_meuterer_engine_in_this_process(monkeypatch: pytest.MonkeyPatch, tmp_pa
 def test_the_progress_bar_on_a_terminal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     assert main(["conform", "--games", "1", "--limit", "1", "--out", str(tmp_path), "--", *REFERENCE]) == EXIT_OK
+
+
+def test_an_engine_is_checked_only_on_what_it_supports(tmp_path: Path) -> None:
+    _, games, refusals = load_suite()
+    option_game = next(g for g in games if g["id"].startswith("option-pirates"))
+    on_option_game = next(r for r in refusals if not r["game"].startswith("base-"))
+    lost = tmp_path / "lost.jsonl"
+    lost.write_text(json.dumps({**refusals[0], "id": "lost", "game": "nowhere"}) + "\n")
+    only = {games[0]["id"], option_game["id"], on_option_game["id"], refusals[0]["id"]}
+    report = run(Options(command=fake("basic"), games=2, seed=5, only=only, fixtures=[lost], out=tmp_path))
+    statuses = {r.ident: (r.status, r.message) for r in report.results}
+    assert report.exit_code == EXIT_OK
+    assert statuses[games[0]["id"]] == ("passed", "")
+    assert statuses[option_game["id"]][0] == "skipped"
+    assert "pirates" in statuses[option_game["id"]][1]
+    assert statuses[on_option_game["id"]][0] == "skipped"
+    assert statuses["lost"] == ("skipped", "its game nowhere is not in the suite")
+    assert statuses["clone"] == ("skipped", "the engine does not clone")
+    assert statuses["fuzz"] == ("passed", "")
+
+
+def test_a_damaged_suite_is_refused(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    shutil.copytree(suite_dir(), suite)
+    (suite / "refusals.jsonl.gz").write_bytes(b"")
+    with pytest.raises(ValueError, match=r"does not match its manifest: refusals\.jsonl\.gz: SHA-256 differs"):
+        run(Options(command=REFERENCE, games=0, suite=suite, out=tmp_path))
+    shutil.copy(suite_dir() / "refusals.jsonl.gz", suite / "refusals.jsonl.gz")
+    manifest = json.loads((suite / "manifest.json").read_text())
+    (suite / "manifest.json").write_text(json.dumps({**manifest, "fixture_format": 2}))
+    with pytest.raises(ValueError, match="reads fixture format 1, not 2"):
+        run(Options(command=REFERENCE, games=0, suite=suite, out=tmp_path))

@@ -36,7 +36,8 @@ Reply = dict[str, Any]
 
 class EngineFailure(Exception):
     """The engine misbehaved: ``kind`` is one of ``timeout``, ``died``, ``garbage``,
-    ``too-long``, ``wrong-id``, ``start`` or ``errored``; ``stderr`` the end of its stderr."""
+    ``too-long``, ``wrong-id``, ``start``, ``protocol`` or ``errored``; ``stderr`` the end
+    of its stderr."""
 
     def __init__(self, kind: str, message: str, stderr: str = "") -> None:
         super().__init__(message)
@@ -94,10 +95,21 @@ class EngineProcess:
         self._stderr_size = 0
         assert self._proc.stderr is not None
         threading.Thread(target=self._drain, args=(self._proc.stderr,), daemon=True).start()
+        try:
+            reply = self._greet()
+        except EngineFailure:
+            self.kill()  # an engine that cannot greet is not left running
+            raise
+        self.hello = reply
+        return reply
+
+    def _greet(self) -> Reply:
         reply = self.request({"cmd": "hello", "protocol": 1}, timeout=HELLO_TIMEOUT)
         if reply.get("status") != "ok":
             raise EngineFailure("errored", f"hello was answered {reply.get('status')!r}: {_brief(reply)}", self.stderr)
-        self.hello = reply
+        if reply.get("protocol") != 1:
+            said = reply.get("protocol")
+            raise EngineFailure("protocol", f"the engine speaks protocol {said!r}; this driver speaks 1", self.stderr)
         return reply
 
     def restart(self) -> Reply:

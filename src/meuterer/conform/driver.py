@@ -25,7 +25,9 @@ from hypothesis.errors import NoSuchExample
 from meuterer.actions import Action, parse_action
 from meuterer.conform.client import Channel, EngineFailure, EngineProcess, rules_data
 from meuterer.conform.fixtures import (
+    FIXTURE_FORMAT,
     Fixture,
+    check_manifest,
     fixture_actions,
     fixture_rules,
     game_fixture,
@@ -144,6 +146,10 @@ class Player:
     def _drop(self, game: str) -> None:
         self.engine.request({"cmd": "drop", "game": game})
 
+    def _stderr(self, reply: dict[str, Any]) -> str:
+        """The end of the engine's stderr, for an ``errored`` reply (its own crash)."""
+        return _tail(self.engine.stderr) if reply.get("status") == "errored" else ""
+
     def observations(self, game: str, players: int) -> list[dict[str, Any]]:
         requests: list[dict[str, Any]] = [{"cmd": "legal", "game": game}, {"cmd": "scores", "game": game}]
         if self.caps.views:
@@ -180,7 +186,7 @@ class Player:
                     at += 1
                     if reply["status"] != "ok":
                         return Difference(
-                            first + offset, f"applying {step['action']}", "ok", _clip(reply), "the action is legal"
+                            first + offset, f"applying {step['action']}", "ok", _clip(reply), self._stderr(reply)
                         )
         self._drop(game)
         return None
@@ -190,7 +196,7 @@ class Player:
     ) -> Difference | None:
         for reply, what in zip(replies, ("legal", "scores"), strict=False):
             if reply["status"] != "ok":
-                return Difference(index, what, "ok", _clip(reply))
+                return Difference(index, what, "ok", _clip(reply), self._stderr(reply))
         legal, scores = replies[0], replies[1]
         found = compare_legal(index, step, legal)
         if found is not None:
@@ -201,7 +207,7 @@ class Player:
             seat = None if seat_index == 0 else seat_index - 1
             who = "the spectator's view" if seat is None else f"p{seat}'s view"
             if reply["status"] != "ok":
-                return Difference(index, who, "ok", _clip(reply))
+                return Difference(index, who, "ok", _clip(reply), self._stderr(reply))
             digest = reply.get("digest")
             expected = step["views"][seat_index]
             if not isinstance(digest, str) or digest[: len(expected)] != expected:
@@ -248,7 +254,8 @@ class Player:
             replies = self.engine.pipeline([{"cmd": "apply", "game": game, "action": a} for a in chunk])
             for offset, reply in enumerate(replies):
                 if reply["status"] != "ok":
-                    return Difference(first + offset, f"applying {chunk[offset]}", "ok", _clip(reply))
+                    what = f"applying {chunk[offset]}"
+                    return Difference(first + offset, what, "ok", _clip(reply), self._stderr(reply))
         reply, legal = self.engine.pipeline(
             [{"cmd": "apply", "game": game, "action": check["action"]}, {"cmd": "legal", "game": game}]
         )
@@ -368,7 +375,8 @@ class Fuzzer:
         self.seconds = 0.0
 
     def _differs(self, setup: Setup, actions: Sequence[Action]) -> Difference | None:
-        fixture = game_fixture("fuzz", setup.players, setup.first_captain, setup.rules, actions, covers=[])
+        views = self.player.caps.views
+        fixture = game_fixture("fuzz", setup.players, setup.first_captain, setup.rules, actions, [], views)
         try:
             found = self.player.play(fixture)
         except EngineFailure as failure:
@@ -507,10 +515,16 @@ def run(options: Options, progress: Callable[[str, int], Callable[[], None]] | N
 
     ``progress(label, total)`` (if given) is called at the start of each part and returns
     the function to call after each item. Raises :class:`EngineFailure` only when the
-    engine cannot be started or greeted.
+    engine cannot be started or greeted, and ``ValueError`` for a suite that does not match
+    its manifest.
     """
     started = time.monotonic()
+    problems = check_manifest(options.suite)
+    if problems:
+        raise ValueError("the conformance suite does not match its manifest: " + "; ".join(problems))
     manifest, games, refusals = load_suite(options.suite)
+    if manifest.get("fixture_format") != FIXTURE_FORMAT:
+        raise ValueError(f"this driver reads fixture format {FIXTURE_FORMAT}, not {manifest.get('fixture_format')!r}")
     by_id = {g["id"]: g for g in games}
     if options.only:
         games = [g for g in games if g["id"] in options.only]
