@@ -58,7 +58,7 @@ def legal_play(state: State) -> tuple[Action, ...]:
 
 def play_card(state: State, action: Play) -> Changes:
     """Move one card from hand to face up; the next unpassed player acts."""
-    # The hottest effect: set_at, add and next_unpassed inlined.
+    # The hottest effect: set_at and add inlined.
     p, card = action.player, action.card
     hands = list(state.hands)
     hand = list(hands[p])
@@ -68,11 +68,7 @@ def play_card(state: State, action: Play) -> Changes:
     shown = list(face_up[p])
     shown[card] += 1
     face_up[p] = tuple(shown)
-    n, passed = state.players, state.passed
-    seat = p + 1 if p + 1 < n else 0
-    while passed[seat] and seat != p:  # the next unpassed player (p himself if none)
-        seat = seat + 1 if seat + 1 < n else 0
-    return {"hands": tuple(hands), "face_up": tuple(face_up), "to_act": seat}
+    return {"hands": tuple(hands), "face_up": tuple(face_up), "to_act": next_unpassed(state.players, state.passed, p)}
 
 
 def passer_is_not_captain(state: State, action: Pass) -> bool:
@@ -142,8 +138,5 @@ def take_role(state: State, action: ChooseRole) -> Changes:
     p = action.player
     roles = list(state.roles)
     roles[p] = action.role
-    n, passed = state.players, state.passed
-    seat = p + 1 if p + 1 < n else 0
-    while passed[seat] and seat != p:  # the next unpassed player (p himself if none)
-        seat = seat + 1 if seat + 1 < n else 0
-    return {"roles": tuple(roles), "role_order": state.role_order + (p,), "to_act": seat}
+    to_act = next_unpassed(state.players, state.passed, p)
+    return {"roles": tuple(roles), "role_order": state.role_order + (p,), "to_act": to_act}

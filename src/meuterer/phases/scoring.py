@@ -10,7 +10,7 @@ from typing import Protocol
 from meuterer.actions import Action, Sale, Sell
 from meuterer.cards import GOODS, MAX_SEATS, Counts, Role
 from meuterer.islands import Island
-from meuterer.phases.common import Board, Changes, clockwise_from, set_at
+from meuterer.phases.common import Board, Changes, Table, clockwise_from, set_at
 from meuterer.phases.mutiny import holder
 from meuterer.rules import SaleOrder
 from meuterer.state import State, Step
@@ -18,7 +18,7 @@ from meuterer.state import State, Step
 _MERCHANT = Role.MERCHANT
 
 
-def role_points(state: State) -> tuple[tuple[int, ...], int]:
+def role_points(state: Table) -> tuple[tuple[int, ...], int]:
     """The scores after role points, and the captain afterwards.
 
     No mutiny or a failed one: the captain scores his destination's ship value; with a
@@ -47,7 +47,7 @@ def role_points(state: State) -> tuple[tuple[int, ...], int]:
     return tuple(scores), captain
 
 
-def score_roles(state: State, action: Action | None) -> Changes:
+def score_roles(state: Table, action: Action | None) -> Changes:
     """Role points; then every player declares sales in turn, starting with the captain."""
     scores, captain = role_points(state)
     first = captain if state.rules.sale_order is SaleOrder.NEW_CAPTAIN else state.captain
@@ -59,15 +59,25 @@ def _declarations(
     player: int, goods: Counts, islands: tuple[tuple[str, Island], ...], withholding: bool
 ) -> tuple[Action, ...]:
     """Every declaration of ``player`` (see :func:`legal_sell`), uncached."""
-    return tuple(Sell(player, sales) for sales in _sale_lists(goods, islands, withholding))
+    return tuple(Sell(player, sales) for sales in sale_declarations(goods, islands, withholding))
 
 
-def _sale_lists(
-    goods: Counts, islands: tuple[tuple[str, Island], ...], withholding: bool
+def sale_declarations(
+    goods: Sequence[int], islands: Sequence[tuple[str, Island]], withholding: bool
 ) -> tuple[tuple[Sale, ...], ...]:
-    # One kind (and count) or nothing per island, in product order; at most the goods
-    # held; under "sell what you can", no declared kind partly kept and no undeclared
-    # island that would buy a kept good.
+    """Every sale declaration of a player showing ``goods`` face up, on the active
+    ``islands`` (name and card), in the one order every engine lists them: one kind (and
+    count) or nothing per island, in product order; at most the goods held. Under "sell
+    what you can" (``withholding`` false) no declared kind is partly kept and no island
+    left undeclared would buy a kept good.
+
+    >>> from meuterer.islands import ISLANDS
+    >>> hochland = [("hochland", ISLANDS[0])]
+    >>> [[str(s) for s in d] for d in sale_declarations((0, 0, 2, 0, 0), hochland, False)]
+    [['hochland:wine:2']]
+    >>> [[str(s) for s in d] for d in sale_declarations((0, 0, 2, 0, 0), hochland, True)]
+    [[], ['hochland:wine:1'], ['hochland:wine:2']]
+    """
     buys = [tuple(card for card in GOODS if island.buys_card(card)) for _, island in islands]
     options = [[None, *((card, n) for card in bought for n in range(1, goods[card] + 1))] for bought in buys]
     found: list[tuple[Sale, ...]] = []
@@ -137,7 +147,7 @@ def legal_sell(state: State) -> tuple[Action, ...]:
         if len(cache) >= _SELL_CACHE_SIZE:
             cache.clear()
         islands = tuple((table[i].name, table[i]) for i in indices)
-        sale_lists = _sale_lists(goods, islands, rules.withholding)
+        sale_lists = sale_declarations(goods, islands, rules.withholding)
         found = ([None] * MAX_SEATS, sale_lists)
         if len(sale_lists) <= 1024:  # huge lists (extreme decks) are not kept
             cache[key] = found

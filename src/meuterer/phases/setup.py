@@ -54,7 +54,7 @@ def initial_state(players: int, first_captain: int, rules: Rules) -> State:
     )
 
 
-def piratennest(rules: Rules, ring: tuple[int, ...]) -> int | None:
+def piratennest(rules: Rules, ring: Sequence[int]) -> int | None:
     """Where the pirate ship starts (Piratennest's ring position), or ``None`` without pirates."""
     if not rules.pirates:
         return None
