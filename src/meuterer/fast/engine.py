@@ -10,8 +10,9 @@ same order), accepts exactly those, and converts back to the reference :class:`S
 Its agreement with the reference is not argued but proven: ``tests/test_fast.py`` runs
 the conformance kit (:func:`meuterer.testing.check_engine`) through
 :class:`meuterer.testing.FastAdapter`, the golden playthroughs, and a same-seed equality
-test across every rule option. It reads only the core's data (cards, islands, rules,
-state, actions).
+test across every rule option. It holds only its data layout and its loop: every rule
+it applies is a function of :mod:`meuterer.phases`, called on the game itself (it reads
+only the core's data and those rule functions).
 
 >>> import meuterer
 >>> from meuterer.fast import FastGame
@@ -44,14 +45,14 @@ from meuterer.actions import (
     Support,
 )
 from meuterer.cards import CARDS, GOODS, ROLES, Card, Counts, Role, counts_of, plus
-from meuterer.errors import IllegalActionError, SetupError
+from meuterer.errors import IllegalActionError
 from meuterer.islands import Island
 from meuterer.phases.common import Changes, discarded, next_unpassed
 from meuterer.phases.mutiny import resolve_mutiny, reveal
 from meuterer.phases.offer_cargo import destination
 from meuterer.phases.pirates import pirate_destination, robbery
 from meuterer.phases.scoring import sale_declarations, sale_points, score_roles
-from meuterer.phases.setup import initial_state, piratennest
+from meuterer.phases.setup import checked_setup, initial_state, piratennest
 from meuterer.phases.voyage import (
     cards_needed,
     clean_up,
@@ -208,15 +209,7 @@ class FastGame:
     @classmethod
     def new(cls, players: int = 4, first_captain: int = 0, rules: Rules | None = None) -> FastGame:
         """The game before the deal, as :func:`meuterer.new_game` (same errors)."""
-        if rules is None:
-            rules = _DEFAULT_RULES
-        if not isinstance(rules, Rules):
-            raise SetupError(f"rules must be a meuterer.Rules, got {type(rules).__name__}")
-        if type(players) is not int or players not in (3, 4):
-            raise SetupError(f"Meuterer is played by 3 or 4 players, got {players!r}")
-        if type(first_captain) is not int or not 0 <= first_captain < players:
-            raise SetupError(f"first_captain must be a seat from 0 to {players - 1}, got {first_captain!r}")
-        return cls.from_state(initial_state(players, first_captain, rules))
+        return cls.from_state(initial_state(*checked_setup(players, first_captain, rules)))
 
     @classmethod
     def from_state(cls, state: State) -> FastGame:
@@ -741,7 +734,6 @@ class _Constants:
         self.declarations: dict[tuple[int, ...], _Market] = {}
 
 
-_DEFAULT_RULES = Rules()
 _CONSTANTS: dict[tuple[Rules, int], _Constants] = {}
 _LAST: list[Any] = [None, 0, None]
 

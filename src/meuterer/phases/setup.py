@@ -9,11 +9,36 @@ from typing import overload
 
 from meuterer.actions import Action, ArrangeRing, RingArrangements
 from meuterer.cards import EMPTY
+from meuterer.errors import SetupError
 from meuterer.phases.common import Changes
 from meuterer.rules import Ring, Rules
 from meuterer.state import State, Step
 
 _HOCHLAND = 0
+_DEFAULT_RULES = Rules()
+
+
+def checked_setup(players: object, first_captain: object, rules: object) -> tuple[int, int, Rules]:
+    """The setup of a new game, checked: 3 or 4 players, a first captain who is a seat,
+    a :class:`~meuterer.rules.Rules` (``None`` for the rulebook's). Raises
+    :class:`~meuterer.errors.SetupError` saying which is wrong.
+
+    >>> checked_setup(4, 0, None)[:2]
+    (4, 0)
+    >>> checked_setup(5, 0, None)
+    Traceback (most recent call last):
+    ...
+    meuterer.errors.SetupError: Meuterer is played by 3 or 4 players, got 5
+    """
+    if rules is None:
+        rules = _DEFAULT_RULES
+    if not isinstance(rules, Rules):
+        raise SetupError(f"rules must be a meuterer.Rules, got {type(rules).__name__}")
+    if type(players) is not int or players not in (3, 4):
+        raise SetupError(f"Meuterer is played by 3 or 4 players, got {players!r}")
+    if type(first_captain) is not int or not 0 <= first_captain < players:
+        raise SetupError(f"first_captain must be a seat from 0 to {players - 1}, got {first_captain!r}")
+    return players, first_captain, rules
 
 
 def initial_state(players: int, first_captain: int, rules: Rules) -> State:
