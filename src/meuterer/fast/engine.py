@@ -59,7 +59,6 @@ from meuterer.phases.voyage import (
     discard_choices,
     draw_from,
     next_round,
-    nobody_draws,
     pick_card,
     return_roles,
     sail,
@@ -120,10 +119,17 @@ _Declarations = tuple[tuple[tuple[Sale, ...], ...], list[tuple[Sell, ...] | None
 """The sale declarations for some goods, and each seat's :class:`Sell` actions once built."""
 _OFFER_CACHE: dict[tuple[int, int], tuple[Offer, ...]] = {}
 
+
 # Fields as FastGame lays them out: these are lists changed in place (the lists of lists
 # per seat, then the flat ones); the others are kept as the reference holds them.
-_PER_SEAT = frozenset(("hands", "face_up", "face_down"))
-_LISTS = frozenset(("queue", "passed", "roles", "role_order", "sales", "scores", "drawn"))
+def _per_seat(value: Sequence[Counts]) -> list[list[int]]:
+    return list(map(list, value))
+
+
+_LAYOUT: dict[str, Callable[[Any], Any]] = {
+    **dict.fromkeys(("hands", "face_up", "face_down"), _per_seat),
+    **dict.fromkeys(("queue", "passed", "roles", "role_order", "sales", "scores", "drawn"), list),
+}
 
 
 class FastGame:
@@ -321,11 +327,8 @@ class FastGame:
         """Take over a reference effect's changes, in this layout."""
         value: Any
         for name, value in changes.items():
-            if name in _PER_SEAT:
-                value = [list(cards) for cards in value]
-            elif name in _LISTS:
-                value = list(value)
-            setattr(self, name, value)
+            convert = _LAYOUT.get(name)
+            setattr(self, name, value if convert is None else convert(value))
         if "active" in changes or "ring" in changes:
             self._where = None
 
@@ -677,12 +680,12 @@ class FastGame:
 
     def _sail(self) -> None:
         self._update(sail(self, None))  # phase 6
-        nobody = nobody_draws(self, None)
-        self._update(clean_up(self, None))  # phase 7, and phase 8 set up
-        if nobody:
-            self._roles_return()
-        else:
+        changes = clean_up(self, None)  # phase 7, and phase 8 set up
+        self._update(changes)
+        if "draws_left" in changes:  # someone draws (else nobody_draws holds)
             self.step = DRAW
+        else:
+            self._roles_return()
 
     def _roles_return(self) -> None:
         self._update(return_roles(self, None))  # phase 9

@@ -80,11 +80,24 @@ def sale_declarations(
     """
     buys = [tuple(card for card in GOODS if island.buys_card(card)) for _, island in islands]
     options = [[None, *((card, n) for card in bought for n in range(1, goods[card] + 1))] for bought in buys]
+    if not withholding:
+        # Part of a kind is sold on one island only if another island buys the rest: leave
+        # out the options no declaration can hold (the product's order stays the same).
+        options = [
+            [o for o in opts if o is None or o[1] == goods[o[0]] or any(o[0] in b for b in buys[:i] + buys[i + 1 :])]
+            for i, opts in enumerate(options)
+        ]
+    # Each option's sale, built once (the declarations share them).
+    sales = [
+        [None if o is None else Sale(name, o[0], o[1]) for o in opts]
+        for (name, _), opts in zip(islands, options, strict=True)
+    ]
     found: list[tuple[Sale, ...]] = []
-    for choice in product(*options):
+    for choice in product(*map(range, map(len, options))):
         sold = [0] * len(goods)
         fits = True
-        for option in choice:
+        for opts, c in zip(options, choice, strict=True):
+            option = opts[c]
             if option is not None:
                 card, n = option
                 sold[card] += n
@@ -97,17 +110,11 @@ def sale_declarations(
             if any(sold[card] and sold[card] != goods[card] for card in GOODS):
                 continue
             if any(
-                option is None and any(goods[card] > sold[card] for card in bought)
-                for bought, option in zip(buys, choice, strict=True)
+                opts[c] is None and any(goods[card] > sold[card] for card in bought)
+                for bought, opts, c in zip(buys, options, choice, strict=True)
             ):
                 continue
-        found.append(
-            tuple(
-                Sale(name, option[0], option[1])
-                for (name, _), option in zip(islands, choice, strict=True)
-                if option is not None
-            )
-        )
+        found.append(tuple(sale for row, c in zip(sales, choice, strict=True) if (sale := row[c]) is not None))
     return tuple(found)
 
 
@@ -219,7 +226,7 @@ def sale_points(board: Board, sales: Sequence[tuple[Sale, ...] | None]) -> tuple
     (4, 0, 0)
     """
     points = [0] * board.players
-    roles = board.roles
+    merchants = [role is _MERCHANT for role in board.roles]
     islands, ring = board.rules.islands, board.ring
     for position in board.active:
         island = islands[ring[position % len(ring)]]  # board.island(position)
@@ -230,15 +237,9 @@ def sale_points(board: Board, sales: Sequence[tuple[Sale, ...] | None]) -> tuple
                 for sale in declared:
                     if sale.island == name:
                         sold[p] += sale.count
-        most = max(sold, default=0)
-        if most <= 0:
-            continue
-        # island_points, inlined
-        leaders = [p for p, k in enumerate(sold) if k == most]
-        values = island.values
-        shared = values[len(leaders) - 1] if len(leaders) <= len(values) else 0
-        for p in leaders:
-            points[p] += values[0] if p < len(roles) and roles[p] is _MERCHANT else shared
+        if any(sold):
+            for p, won in enumerate(island_points(island, sold, merchants)):
+                points[p] += won
     return tuple(points)
 
 

@@ -270,10 +270,11 @@ def sail(state: Table, action: Action | None) -> Changes:
 def drawers(state: Table) -> tuple[tuple[int, int], ...]:
     """Who draws in phase 8, once the face-down cards are back in hand: (seat, cards
     needed) clockwise from the captain, skipping full hands."""
-    hands, face_down, roles, rules = state.hands, state.face_down, state.roles, state.rules
+    held = list(map(add, map(sum, state.hands), map(sum, state.face_down)))
+    roles, rules = state.roles, state.rules
     needs = []
     for p in clockwise_from(state, state.captain):
-        n = cards_needed(rules, roles[p], sum(hands[p]) + sum(face_down[p]))
+        n = cards_needed(rules, roles[p], held[p])
         if n > 0:
             needs.append((p, n))
     return tuple(needs)
