@@ -27,7 +27,6 @@ from meuterer.actions import Action
 from meuterer.errors import IllegalActionError, MeutererError
 from meuterer.explain import why_illegal
 from meuterer.machine import ADVANCE, INITIAL_STATE, STEPS, TABLE, Actor, Table
-from meuterer.phases.setup import checked_setup
 from meuterer.rules import Rules
 from meuterer.rulings import winners as _winners
 from meuterer.state import State, Step, fields_of, make_state
@@ -49,7 +48,7 @@ def new_game(players: int = 4, first_captain: int = 0, rules: Rules | None = Non
     Raises :class:`~meuterer.errors.SetupError` for a player count other than 3 or 4
     or a first captain who is not a seat.
     """
-    return INITIAL_STATE(*checked_setup(players, first_captain, rules))
+    return INITIAL_STATE(players, first_captain, rules)
 
 
 def current_player(state: State) -> int | None:

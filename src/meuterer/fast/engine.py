@@ -52,7 +52,7 @@ from meuterer.phases.mutiny import resolve_mutiny, reveal
 from meuterer.phases.offer_cargo import destination
 from meuterer.phases.pirates import pirate_destination, robbery
 from meuterer.phases.scoring import sale_declarations, sale_points, score_roles
-from meuterer.phases.setup import checked_setup, initial_state, piratennest
+from meuterer.phases.setup import initial_state, piratennest
 from meuterer.phases.voyage import (
     cards_needed,
     clean_up,
@@ -215,7 +215,7 @@ class FastGame:
     @classmethod
     def new(cls, players: int = 4, first_captain: int = 0, rules: Rules | None = None) -> FastGame:
         """The game before the deal, as :func:`meuterer.new_game` (same errors)."""
-        return cls.from_state(initial_state(*checked_setup(players, first_captain, rules)))
+        return cls.from_state(initial_state(players, first_captain, rules))
 
     @classmethod
     def from_state(cls, state: State) -> FastGame:

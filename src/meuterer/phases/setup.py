@@ -18,14 +18,16 @@ _HOCHLAND = 0
 _DEFAULT_RULES = Rules()
 
 
-def checked_setup(players: object, first_captain: object, rules: object) -> tuple[int, int, Rules]:
-    """The setup of a new game, checked: 3 or 4 players, a first captain who is a seat,
-    a :class:`~meuterer.rules.Rules` (``None`` for the rulebook's). Raises
-    :class:`~meuterer.errors.SetupError` saying which is wrong.
+def initial_state(players: int, first_captain: int, rules: Rules | None = None) -> State:
+    """All islands passive but Hochland, where the ship lies; the full deck; the deal
+    about to start with the captain, who draws his five cards first. With a shuffled ring,
+    the arrangement (a chance action) comes first.
 
-    >>> checked_setup(4, 0, None)[:2]
-    (4, 0)
-    >>> checked_setup(5, 0, None)
+    The setup is checked here, for every engine: 3 or 4 players, a first captain who is a
+    seat, a :class:`~meuterer.rules.Rules` (``None`` for the rulebook's); else
+    :class:`~meuterer.errors.SetupError` says which is wrong.
+
+    >>> initial_state(5, 0)
     Traceback (most recent call last):
     ...
     meuterer.errors.SetupError: Meuterer is played by 3 or 4 players, got 5
@@ -38,13 +40,6 @@ def checked_setup(players: object, first_captain: object, rules: object) -> tupl
         raise SetupError(f"Meuterer is played by 3 or 4 players, got {players!r}")
     if type(first_captain) is not int or not 0 <= first_captain < players:
         raise SetupError(f"first_captain must be a seat from 0 to {players - 1}, got {first_captain!r}")
-    return players, first_captain, rules
-
-
-def initial_state(players: int, first_captain: int, rules: Rules) -> State:
-    """All islands passive but Hochland, where the ship lies; the full deck; the deal
-    about to start with the captain, who draws his five cards first. With a shuffled ring,
-    the arrangement (a chance action) comes first."""
     empty = (EMPTY,) * players
     others = tuple((first_captain + i) % players for i in range(1, players))
     ring = tuple(range(len(rules.islands)))
