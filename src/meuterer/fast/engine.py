@@ -36,10 +36,8 @@ from meuterer.actions import (
     Action,
     ChooseRole,
     Draw,
-    Offer,
     Pass,
     Play,
-    RingArrangements,
     Sale,
     Sell,
     Support,
@@ -48,20 +46,21 @@ from meuterer.cards import CARDS, GOODS, ROLES, Card, Counts, Role, counts_of, p
 from meuterer.errors import IllegalActionError
 from meuterer.islands import Island
 from meuterer.phases.common import Changes, discarded, next_unpassed
-from meuterer.phases.mutiny import resolve_mutiny, reveal
-from meuterer.phases.offer_cargo import destination
+from meuterer.phases.mutiny import legal_support, resolve_mutiny, reveal
+from meuterer.phases.offer_cargo import destination, legal_offer, make_offer, plays, roles_left
 from meuterer.phases.pirates import pirate_destination, robbery
 from meuterer.phases.scoring import sale_declarations, sale_points, score_roles
-from meuterer.phases.setup import initial_state, piratennest
+from meuterer.phases.setup import arrange_ring, initial_state, legal_ring, sample_ring
 from meuterer.phases.voyage import (
     cards_needed,
     clean_up,
     discard_choices,
     draw_from,
+    legal_draw,
     next_round,
-    pick_card,
     return_roles,
     sail,
+    sample_draw,
 )
 from meuterer.rules import DiscardPool, Rules
 from meuterer.state import FIELDS, STEP_PHASE, Phase, State, Step, make_state
@@ -117,7 +116,6 @@ _SUPPORTS = tuple(tuple(Support(p, k) for k in range(8)) for p in range(4))
 
 _Declarations = tuple[tuple[tuple[Sale, ...], ...], list[tuple[Sell, ...] | None]]
 """The sale declarations for some goods, and each seat's :class:`Sell` actions once built."""
-_OFFER_CACHE: dict[tuple[int, int], tuple[Offer, ...]] = {}
 
 
 # Fields as FastGame lays them out: these are lists changed in place (the lists of lists
@@ -398,37 +396,23 @@ class FastGame:
         step = self.step
         p = self.to_act
         if step == PLAY:
-            hand = self.hands[p]
-            plays = _PLAY[p]
-            return [plays[c] for c in _KINDS if hand[c]] + [_PASS[p]]
+            return plays(p, tuple(self.hands[p]))
         if step in _DRAWING:
-            pool = self.deck if any(self.deck) else self.discard
-            draws = _DRAW[p]
-            return [draws[c] for c in _KINDS if pool[c]]
+            return legal_draw(self)
         if step == CHOOSE_ROLE:
-            taken = self.roles
-            return [a for r, a in zip(ROLES, _ROLE[p], strict=True) if r not in taken]
+            return roles_left(p, tuple(self.roles))
         if step == SELL:
             return self._sell_options()
         if step == MUTINY:
-            most = self.face_down[p][_SUPPORT]
-            return [_SUPPORTS[p][k] if k < 8 else Support(p, k) for k in range(most + 1)]
+            return legal_support(self)
         if step == OFFER:
-            return self._offers()
+            return legal_offer(self)
         if step == LOADMASTER_DISCARD:
             held = self.hands[p] if self._c.discard_from_hand else self.drawn
             return discard_choices(p, tuple(held), self._c.extra)
         if step == RING:
-            return self._c.arrangements
+            return legal_ring(self)
         return ()
-
-    def _offers(self) -> tuple[Offer, ...]:
-        """The captain's offers, 0 to ``rules.max_offer`` points (the amount is the index)."""
-        key = (self.captain, self.rules.max_offer)
-        offers = _OFFER_CACHE.get(key)
-        if offers is None:
-            offers = _OFFER_CACHE[key] = tuple(Offer(self.captain, n) for n in range(key[1] + 1))
-        return offers
 
     def _sell_options(self) -> tuple[Sell, ...]:
         p = self.to_act
@@ -514,11 +498,7 @@ class FastGame:
     def sample_chance(self, rng: random.Random) -> Action:
         """A chance outcome drawn with its probability, using ``rng`` exactly as
         :func:`meuterer.sample_chance` does (the same outcome for the same generator)."""
-        if self.step == RING:
-            arrangements = self._c.arrangements
-            return arrangements[rng.randrange(len(arrangements))]
-        pool = self.deck if any(self.deck) else self.discard
-        return _DRAW[self.to_act][pick_card(pool, rng.random())]
+        return sample_ring(self, rng) if self.step == RING else sample_draw(self, rng)
 
     def _fire(self, action: Any) -> None:
         """Apply a listed action."""
@@ -538,16 +518,12 @@ class FastGame:
         elif step == MUTINY:
             self._support(action.count)
         elif step == OFFER:
-            self.offer = action.amount
-            self.to_act = self.captain
+            self._update(make_offer(self, action))
             self.step = PLAY
         elif step == LOADMASTER_DISCARD:
             self._discard(counts_of(action.cards))
         elif step == RING:
-            names = self._c.names
-            self.ring = tuple(names.index(name) for name in action.islands)
-            self.pirate = piratennest(self.rules, self.ring)
-            self._where = None
+            self._update(arrange_ring(self, action))
             self.step = DEAL
         else:
             raise AssertionError("unreachable: no action at an automatic step or at the end")
@@ -716,20 +692,16 @@ class _Constants:
     """What a game reads from its rules, looked up once per rule set and player count."""
 
     __slots__ = (
-        "arrangements",
         "declarations",
         "discard_from_hand",
         "extra",
         "islands",
-        "names",
         "rounds",
         "withholding",
     )
 
     def __init__(self, rules: Rules, players: int) -> None:
         self.islands = rules.islands
-        self.names = tuple(island.name for island in rules.islands)
-        self.arrangements = RingArrangements(self.names)
         self.extra = rules.loadmaster_extra
         self.rounds = rules.rounds_for(players)
         self.withholding = rules.withholding

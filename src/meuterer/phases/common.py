@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
 from meuterer.actions import Sale
-from meuterer.cards import SEAT_COUNTS, Role
+from meuterer.cards import SEAT_COUNTS, Counts, Role
 from meuterer.islands import Island
 from meuterer.rules import Rules
 from meuterer.state import Changes as Changes
@@ -77,9 +77,9 @@ class Table(Board, Protocol):
     @property
     def scores(self) -> Sequence[int]: ...
     @property
-    def deck(self) -> Sequence[int]: ...
+    def deck(self) -> Counts: ...
     @property
-    def discard(self) -> Sequence[int]: ...
+    def discard(self) -> Counts: ...
     @property
     def draws_left(self) -> int: ...
     @property

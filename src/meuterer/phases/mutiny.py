@@ -46,7 +46,7 @@ def reveal(state: Table, action: Action | None) -> Changes:
     }
 
 
-def legal_support(state: State) -> tuple[Action, ...]:
+def legal_support(state: Table) -> tuple[Action, ...]:
     """Add 0 up to all of one's face-down support cards."""
     p = state.to_act
     most = state.face_down[p][_SUPPORT_CARD]

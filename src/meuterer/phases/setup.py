@@ -10,7 +10,7 @@ from typing import overload
 from meuterer.actions import Action, ArrangeRing, RingArrangements
 from meuterer.cards import EMPTY
 from meuterer.errors import SetupError
-from meuterer.phases.common import Changes
+from meuterer.phases.common import Board, Changes
 from meuterer.rules import Ring, Rules
 from meuterer.state import State, Step
 
@@ -122,7 +122,7 @@ class ArrangementOutcomes(Sequence[tuple[Action, Fraction]]):
 _ARRANGEMENTS: dict[Rules, Arrangements] = {}
 
 
-def legal_ring(state: State) -> Sequence[Action]:
+def legal_ring(state: Board) -> Sequence[Action]:
     """Chance, shuffled ring: every arrangement (a lazy sequence of 11! actions)."""
     found = _ARRANGEMENTS.get(state.rules)
     if found is None:
@@ -130,20 +130,20 @@ def legal_ring(state: State) -> Sequence[Action]:
     return found
 
 
-def ring_outcomes(state: State) -> ArrangementOutcomes:
+def ring_outcomes(state: Board) -> ArrangementOutcomes:
     """Chance, shuffled ring: every arrangement with probability 1/11!, lazily."""
     legal = legal_ring(state)
     assert isinstance(legal, Arrangements)
     return ArrangementOutcomes(legal)
 
 
-def sample_ring(state: State, rng: random.Random) -> Action:
+def sample_ring(state: Board, rng: random.Random) -> Action:
     """Chance, shuffled ring: a uniform arrangement, by one ``rng.randrange`` over the list."""
     arrangements = legal_ring(state)
     return arrangements[rng.randrange(len(arrangements))]
 
 
-def arrange_ring(state: State, action: ArrangeRing) -> Changes:
+def arrange_ring(state: Board, action: ArrangeRing) -> Changes:
     """Lay the islands out as drawn; the pirate ship goes to Piratennest."""
     names = [island.name for island in state.rules.islands]
     ring = tuple(names.index(name) for name in action.islands)

@@ -26,7 +26,7 @@ _WHEN_EMPTY = Reshuffle.WHEN_EMPTY
 # Drawing (the deal and phase 8) -----------------------------------------------------------
 
 
-def draw_pool(state: State) -> Counts:
+def draw_pool(state: Table) -> Counts:
     """The cards the next draw comes from: the deck, or the discard pile once the deck is empty."""
     return state.deck if any(state.deck) else state.discard
 
@@ -34,7 +34,7 @@ def draw_pool(state: State) -> Counts:
 _DRAWS: dict[tuple[int, Counts], tuple[Action, ...]] = {}
 
 
-def legal_draw(state: State) -> tuple[Action, ...]:
+def legal_draw(state: Table) -> tuple[Action, ...]:
     """Chance: the drawing player gets one of the unseen kinds still in the pool."""
     key = (state.to_act, state.deck if any(state.deck) else state.discard)  # draw_pool, inlined
     found = _DRAWS.get(key)
@@ -53,7 +53,7 @@ def draw_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
     return tuple((a, Fraction(pool[a.card], total)) for a in legal_draw(state) if isinstance(a, Draw))
 
 
-def sample_draw(state: State, rng: random.Random) -> Action:
+def sample_draw(state: Table, rng: random.Random) -> Action:
     """Draw one card with probability proportional to its count in the pool, using ``rng``.
 
     Exactly ``rng.choices(legal_draw(state), weights)[0]`` with the pool's counts as
