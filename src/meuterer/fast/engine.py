@@ -49,7 +49,7 @@ from meuterer.phases.common import Changes, discarded, next_unpassed
 from meuterer.phases.mutiny import legal_support, resolve_mutiny, reveal
 from meuterer.phases.offer_cargo import destination, legal_offer, make_offer, plays, roles_left
 from meuterer.phases.pirates import pirate_destination, robbery
-from meuterer.phases.scoring import sale_declarations, sale_points, score_roles
+from meuterer.phases.scoring import leaders, sale_declarations, sale_points, score_roles
 from meuterer.phases.setup import arrange_ring, initial_state, legal_ring, sample_ring
 from meuterer.phases.voyage import (
     cards_needed,
@@ -380,10 +380,7 @@ class FastGame:
 
     def winners(self) -> tuple[int, ...]:
         """The seats with the most points once the game is over; ``()`` before."""
-        if self.step != GAME_OVER:
-            return ()
-        best = max(self.scores)
-        return tuple(p for p, s in enumerate(self.scores) if s == best)
+        return leaders(self.scores) if self.step == GAME_OVER else ()
 
     def legal_actions(self) -> Sequence[Action]:
         """Every action :meth:`apply` accepts, in the reference order (``()`` when over)."""

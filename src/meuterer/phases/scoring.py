@@ -263,5 +263,14 @@ def winners(board: Standings) -> tuple[int, ...]:
     """The seats with the most points once the game is over (ties share the win); ``()`` before."""
     if board.step is not Step.GAME_OVER:
         return ()
-    best = max(board.scores)
-    return tuple(p for p, score in enumerate(board.scores) if score == best)
+    return leaders(board.scores)
+
+
+def leaders(scores: Sequence[int]) -> tuple[int, ...]:
+    """The seats with the most points (ties share the lead).
+
+    >>> leaders((5, 9, 9, 2))
+    (1, 2)
+    """
+    best = max(scores)
+    return tuple(p for p, score in enumerate(scores) if score == best)
