@@ -24,7 +24,7 @@ from operator import is_
 from typing import Final, Protocol
 
 from meuterer.actions import Action
-from meuterer.errors import IllegalActionError, MeutererError, SetupError
+from meuterer.errors import IllegalActionError, MeutererError
 from meuterer.explain import refusal
 from meuterer.machine import ADVANCE, INITIAL_STATE, STEPS, TABLE, Actor, Table
 from meuterer.rules import Rules
@@ -48,14 +48,6 @@ def new_game(players: int = 4, first_captain: int = 0, rules: Rules | None = Non
     Raises :class:`~meuterer.errors.SetupError` for a player count other than 3 or 4
     or a first captain who is not a seat.
     """
-    if rules is None:
-        rules = Rules()
-    if not isinstance(rules, Rules):
-        raise SetupError(f"rules must be a meuterer.Rules, got {type(rules).__name__}")
-    if type(players) is not int or players not in (3, 4):
-        raise SetupError(f"Meuterer is played by 3 or 4 players, got {players!r}")
-    if type(first_captain) is not int or not 0 <= first_captain < players:
-        raise SetupError(f"first_captain must be a seat from 0 to {players - 1}, got {first_captain!r}")
     return INITIAL_STATE(players, first_captain, rules)
 
 

@@ -152,8 +152,8 @@ def _last_round(view: PlayerView) -> bool:
     return view.round >= view.rules.rounds_for(view.players)
 
 
-def _ship(view: PlayerView, steps: int) -> int:
-    return view.island(view.start + steps).ship
+def _ship(view: PlayerView, cards: int) -> int:
+    return view.island(destination(view, cards)).ship
 
 
 def hypergeometric_tail(successes: int, population: int, draws: int, at_most: int) -> float:

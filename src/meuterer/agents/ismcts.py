@@ -275,8 +275,8 @@ def _quick(game: FastGame, actions: Sequence[Action], rng: random.Random) -> int
             return rng.randrange(len(actions) - 1)
         return len(actions) - 1  # pass
     if isinstance(first, Sell):
-        counts = game._sell_options()[1]
-        return max(range(len(counts)), key=lambda i: sum(counts[i]))
+        sold = [sum(sale.count for sale in action.sales) for action in actions if isinstance(action, Sell)]
+        return max(range(len(sold)), key=sold.__getitem__)
     if isinstance(first, ChooseRole):
         roles = [a.role for a in actions if isinstance(a, ChooseRole)]
         if Role.MUTINEER in roles and game.face_down[p][Card.SUPPORT] >= 2:

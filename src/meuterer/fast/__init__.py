@@ -1,9 +1,10 @@
 """The fast engine: a mutable engine for hot loops, proven equal to the reference.
 
-:mod:`meuterer.fast.engine` holds the engine (:class:`FastGame`, :func:`random_game`);
-it reads only the core's data (cards, islands, rules, state, actions), and nothing in the
-reference imports it. :mod:`meuterer.fast.play` plays agents, who see only their views,
-on it (:func:`play_game`), with the same results as :func:`meuterer.agents.play_game`.
+:mod:`meuterer.fast.engine` holds the engine (:class:`FastGame`, :func:`random_game`):
+its data layout and its loop, applying the rule functions of :mod:`meuterer.phases`;
+nothing in the reference imports it. :mod:`meuterer.fast.play` plays agents, who see only
+their views, on it (:func:`play_game`), with the same results as
+:func:`meuterer.agents.play_game`.
 
 >>> import meuterer
 >>> from meuterer import fast

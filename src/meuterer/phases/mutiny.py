@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from meuterer.actions import Action, Support
 from meuterer.cards import MAX_SEATS, Card, Role, add
-from meuterer.phases.common import Board, Changes, clockwise_from, set_at
+from meuterer.phases.common import Board, Changes, Table, clockwise_from, set_at
 from meuterer.phases.offer_cargo import destination
 from meuterer.rules import BASE_DECK
 from meuterer.state import State
@@ -17,7 +17,7 @@ _MUTINEER, _CABIN_BOY, _MATE = Role.MUTINEER, Role.CABIN_BOY, Role.MATE
 _SUPPORT_CARD = Card.SUPPORT
 
 
-def holder(state: State, role: Role) -> int | None:
+def holder(state: Board, role: Role) -> int | None:
     """The seat holding ``role`` this round, or ``None``."""
     roles = state.roles
     return roles.index(role) if role in roles else None  # no exception raised when nobody has it
@@ -28,7 +28,7 @@ def has_mutineer(state: State, action: Action | None) -> bool:
     return _MUTINEER in state.roles
 
 
-def reveal(state: State, action: Action | None) -> Changes:
+def reveal(state: Table, action: Action | None) -> Changes:
     """Phase 3: the mutineer's destination is N islands clockwise from the start island.
 
     The mutiny participants (captain, mate, mutineer, cabin boy) then decide on
@@ -46,7 +46,7 @@ def reveal(state: State, action: Action | None) -> Changes:
     }
 
 
-def legal_support(state: State) -> tuple[Action, ...]:
+def legal_support(state: Table) -> tuple[Action, ...]:
     """Add 0 up to all of one's face-down support cards."""
     p = state.to_act
     most = state.face_down[p][_SUPPORT_CARD]
@@ -112,6 +112,6 @@ def mutiny_succeeds(captain_side: int, mutineer_side: int) -> bool:
     return mutineer_side >= captain_side
 
 
-def resolve_mutiny(state: State, action: Action | None) -> Changes:
+def resolve_mutiny(state: Board, action: Action | None) -> Changes:
     """The stronger side wins; a tie goes to the mutineer."""
     return {"mutiny": mutiny_succeeds(*strengths(state))}

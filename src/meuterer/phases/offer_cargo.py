@@ -18,7 +18,7 @@ _ROLE: tuple[tuple[Action, ...], ...] = ROLE_CHOICES
 _OFFERS: dict[tuple[int, int], tuple[Action, ...]] = {}
 
 
-def legal_offer(state: State) -> tuple[Action, ...]:
+def legal_offer(state: Board) -> tuple[Action, ...]:
     """The captain offers 0 to ``rules.max_offer`` points."""
     key = (state.captain, state.rules.max_offer)
     found = _OFFERS.get(key)
@@ -31,7 +31,7 @@ def legal_offer(state: State) -> tuple[Action, ...]:
     return found
 
 
-def make_offer(state: State, action: Offer) -> Changes:
+def make_offer(state: Board, action: Offer) -> Changes:
     """Record the offer; phase 2 starts with the captain."""
     return {"offer": action.amount, "to_act": state.captain}
 
@@ -45,20 +45,28 @@ _PLAYS: dict[tuple[int, Counts], tuple[Action, ...]] = {}
 def legal_play(state: State) -> tuple[Action, ...]:
     """Play any card in hand, or pass (the only choice with an empty hand)."""
     p = state.to_act
-    hand = state.hands[p]
-    key = (p, hand)
+    return plays(p, state.hands[p])
+
+
+def plays(seat: int, hand: Counts) -> tuple[Action, ...]:
+    """The plays of ``seat`` holding ``hand``: each kind held, in card order, then the pass.
+
+    >>> [str(a) for a in plays(1, (0, 2, 0, 0, 0, 1, 0))]
+    ['p1 play salt', 'p1 play support', 'p1 pass']
+    """
+    key = (seat, hand)
     found = _PLAYS.get(key)
     if found is None:
         if len(_PLAYS) >= 1 << 14:
             _PLAYS.clear()
-        plays = _PLAY[p]
-        found = _PLAYS[key] = tuple(plays[c] for c in CARDS if hand[c]) + (_PASS[p],)
+        listed = _PLAY[seat]
+        found = _PLAYS[key] = tuple(listed[c] for c in CARDS if hand[c]) + (_PASS[seat],)
     return found
 
 
 def play_card(state: State, action: Play) -> Changes:
     """Move one card from hand to face up; the next unpassed player acts."""
-    # The hottest effect: set_at, add and next_unpassed inlined.
+    # The hottest effect: set_at and add inlined.
     p, card = action.player, action.card
     hands = list(state.hands)
     hand = list(hands[p])
@@ -68,11 +76,7 @@ def play_card(state: State, action: Play) -> Changes:
     shown = list(face_up[p])
     shown[card] += 1
     face_up[p] = tuple(shown)
-    n, passed = state.players, state.passed
-    seat = p + 1 if p + 1 < n else 0
-    while passed[seat] and seat != p:  # the next unpassed player (p himself if none)
-        seat = seat + 1 if seat + 1 < n else 0
-    return {"hands": tuple(hands), "face_up": tuple(face_up), "to_act": seat}
+    return {"hands": tuple(hands), "face_up": tuple(face_up), "to_act": next_unpassed(state.players, state.passed, p)}
 
 
 def passer_is_not_captain(state: State, action: Pass) -> bool:
@@ -122,13 +126,23 @@ _ROLES_LEFT: dict[tuple[int, tuple[Role | None, ...]], tuple[Action, ...]] = {}
 
 def legal_role(state: State) -> tuple[Action, ...]:
     """Any role card still in the centre."""
-    key = (state.to_act, state.roles)
+    return roles_left(state.to_act, state.roles)
+
+
+def roles_left(seat: int, taken: tuple[Role | None, ...]) -> tuple[Action, ...]:
+    """The role choices of ``seat`` when ``taken`` (one entry a seat) are held: every role
+    card still in the centre, in role order.
+
+    >>> from meuterer.cards import Role
+    >>> [str(a) for a in roles_left(0, (None, Role.MUTINEER, Role.MATE))]
+    ['p0 role cabin_boy', 'p0 role merchant', 'p0 role loadmaster']
+    """
+    key = (seat, taken)
     found = _ROLES_LEFT.get(key)
     if found is None:
         if len(_ROLES_LEFT) >= 1 << 12:
             _ROLES_LEFT.clear()
-        taken = state.roles
-        found = _ROLES_LEFT[key] = tuple(a for r, a in zip(ROLES, _ROLE[state.to_act], strict=True) if r not in taken)
+        found = _ROLES_LEFT[key] = tuple(a for r, a in zip(ROLES, _ROLE[seat], strict=True) if r not in taken)
     return found
 
 
@@ -142,8 +156,5 @@ def take_role(state: State, action: ChooseRole) -> Changes:
     p = action.player
     roles = list(state.roles)
     roles[p] = action.role
-    n, passed = state.players, state.passed
-    seat = p + 1 if p + 1 < n else 0
-    while passed[seat] and seat != p:  # the next unpassed player (p himself if none)
-        seat = seat + 1 if seat + 1 < n else 0
-    return {"roles": tuple(roles), "role_order": state.role_order + (p,), "to_act": seat}
+    to_act = next_unpassed(state.players, state.passed, p)
+    return {"roles": tuple(roles), "role_order": state.role_order + (p,), "to_act": to_act}

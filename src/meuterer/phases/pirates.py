@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from meuterer.actions import Play
-from meuterer.cards import EMPTY, Card, plus
-from meuterer.phases.common import Board, Changes
+from meuterer.cards import EMPTY, Card
+from meuterer.phases.common import Board, Changes, discarded
 from meuterer.phases.offer_cargo import play_card
 from meuterer.state import State
 
@@ -56,9 +56,6 @@ def play_pirate(state: State, action: Play) -> Changes:
     left = sum(state.hands[action.player]) - 1
     changes["pirate"] = pirate_destination(state, left)
     if robbery(state, left):
-        discard = state.discard
-        for cards in changes["face_up"]:
-            discard = plus(discard, cards)
-        changes["discard"] = discard
+        changes["discard"] = discarded(state.discard, changes["face_up"])
         changes["face_up"] = (EMPTY,) * state.players
     return changes

@@ -10,7 +10,7 @@ from typing import Protocol
 from meuterer.actions import Action, Sale, Sell
 from meuterer.cards import GOODS, MAX_SEATS, Counts, Role
 from meuterer.islands import Island
-from meuterer.phases.common import Board, Changes, clockwise_from, set_at
+from meuterer.phases.common import Board, Changes, Table, clockwise_from, set_at
 from meuterer.phases.mutiny import holder
 from meuterer.rules import SaleOrder
 from meuterer.state import State, Step
@@ -18,7 +18,7 @@ from meuterer.state import State, Step
 _MERCHANT = Role.MERCHANT
 
 
-def role_points(state: State) -> tuple[tuple[int, ...], int]:
+def role_points(state: Table) -> tuple[tuple[int, ...], int]:
     """The scores after role points, and the captain afterwards.
 
     No mutiny or a failed one: the captain scores his destination's ship value; with a
@@ -47,7 +47,7 @@ def role_points(state: State) -> tuple[tuple[int, ...], int]:
     return tuple(scores), captain
 
 
-def score_roles(state: State, action: Action | None) -> Changes:
+def score_roles(state: Table, action: Action | None) -> Changes:
     """Role points; then every player declares sales in turn, starting with the captain."""
     scores, captain = role_points(state)
     first = captain if state.rules.sale_order is SaleOrder.NEW_CAPTAIN else state.captain
@@ -59,22 +59,45 @@ def _declarations(
     player: int, goods: Counts, islands: tuple[tuple[str, Island], ...], withholding: bool
 ) -> tuple[Action, ...]:
     """Every declaration of ``player`` (see :func:`legal_sell`), uncached."""
-    return tuple(Sell(player, sales) for sales in _sale_lists(goods, islands, withholding))
+    return tuple(Sell(player, sales) for sales in sale_declarations(goods, islands, withholding))
 
 
-def _sale_lists(
-    goods: Counts, islands: tuple[tuple[str, Island], ...], withholding: bool
+def sale_declarations(
+    goods: Sequence[int], islands: Sequence[tuple[str, Island]], withholding: bool
 ) -> tuple[tuple[Sale, ...], ...]:
-    # One kind (and count) or nothing per island, in product order; at most the goods
-    # held; under "sell what you can", no declared kind partly kept and no undeclared
-    # island that would buy a kept good.
+    """Every sale declaration of a player showing ``goods`` face up, on the active
+    ``islands`` (name and card), in the one order every engine lists them: one kind (and
+    count) or nothing per island, in product order; at most the goods held. Under "sell
+    what you can" (``withholding`` false) no declared kind is partly kept and no island
+    left undeclared would buy a kept good.
+
+    >>> from meuterer.islands import ISLANDS
+    >>> hochland = [("hochland", ISLANDS[0])]
+    >>> [[str(s) for s in d] for d in sale_declarations((0, 0, 2, 0, 0), hochland, False)]
+    [['hochland:wine:2']]
+    >>> [[str(s) for s in d] for d in sale_declarations((0, 0, 2, 0, 0), hochland, True)]
+    [[], ['hochland:wine:1'], ['hochland:wine:2']]
+    """
     buys = [tuple(card for card in GOODS if island.buys_card(card)) for _, island in islands]
     options = [[None, *((card, n) for card in bought for n in range(1, goods[card] + 1))] for bought in buys]
+    if not withholding:
+        # Part of a kind is sold on one island only if another island buys the rest: leave
+        # out the options no declaration can hold (the product's order stays the same).
+        options = [
+            [o for o in opts if o is None or o[1] == goods[o[0]] or any(o[0] in b for b in buys[:i] + buys[i + 1 :])]
+            for i, opts in enumerate(options)
+        ]
+    # Each option's sale, built once (the declarations share them).
+    sales = [
+        [None if o is None else Sale(name, o[0], o[1]) for o in opts]
+        for (name, _), opts in zip(islands, options, strict=True)
+    ]
     found: list[tuple[Sale, ...]] = []
-    for choice in product(*options):
+    for choice in product(*map(range, map(len, options))):
         sold = [0] * len(goods)
         fits = True
-        for option in choice:
+        for opts, c in zip(options, choice, strict=True):
+            option = opts[c]
             if option is not None:
                 card, n = option
                 sold[card] += n
@@ -87,17 +110,11 @@ def _sale_lists(
             if any(sold[card] and sold[card] != goods[card] for card in GOODS):
                 continue
             if any(
-                option is None and any(goods[card] > sold[card] for card in bought)
-                for bought, option in zip(buys, choice, strict=True)
+                opts[c] is None and any(goods[card] > sold[card] for card in bought)
+                for bought, opts, c in zip(buys, options, choice, strict=True)
             ):
                 continue
-        found.append(
-            tuple(
-                Sale(name, option[0], option[1])
-                for (name, _), option in zip(islands, choice, strict=True)
-                if option is not None
-            )
-        )
+        found.append(tuple(sale for row, c in zip(sales, choice, strict=True) if (sale := row[c]) is not None))
     return tuple(found)
 
 
@@ -137,7 +154,7 @@ def legal_sell(state: State) -> tuple[Action, ...]:
         if len(cache) >= _SELL_CACHE_SIZE:
             cache.clear()
         islands = tuple((table[i].name, table[i]) for i in indices)
-        sale_lists = _sale_lists(goods, islands, rules.withholding)
+        sale_lists = sale_declarations(goods, islands, rules.withholding)
         found = ([None] * MAX_SEATS, sale_lists)
         if len(sale_lists) <= 1024:  # huge lists (extreme decks) are not kept
             cache[key] = found
@@ -209,7 +226,7 @@ def sale_points(board: Board, sales: Sequence[tuple[Sale, ...] | None]) -> tuple
     (4, 0, 0)
     """
     points = [0] * board.players
-    roles = board.roles
+    merchants = [role is _MERCHANT for role in board.roles]
     islands, ring = board.rules.islands, board.ring
     for position in board.active:
         island = islands[ring[position % len(ring)]]  # board.island(position)
@@ -220,15 +237,9 @@ def sale_points(board: Board, sales: Sequence[tuple[Sale, ...] | None]) -> tuple
                 for sale in declared:
                     if sale.island == name:
                         sold[p] += sale.count
-        most = max(sold, default=0)
-        if most <= 0:
-            continue
-        # island_points, inlined
-        leaders = [p for p, k in enumerate(sold) if k == most]
-        values = island.values
-        shared = values[len(leaders) - 1] if len(leaders) <= len(values) else 0
-        for p in leaders:
-            points[p] += values[0] if p < len(roles) and roles[p] is _MERCHANT else shared
+        if any(sold):
+            for p, won in enumerate(island_points(island, sold, merchants)):
+                points[p] += won
     return tuple(points)
 
 
@@ -252,5 +263,14 @@ def winners(board: Standings) -> tuple[int, ...]:
     """The seats with the most points once the game is over (ties share the win); ``()`` before."""
     if board.step is not Step.GAME_OVER:
         return ()
-    best = max(board.scores)
-    return tuple(p for p, score in enumerate(board.scores) if score == best)
+    return leaders(board.scores)
+
+
+def leaders(scores: Sequence[int]) -> tuple[int, ...]:
+    """The seats with the most points (ties share the lead).
+
+    >>> leaders((5, 9, 9, 2))
+    (1, 2)
+    """
+    best = max(scores)
+    return tuple(p for p, score in enumerate(scores) if score == best)

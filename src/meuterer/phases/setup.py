@@ -9,17 +9,37 @@ from typing import overload
 
 from meuterer.actions import Action, ArrangeRing, RingArrangements
 from meuterer.cards import EMPTY
-from meuterer.phases.common import Changes
+from meuterer.errors import SetupError
+from meuterer.phases.common import Board, Changes
 from meuterer.rules import Ring, Rules
 from meuterer.state import State, Step
 
 _HOCHLAND = 0
+_DEFAULT_RULES = Rules()
 
 
-def initial_state(players: int, first_captain: int, rules: Rules) -> State:
+def initial_state(players: int, first_captain: int, rules: Rules | None = None) -> State:
     """All islands passive but Hochland, where the ship lies; the full deck; the deal
     about to start with the captain, who draws his five cards first. With a shuffled ring,
-    the arrangement (a chance action) comes first."""
+    the arrangement (a chance action) comes first.
+
+    The setup is checked here, for every engine: 3 or 4 players, a first captain who is a
+    seat, a :class:`~meuterer.rules.Rules` (``None`` for the rulebook's); else
+    :class:`~meuterer.errors.SetupError` says which is wrong.
+
+    >>> initial_state(5, 0)
+    Traceback (most recent call last):
+    ...
+    meuterer.errors.SetupError: Meuterer is played by 3 or 4 players, got 5
+    """
+    if rules is None:
+        rules = _DEFAULT_RULES
+    if not isinstance(rules, Rules):
+        raise SetupError(f"rules must be a meuterer.Rules, got {type(rules).__name__}")
+    if type(players) is not int or players not in (3, 4):
+        raise SetupError(f"Meuterer is played by 3 or 4 players, got {players!r}")
+    if type(first_captain) is not int or not 0 <= first_captain < players:
+        raise SetupError(f"first_captain must be a seat from 0 to {players - 1}, got {first_captain!r}")
     empty = (EMPTY,) * players
     others = tuple((first_captain + i) % players for i in range(1, players))
     ring = tuple(range(len(rules.islands)))
@@ -54,7 +74,7 @@ def initial_state(players: int, first_captain: int, rules: Rules) -> State:
     )
 
 
-def piratennest(rules: Rules, ring: tuple[int, ...]) -> int | None:
+def piratennest(rules: Rules, ring: Sequence[int]) -> int | None:
     """Where the pirate ship starts (Piratennest's ring position), or ``None`` without pirates."""
     if not rules.pirates:
         return None
@@ -102,7 +122,7 @@ class ArrangementOutcomes(Sequence[tuple[Action, Fraction]]):
 _ARRANGEMENTS: dict[Rules, Arrangements] = {}
 
 
-def legal_ring(state: State) -> Sequence[Action]:
+def legal_ring(state: Board) -> Sequence[Action]:
     """Chance, shuffled ring: every arrangement (a lazy sequence of 11! actions)."""
     found = _ARRANGEMENTS.get(state.rules)
     if found is None:
@@ -110,20 +130,20 @@ def legal_ring(state: State) -> Sequence[Action]:
     return found
 
 
-def ring_outcomes(state: State) -> ArrangementOutcomes:
+def ring_outcomes(state: Board) -> ArrangementOutcomes:
     """Chance, shuffled ring: every arrangement with probability 1/11!, lazily."""
     legal = legal_ring(state)
     assert isinstance(legal, Arrangements)
     return ArrangementOutcomes(legal)
 
 
-def sample_ring(state: State, rng: random.Random) -> Action:
+def sample_ring(state: Board, rng: random.Random) -> Action:
     """Chance, shuffled ring: a uniform arrangement, by one ``rng.randrange`` over the list."""
     arrangements = legal_ring(state)
     return arrangements[rng.randrange(len(arrangements))]
 
 
-def arrange_ring(state: State, action: ArrangeRing) -> Changes:
+def arrange_ring(state: Board, action: ArrangeRing) -> Changes:
     """Lay the islands out as drawn; the pirate ship goes to Piratennest."""
     names = [island.name for island in state.rules.islands]
     ring = tuple(names.index(name) for name in action.islands)

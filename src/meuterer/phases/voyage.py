@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import random
 from bisect import bisect
+from collections.abc import Sequence
 from fractions import Fraction
 from itertools import accumulate
-from operator import itemgetter
+from operator import add, itemgetter
 
 from meuterer.actions import DRAWS, Action, Discard, Draw
 from meuterer.cards import CARDS, EMPTY, Card, Counts, Role, counts_of, minus, plus
-from meuterer.phases.common import Changes, clockwise_from, set_at
+from meuterer.phases.common import Changes, Table, clockwise_from, discarded, set_at
 from meuterer.phases.setup import piratennest
-from meuterer.rules import DiscardPool, Reshuffle
+from meuterer.rules import DiscardPool, Reshuffle, Rules
 from meuterer.state import State
 
 _DRAW: tuple[tuple[Action, ...], ...] = DRAWS
@@ -25,7 +26,7 @@ _WHEN_EMPTY = Reshuffle.WHEN_EMPTY
 # Drawing (the deal and phase 8) -----------------------------------------------------------
 
 
-def draw_pool(state: State) -> Counts:
+def draw_pool(state: Table) -> Counts:
     """The cards the next draw comes from: the deck, or the discard pile once the deck is empty."""
     return state.deck if any(state.deck) else state.discard
 
@@ -33,7 +34,7 @@ def draw_pool(state: State) -> Counts:
 _DRAWS: dict[tuple[int, Counts], tuple[Action, ...]] = {}
 
 
-def legal_draw(state: State) -> tuple[Action, ...]:
+def legal_draw(state: Table) -> tuple[Action, ...]:
     """Chance: the drawing player gets one of the unseen kinds still in the pool."""
     key = (state.to_act, state.deck if any(state.deck) else state.discard)  # draw_pool, inlined
     found = _DRAWS.get(key)
@@ -52,40 +53,68 @@ def draw_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
     return tuple((a, Fraction(pool[a.card], total)) for a in legal_draw(state) if isinstance(a, Draw))
 
 
-def sample_draw(state: State, rng: random.Random) -> Action:
+def sample_draw(state: Table, rng: random.Random) -> Action:
     """Draw one card with probability proportional to its count in the pool, using ``rng``.
 
     Exactly ``rng.choices(legal_draw(state), weights)[0]`` with the pool's counts as
     weights (one ``rng.random()`` call, the first kind whose running count exceeds it),
     returning the listed action instance.
     """
-    pool = draw_pool(state)
-    # the first kind whose running count exceeds x (bisect_right over the running counts)
-    card = bisect(list(accumulate(pool)), rng.random() * (sum(pool) + 0.0))
+    return _DRAW[state.to_act][pick_card(draw_pool(state), rng.random())]
+
+
+def pick_card(pool: Sequence[int], x: float) -> int:
+    """The card kind a draw takes from ``pool`` for a uniform ``x`` in [0, 1): the first
+    kind whose running count exceeds ``x`` times the pool's size, as ``random.choices``
+    weighted by the counts picks it (the same float arithmetic and bisection).
+
+    >>> pick_card((1, 0, 2, 0, 0, 0, 0), 0.0), pick_card((1, 0, 2, 0, 0, 0, 0), 0.5)
+    (0, 2)
+    """
+    card = bisect(list(accumulate(pool)), x * (sum(pool) + 0.0))
     if card == len(pool):  # x rounded up to the total: the last kind, as bisect caps it
         card = max((c for c in CARDS if pool[c]), default=0)
-    return _DRAW[state.to_act][card]
+    return card
 
 
-def cards_needed(state: State, seat: int, hand: Counts) -> int:
-    """Cards ``seat`` must draw to fill ``hand``, plus the loadmaster's extra cards."""
-    need = state.rules.hand_size - sum(hand)
-    if state.roles[seat] is _LOADMASTER:
-        need += state.rules.loadmaster_extra
+def draw_from(deck: Sequence[int], discard: Counts, card: int, rules: Rules) -> tuple[Counts, Counts]:
+    """The deck and the discard pile after a draw of ``card``: from the deck, or from the
+    discard pile shuffled into a new deck once the deck is empty (and at once when the
+    deck runs out under ``Rules(reshuffle="when_empty")``).
+
+    >>> from meuterer import Rules
+    >>> draw_from((0,) * 7, (1, 2, 0, 0, 0, 0, 0), 1, Rules())
+    ((1, 1, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 0))
+    """
+    if any(deck):
+        pile = list(deck)
+    else:  # the discard pile is shuffled into a new deck
+        pile, discard = list(discard), EMPTY
+    pile[card] -= 1
+    new_deck = tuple(pile)
+    if rules.reshuffle is _WHEN_EMPTY and not any(new_deck):
+        new_deck, discard = discard, EMPTY
+    return new_deck, discard
+
+
+def cards_needed(rules: Rules, role: Role | None, held: int) -> int:
+    """Cards a player holding ``held`` cards must draw to fill his hand, plus the
+    loadmaster's extra cards when ``role`` is the loadmaster.
+
+    >>> from meuterer import Rules, Role
+    >>> cards_needed(Rules(), None, 2), cards_needed(Rules(loadmaster_extra=2), Role.LOADMASTER, 5)
+    (3, 2)
+    """
+    need = rules.hand_size - held
+    if role is _LOADMASTER:
+        need += rules.loadmaster_extra
     return need
 
 
 def _draw(state: State, action: Draw) -> Changes:
     # add and set_at inlined (every third step of a game is a draw)
     p, card = action.player, action.card
-    if any(state.deck):
-        pile, discard = list(state.deck), state.discard
-    else:  # the discard pile is shuffled into a new deck
-        pile, discard = list(state.discard), EMPTY
-    pile[card] -= 1
-    deck = tuple(pile)
-    if state.rules.reshuffle is _WHEN_EMPTY and not any(deck):
-        deck, discard = discard, EMPTY
+    deck, discard = draw_from(state.deck, state.discard, card, state.rules)
     hands = list(state.hands)
     hand = list(hands[p])
     hand[card] += 1
@@ -108,7 +137,7 @@ def _next_drawer(state: State, hands: tuple[Counts, ...]) -> Changes:
     return {
         "to_act": seat,
         "queue": state.queue[1:],
-        "draws_left": cards_needed(state, seat, hands[seat]),
+        "draws_left": cards_needed(state.rules, state.roles[seat], sum(hands[seat])),
         "drawn": EMPTY,
     }
 
@@ -168,12 +197,22 @@ _CACHED_LISTS_UP_TO = 1024
 
 def legal_discard(state: State) -> tuple[Action, ...]:
     """Every multiset of ``loadmaster_extra`` cards of the pool, cards in canonical order."""
-    key = (state.to_act, discard_pool(state), state.rules.loadmaster_extra)
+    return discard_choices(state.to_act, discard_pool(state), state.rules.loadmaster_extra)
+
+
+def discard_choices(seat: int, pool: Counts, extra: int) -> tuple[Action, ...]:
+    """Every :class:`Discard` of ``extra`` cards of ``pool`` by ``seat``, cards in
+    canonical order, the most of the first kind first.
+
+    >>> [str(a) for a in discard_choices(0, (1, 0, 2, 0, 0, 0, 0), 2)]
+    ['p0 discard ruby wine', 'p0 discard wine wine']
+    """
+    key = (seat, pool, extra)
     found = _DISCARDS.get(key)
     if found is None:
         if len(_DISCARDS) >= 1 << 14:
             _DISCARDS.clear()
-        found = _discards(*key)
+        found = _discards(seat, pool, extra)
         if len(found) <= _CACHED_LISTS_UP_TO:  # huge lists (extreme rule options) are not kept
             _DISCARDS[key] = found
     return found
@@ -218,7 +257,7 @@ def discard(state: State, action: Discard) -> Changes:
 # Phases 6, 7, 9 and 10 ---------------------------------------------------------------------
 
 
-def sail(state: State, action: Action | None) -> Changes:
+def sail(state: Table, action: Action | None) -> Changes:
     """Phase 6: the ship sails to the winning destination, which becomes the new start
     island; the old and new start islands are the active ones."""
     destination = state.mutineer_destination if state.mutiny else state.captain_destination
@@ -228,48 +267,40 @@ def sail(state: State, action: Action | None) -> Changes:
     return {"start": destination, "active": active}
 
 
-_last_drawers: tuple[State | None, tuple[tuple[int, int], ...]] = (None, ())
-
-
-def _drawers(state: State) -> tuple[tuple[int, int], ...]:
-    # (seat, cards needed) in drawing order, once face-down cards are back in hand. The
-    # guard nobody_draws and the effect clean_up ask in turn about the same state.
-    global _last_drawers
-    cached = _last_drawers  # one read: another thread may replace it meanwhile
-    if cached[0] is state:
-        return cached[1]
-    hands, face_down, roles = state.hands, state.face_down, state.roles
-    full, extra = state.rules.hand_size, state.rules.loadmaster_extra
+def drawers(state: Table) -> tuple[tuple[int, int], ...]:
+    """Who draws in phase 8, once the face-down cards are back in hand: (seat, cards
+    needed) clockwise from the captain, skipping full hands."""
+    held = list(map(add, map(sum, state.hands), map(sum, state.face_down)))
+    roles, rules = state.roles, state.rules
     needs = []
-    for p in clockwise_from(state, state.captain):  # cards_needed, without building the hand
-        n = full - sum(hands[p]) - sum(face_down[p]) + (extra if roles[p] is _LOADMASTER else 0)
+    for p in clockwise_from(state, state.captain):
+        n = cards_needed(rules, roles[p], held[p])
         if n > 0:
             needs.append((p, n))
-    found = tuple(needs)
-    _last_drawers = (state, found)
-    return found
+    return tuple(needs)
 
 
-def nobody_draws(state: State, action: Action | None) -> bool:
+def nobody_draws(state: Table, action: Action | None) -> bool:
     """Guard: every hand is full after clean-up and there is no loadmaster."""
-    return not _drawers(state)
+    return not drawers(state)
 
 
-def clean_up(state: State, action: Action | None) -> Changes:
+def clean_up(state: Table, action: Action | None) -> Changes:
     """Phase 7: face-up cards go to the discard pile, face-down cards back to the hands.
 
     Then phase 8 is set up: drawing starts with the captain and goes clockwise, skipping
     players whose hands are already full.
     """
     n = state.players
-    discarded = tuple(map(sum, zip(state.discard, *state.face_up, strict=True)))
-    drawers = _drawers(state)
+    drawing = drawers(state)
     changes: Changes = {
         # (after phase 2 every hand is empty: the face-down cards are the new hands)
-        "hands": tuple(map(plus, state.hands, state.face_down)) if any(map(any, state.hands)) else state.face_down,
+        "hands": tuple(tuple(map(add, *hand)) for hand in zip(state.hands, state.face_down, strict=True))
+        if any(map(any, state.hands))
+        else tuple(map(tuple, state.face_down)),
         "face_up": (EMPTY,) * n,
         "face_down": (EMPTY,) * n,
-        "discard": discarded,
+        "discard": discarded(state.discard, state.face_up),
         "passed": (False,) * n,
         "captain_destination": None,
         "mutineer_destination": None,
@@ -277,18 +308,18 @@ def clean_up(state: State, action: Action | None) -> Changes:
     }
     if state.rules.pirates_return:  # pirate variant option: back to Piratennest
         changes["pirate"] = piratennest(state.rules, state.ring)
-    if drawers:
-        changes["to_act"], changes["draws_left"] = drawers[0]
-        changes["queue"] = tuple(map(_SEAT, drawers[1:]))
+    if drawing:
+        changes["to_act"], changes["draws_left"] = drawing[0]
+        changes["queue"] = tuple(map(_SEAT, drawing[1:]))
     return changes
 
 
-def return_roles(state: State, action: Action | None) -> Changes:
+def return_roles(state: Table, action: Action | None) -> Changes:
     """Phase 9: role cards go back to the centre."""
     return {"roles": (None,) * state.players, "role_order": ()}
 
 
-def next_round(state: State, action: Action | None) -> Changes:
+def next_round(state: Table, action: Action | None) -> Changes:
     """Phase 10: a new round starts with phase 1 under the current captain."""
     return {
         "round": state.round + 1,
