@@ -164,11 +164,12 @@ def test_no_module_imports_upward(name: str) -> None:
         for other, line in sorted(GRAPH[name].items())
         if other != "meuterer" and (floor_of(other) or 0) > mine
     ]
-    assert upward == [], f"{name} (floor {mine}) imports upward"
+    assert not upward, f"{name} (floor {mine}) imports upward: " + ", ".join(upward)
 
 
 def test_the_imports_have_no_cycle() -> None:
-    assert [describe(component, GRAPH) for component in cycles(GRAPH)] == []
+    found = [describe(component, GRAPH) for component in cycles(GRAPH)]
+    assert not found, "import cycles:\n" + "\n".join(found)
 
 
 def test_nothing_but_the_package_imports_the_package_itself() -> None:
