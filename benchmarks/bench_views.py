@@ -22,7 +22,7 @@ import meuterer
 from meuterer import Game, Rules, State
 from meuterer.record import make_record
 from meuterer.redact import redact, replay_views
-from meuterer.views import PlayerView, dumps_view, sample_state, view
+from meuterer.views import PlayerView, dumps_view, observation_vector, sample_state, view
 
 
 def snapshots(games: int) -> tuple[list[tuple[State, int | None]], list[Game]]:
@@ -71,7 +71,7 @@ def main() -> None:
 
     def vector_run() -> None:
         for v in views:
-            v.observation_vector()
+            observation_vector(v)
 
     records = [make_record(game, digests=False) for game in games]
 

@@ -296,9 +296,6 @@ def test_play_game_returns_actions_then_final_like_random_game() -> None:
     actions, final = played
     assert (played.actions, played.final) == (actions, final)
     assert meuterer.is_terminal(final) and isinstance(actions, tuple)
-    with pytest.warns(DeprecationWarning, match="old order"):
-        old_final, old_actions = play_game([RandomAgent()] * 3, seed=4, final_first=True)
-    assert (old_final, old_actions) == (final, actions)
 
 
 def test_the_hook_sees_every_move_and_reasons_change_nothing() -> None:
@@ -334,12 +331,6 @@ def test_one_registry_and_one_grammar() -> None:
     with pytest.raises(AgentSpecError, match="not an agent"):
         make_agent(lambda: object())  # type: ignore[arg-type, return-value]
     assert agent_label("ismcts:50") == "ismcts:50" and agent_label(GreedyAgent) == "greedy"
-    # the old names are the same function
-    from meuterer.cli_play import make_bot
-    from meuterer.tournament import make_agent as tournament_make_agent
-
-    assert tournament_make_agent is make_agent
-    assert make_bot("ismcts:9", 3).iterations == 9  # type: ignore[attr-defined]
 
 
 def test_programs_register_their_own_agents(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,8 +22,9 @@ from rich.console import Console
 
 import meuterer
 from meuterer import Role
+from meuterer.agents.registry import AgentSpecError, make_agent
+from meuterer.cli.play import make_bots, play, register
 from meuterer.cli.play.saving import Secret, read_secret
-from meuterer.cli_play import BotError, make_bot, make_bots, play, register
 
 CARD = r"(ruby|salt|wine|cloth|grain|support|pirate)"
 ROLE = r"(mutineer|cabin.boy|mate|merchant|loadmaster)"
@@ -229,12 +230,12 @@ def test_after_an_undo_the_same_answers_give_the_same_game(tmp_path: Path) -> No
 
 
 def test_bots() -> None:
-    assert make_bot("random", 1).name == "random"
-    with pytest.raises(BotError, match=r"unknown agent 'clever': use random, greedy, ismcts\[:ITERATIONS"):
-        make_bot("clever", 1)
-    with pytest.raises(BotError, match="random takes no option"):
-        make_bot("random:5", 1)
-    with pytest.raises(BotError, match=r"names 2 bot\(s\), but 4 players need 3 \(one for each of p0, p1, p3\)"):
+    assert make_agent("random", seed=1).name == "random"
+    with pytest.raises(AgentSpecError, match=r"unknown agent 'clever': use random, greedy, ismcts\[:ITERATIONS"):
+        make_agent("clever", seed=1)
+    with pytest.raises(AgentSpecError, match="random takes no option"):
+        make_agent("random:5", seed=1)
+    with pytest.raises(AgentSpecError, match=r"names 2 bot\(s\), but 4 players need 3 \(one for each of p0, p1, p3\)"):
         make_bots("random,random", 4, 2, 1)
     bots = make_bots("random", 3, 1, 1)
     assert sorted(bots) == [0, 2]
@@ -256,13 +257,13 @@ def test_bots_are_imported_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = types.ModuleType("meuterer.agents.ismcts")
     fake.ISMCTSAgent = Search  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "meuterer.agents.ismcts", fake)
-    make_bot("ismcts:50", 7)
-    make_bot("ismcts", 8)
+    make_agent("ismcts:50", seed=7)
+    make_agent("ismcts", seed=8)
     assert made == [{"iterations": 50, "seed": 7}, {"iterations": 100, "seed": 8}]
 
     monkeypatch.setitem(sys.modules, "meuterer.agents.greedy", None)  # an import of it fails
-    with pytest.raises(BotError, match=r"agent 'greedy' is not available .*use 'random' instead"):
-        make_bot("greedy", 1)
+    with pytest.raises(AgentSpecError, match=r"agent 'greedy' is not available .*use 'random' instead"):
+        make_agent("greedy", seed=1)
 
 
 def test_bad_options(tmp_path: Path) -> None:

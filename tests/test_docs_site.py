@@ -70,8 +70,8 @@ def test_a_role_becomes_a_link_to_its_canonical_path() -> None:
     views = pkg["views"]
     assert extension.resolve(pkg, views, "sample_state", names) == "meuterer.views.sample.sample_state"
     assert extension.resolve(pkg, views, "meuterer.new_game", names) == "meuterer.engine.new_game"
-    assert extension.resolve(pkg, views, "PlayerView.observation_vector", names) == (
-        "meuterer.views.player_view.PlayerView.observation_vector"
+    assert extension.resolve(pkg, views, "PlayerView.legal_actions", names) == (
+        "meuterer.views.player_view.PlayerView.legal_actions"
     )
     assert extension.resolve(pkg, pkg["record"], "FormatError", names) == "meuterer.errors.FormatError"
     assert extension.resolve(pkg, views, "transitions.Machine", names) is None

@@ -14,7 +14,7 @@ import meuterer
 from meuterer import Action, IllegalActionError, Rules
 from meuterer.encoding import utilities
 from meuterer.errors import SetupError
-from meuterer.views import PlayerView, observation_layout, view
+from meuterer.views import PlayerView, observation_layout, observation_text, observation_vector, view
 
 gymnasium = pytest.importorskip("gymnasium")
 np = pytest.importorskip("numpy")
@@ -77,7 +77,7 @@ def test_observations_are_the_learners_view() -> None:
     env = adapter.MeutererEnv(players=3, opponents="greedy", observation="vector", seat=1, rounds=2)
     observation, _ = env.reset(seed=4)
     layout = observation_layout(3, env.rules)
-    assert list(observation) == list(view(env.state, 1).observation_vector())
+    assert list(observation) == list(observation_vector(view(env.state, 1)))
     assert env.state.to_act == 1 and (observation >= np.array(layout.low)).all()
     encoded = adapter.MeutererEnv(players=3, opponents="greedy", seat=1, rounds=2)
     observation, _ = encoded.reset(seed=4)
@@ -86,7 +86,7 @@ def test_observations_are_the_learners_view() -> None:
         assert encoded.render() is None
     shown = adapter.MeutererEnv(players=3, seat=1, rounds=2, render_mode="ansi")
     shown.reset(seed=4)
-    assert shown.render() == view(shown.state, 1).observation_text()
+    assert shown.render() == observation_text(view(shown.state, 1))
 
 
 def test_seeding_seats_and_truncation() -> None:

@@ -17,7 +17,7 @@ import meuterer.views
 from meuterer import FormatError, Game, Rules
 from meuterer.record import make_record
 from meuterer.redact import dumps_redacted, loads_redacted, redact, replay_views
-from meuterer.views import dumps_view, loads_view, sample_state, view
+from meuterer.views import dumps_view, loads_view, observation_text, observation_vector, sample_state, view
 from tests.strategies import walk
 
 
@@ -284,7 +284,7 @@ def smoke(state: meuterer.State, rng: random.Random, steps: int = 30) -> None:
     meuterer.dumps_state(state)
     for p in [None, *range(state.players)]:
         v = view(state, p)
-        v.observation_vector(), v.observation_text(), v.legal_actions()
+        observation_vector(v), observation_text(v), v.legal_actions()
         if p is not None:
             sample_state(v, rng)
     for _ in range(steps):

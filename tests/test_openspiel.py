@@ -18,7 +18,7 @@ from meuterer.islands import ISLANDS, Island
 from meuterer.record import make_record
 from meuterer.redact import redact
 from meuterer.serialize import check_state
-from meuterer.views import Rounds, history_layout, update_rounds, view
+from meuterer.views import Rounds, history_layout, observation_text, observation_vector, update_rounds, view
 
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
@@ -140,8 +140,8 @@ def test_playthrough_agrees_with_the_engine(params: dict[str, Any], seed: int) -
             mask = state.legal_actions_mask(player)
             assert len(mask) == game.num_distinct_actions() and sum(mask) == len(legal)
             for p in range(game.num_players()):
-                assert state.observation_string(p) == view(s, p).observation_text()
-                assert state.observation_tensor(p) == pytest.approx(view(s, p).observation_vector())
+                assert state.observation_string(p) == observation_text(view(s, p))
+                assert state.observation_tensor(p) == pytest.approx(observation_vector(view(s, p)))
                 recall = state.information_state_tensor(p)
                 size = len(state.observation_tensor(p))
                 assert recall[:size] == state.observation_tensor(p)
@@ -316,7 +316,7 @@ def test_a_resampled_state_holds_no_other_seats_real_history() -> None:
         assert other.information_state_string(0) == state.information_state_string(0)
         for p in (1, 2, 3):
             history = f"history ({len(public)} actions):\n" + "".join(line + "\n" for line in public)
-            assert other.information_state_string(p) == view(sample, p).observation_text() + history
+            assert other.information_state_string(p) == observation_text(view(sample, p)) + history
             assert other.record(p) == public
             assert all("?" in line for line in other.record(p) if line.startswith(f"draw p{p}"))
         if (sample.hands[1], sample.face_down[1], sample.roles[1]) != (real.hands[1], real.face_down[1], real.roles[1]):
@@ -345,12 +345,12 @@ def test_observers() -> None:
     s = state.meuterer_state
     spectator = observer(game, True, False, False)
     spectator.set_from(state, 1)
-    assert spectator.string_from(state, 1) == view(s, None).observation_text()
-    assert list(spectator.tensor) == list(view(s, None).observation_vector())
+    assert spectator.string_from(state, 1) == observation_text(view(s, None))
+    assert list(spectator.tensor) == list(observation_vector(view(s, None)))
     both = observer(game, True, True, False)
     both.set_from(state, 1)
-    assert both.string_from(state, 1) == view(s, 1).observation_text() == state.observation_string(1)
-    assert list(both.tensor) == list(view(s, 1).observation_vector())
+    assert both.string_from(state, 1) == observation_text(view(s, 1)) == state.observation_string(1)
+    assert list(both.tensor) == list(observation_vector(view(s, 1)))
     assert list(both.dict["hand"]) == list(s.hands[1])  # one array per declared piece
     private = observer(game, False, True, False)
     private.set_from(state, 1)

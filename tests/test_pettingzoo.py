@@ -11,7 +11,7 @@ import meuterer
 from meuterer import IllegalActionError, Rules
 from meuterer.encoding import action_ids
 from meuterer.errors import SetupError
-from meuterer.views import observation_layout, view
+from meuterer.views import observation_layout, observation_text, observation_vector, view
 
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
 np = pytest.importorskip("numpy")
@@ -55,7 +55,7 @@ def play(environment: Any, seed: int) -> tuple[list[str], dict[str, float]]:
         legal = list(np.flatnonzero(obs["action_mask"]))
         assert legal == list(action_ids(raw.rules).legal_ids(state))
         assert sorted(raw.action_to_string(a) for a in legal) == sorted(map(str, meuterer.legal_actions(state)))
-        assert list(obs["observation"]) == list(view(state, state.to_act).observation_vector())
+        assert list(obs["observation"]) == list(observation_vector(view(state, state.to_act)))
         for other in environment.agents:
             if other != agent:
                 assert not environment.observe(other)["action_mask"].any()
@@ -107,7 +107,7 @@ def test_illegal_actions(caplog: pytest.LogCaptureFixture) -> None:
 def test_render() -> None:
     raw = adapter.raw_env(players=3, render_mode="ansi")
     raw.reset(seed=2)
-    assert raw.render() == view(raw.game_state, None).observation_text()
+    assert raw.render() == observation_text(view(raw.game_state, None))
     with pytest.raises(ValueError, match="render_mode"):
         adapter.raw_env(render_mode="rgb_array")
 
@@ -117,12 +117,12 @@ def test_render_per_player() -> None:
     current.reset(seed=2)
     for _ in range(6):
         seat = current.game_state.to_act
-        assert current.render() == view(current.game_state, seat).observation_text()
+        assert current.render() == observation_text(view(current.game_state, seat))
         assert "(you)" in current.render().splitlines()[4 + seat]  # the header lines, then one per seat
         current.step(int(np.flatnonzero(current.observe(current.agent_selection)["action_mask"])[0]))
     fixed = adapter.raw_env(players=3, render_mode="ansi", render_view="player_2")
     fixed.reset(seed=2)
-    assert fixed.render() == view(fixed.game_state, 2).observation_text() == fixed.view_text("player_2")
+    assert fixed.render() == observation_text(view(fixed.game_state, 2)) == fixed.view_text("player_2")
     with pytest.raises(SetupError):
         adapter.raw_env(players=3, render_view="player_3")
 

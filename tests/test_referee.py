@@ -100,12 +100,12 @@ def test_a_spectator_and_a_stranger_take_no_action() -> None:
         apply_as(state, "p0 dance", 0)
 
 
-def test_apply_as_player_is_the_referee() -> None:
+def test_apply_as_applies_what_the_engine_applies() -> None:
     actions, _ = meuterer.random_game(seed=7, players=4)
     mutiny = next(s for s in meuterer.Game.replay(actions, players=4).states if s.step is meuterer.Step.MUTINY)
     seat, other = mutiny.to_act, (mutiny.to_act + 1) % mutiny.players
     with pytest.raises(IllegalActionError) as info:
-        meuterer.apply(mutiny, Support(seat, 5), as_player=other)
+        apply_as(mutiny, Support(seat, 5), other)
     assert info.value.reason == f"p{other} may act only for p{other}, not for p{seat}"
     legal = meuterer.legal_actions(mutiny)[0]
-    assert meuterer.apply(mutiny, legal, as_player=seat) == meuterer.apply(mutiny, legal)
+    assert apply_as(mutiny, legal, seat) == meuterer.apply(mutiny, legal)

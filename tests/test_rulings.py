@@ -97,7 +97,6 @@ def test_a_mate_adds_one_and_only_mutiny_sides_count() -> None:
 
 def test_seat_counts_come_from_the_card_definitions() -> None:
     assert SEAT_COUNTS == (3, 4) and MAX_SEATS == 4
-    assert meuterer.actions.MAX_SEATS == MAX_SEATS  # the old import path still works
 
 
 def test_more_support_cards_than_the_rulebook_deck_holds_can_all_be_added() -> None:

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 import meuterer
 from meuterer import Role
 from meuterer.agents import Agent, GreedyAgent, RandomAgent, play_game
-from meuterer.cli_simulate import register
+from meuterer.agents.registry import make_agent
+from meuterer.cli.simulate import register
 from meuterer.errors import SetupError
 from meuterer.fast import play_game as fast_play_game
 from meuterer.tournament import (
@@ -30,7 +31,6 @@ from meuterer.tournament import (
     format_for,
     game_seed,
     lineup,
-    make_agent,
     play_game_result,
     ray_available,
     read_results,

@@ -54,6 +54,8 @@ from meuterer.views import (
     loads_view,
     observation_layout,
     observation_names,
+    observation_text,
+    observation_vector,
     sample_state,
     unstructure_view,
     view,
@@ -221,7 +223,7 @@ def check_sample(state: State, player: int | None, v: PlayerView, rng: random.Ra
     other = sample_state(v, rng)
     assert view(other, player) == v
     assert dumps_view(view(other, player)).encode() == dumps_view(v).encode()
-    assert view(other, player).observation_vector() == v.observation_vector()
+    assert observation_vector(view(other, player)) == observation_vector(v)
     # The engine's invariants hold: shapes, ranges, card conservation...
     check_state(other)
     assert tuple(map(sum, other.hands)) == tuple(map(sum, state.hands))
@@ -562,7 +564,7 @@ def test_views_serialise_and_observe_with_a_fixed_layout(setup: Setup) -> None:
             back = loads_view(dumps_view(v))
             assert back == v and hash(back) == hash(v)
             assert dumps_view(v) == json.dumps(unstructure_view(v), sort_keys=True, separators=(",", ":"))
-            vector = v.observation_vector()
+            vector = observation_vector(v)
             assert len(vector) == len(names) and all(type(x) is int for x in vector)
             assert vector == layout.vector(v)
             assert all(low <= x <= high for low, x, high in zip(layout.low, vector, layout.high, strict=True))
@@ -588,7 +590,7 @@ def test_views_serialise_and_observe_with_a_fixed_layout(setup: Setup) -> None:
 
 def test_the_observation_text_of_the_scripted_position() -> None:
     mine = view(small_position(), 1)
-    assert mine.observation_text() == (
+    assert observation_text(mine) == (
         "view of p1, 4 players, round 1, phase 2 play: p0 to act\n"
         "captain p0, offer 0; ship at hochland; active hochland\n"
         "deck 4; discard -; unseen grain grain grain grain grain support support support support support\n"
@@ -598,7 +600,7 @@ def test_the_observation_text_of_the_scripted_position() -> None:
         "  p2; role ?; hand 0; face up grain grain; passed, face down 3; score 0\n"
         "  p3; role ?; hand 0; face up grain grain grain; passed, face down 2; score 0\n"
     )
-    assert "mate" not in view(small_position(), None).observation_text()
+    assert "mate" not in observation_text(view(small_position(), None))
 
 
 def test_a_forged_view_cannot_be_completed() -> None:
@@ -784,7 +786,7 @@ def test_the_layout_derives_names_bounds_pieces_and_encodings() -> None:
     assert all(low <= high for low, high in zip(layout.low, layout.high, strict=True))
     assert sum(piece.size for piece in layout.pieces) == layout.size
     v = view(small_position(), 1)
-    vector = v.observation_vector()
+    vector = observation_vector(v)
     pieces = layout.pieces_of(v)
     assert tuple(x for piece in layout.pieces for x in pieces[piece.name]) == vector
     for name, part in pieces.items():

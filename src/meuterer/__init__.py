@@ -6,6 +6,7 @@
 (3, True)
 """
 
+from meuterer import svg as _svg  # noqa: F401 - gives State and PlayerView their _repr_svg_
 from meuterer._version import __version__
 from meuterer.actions import (
     Action,

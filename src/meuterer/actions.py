@@ -22,8 +22,7 @@ from typing import ClassVar, overload
 
 import attrs
 
-from meuterer.cards import CARD_BY_NAME, ROLE_BY_NAME, Card, Role
-from meuterer.cards import MAX_SEATS as MAX_SEATS  # its home is meuterer.cards
+from meuterer.cards import CARD_BY_NAME, MAX_SEATS, ROLE_BY_NAME, Card, Role
 from meuterer.errors import ActionParseError, ActionTypeError, MeutererError
 
 

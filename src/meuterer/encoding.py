@@ -291,19 +291,6 @@ def score_bounds(players: int, rules: Rules) -> tuple[int, int]:
     return low, max(high, low + 1)
 
 
-def observation_bounds(players: int, rules: Rules) -> tuple[int, int]:
-    """One range holding every entry of :meth:`meuterer.views.PlayerView.observation_vector`
-    (:func:`meuterer.views.observation_layout` bounds each entry on its own).
-
-    >>> observation_bounds(4, Rules())
-    (-24, 136)
-    """
-    from meuterer.views import observation_layout  # the views import this module
-
-    layout = observation_layout(players, rules)
-    return min(layout.low), max(layout.high)
-
-
 UTILITIES: Final[Mapping[str, str]] = {
     "score": "the victory points (general sum)",
     "relative": "the victory points minus the mean of the others' (zero sum)",

@@ -122,20 +122,15 @@ def chance_outcomes(state: State) -> Sequence[tuple[Action, Fraction]]:
     return () if outcomes is None else outcomes(state)
 
 
-def apply(state: State, action: Action, *, as_player: int | None = None) -> State:
+def apply(state: State, action: Action) -> State:
     """The state after ``action``; ``state`` itself is never changed.
 
     Raises :class:`~meuterer.errors.IllegalActionError`, saying why (and with a stable
     ``code``, see ``docs/protocol.md``), unless ``action`` is one of
     :func:`legal_actions` (``state``). The reason is worded from the whole state, hidden
-    cards included. A server taking actions from players passes
-    ``as_player=seat`` (the seat that sent it): the action is then checked and explained
-    from that seat's view only (:func:`meuterer.referee.apply_as`).
+    cards included. A server taking actions from players calls
+    :func:`meuterer.referee.apply_as` instead, which words its refusals from the sender's view.
     """
-    if as_player is not None:
-        from meuterer.referee import apply_as  # the referee reads views, which read this module
-
-        return apply_as(state, action, as_player)
     cached = _last  # legal_actions' cache, read here first: callers mostly just listed them
     if cached[0] is state:
         legal = cached[1]

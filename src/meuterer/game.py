@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
 from meuterer.actions import Action, parse_action
 from meuterer.engine import apply, new_game
@@ -29,8 +29,19 @@ from meuterer.errors import HistoryError, MeutererError
 from meuterer.rules import Rules
 from meuterer.state import State
 
-if TYPE_CHECKING:
-    from meuterer.record import Record
+
+class RecordLike(Protocol):
+    """What :meth:`Game.from_record` reads of a :class:`~meuterer.record.Record` (which
+    imports this module, so it is named here by its shape)."""
+
+    @property
+    def actions(self) -> Sequence[Action]: ...
+    @property
+    def players(self) -> Sequence[str]: ...
+    @property
+    def first_captain(self) -> int: ...
+    @property
+    def rules(self) -> Rules: ...
 
 
 class Game:
@@ -98,7 +109,7 @@ class Game:
         return game
 
     @classmethod
-    def from_record(cls, record: Record) -> Game:
+    def from_record(cls, record: RecordLike) -> Game:
         """The game a :class:`~meuterer.record.Record` describes (raises if an action is illegal;
         :class:`TypeError` for anything but a record: read a file with :func:`meuterer.read_record`)."""
         if not all(hasattr(record, name) for name in ("actions", "players", "first_captain", "rules")):

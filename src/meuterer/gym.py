@@ -27,7 +27,7 @@ game ends. Keyword arguments:
   ``"win"`` (see :data:`meuterer.encoding.UTILITIES`).
 - ``observation``: ``"encoded"`` (default: floats in [0, 1], quantities scaled and
   categories one-hot, :meth:`meuterer.views.Layout.encode`) or ``"vector"`` (the ints of
-  :meth:`~meuterer.views.PlayerView.observation_vector`, with per-entry bounds).
+  :func:`~meuterer.views.observation_vector`, with per-entry bounds).
 - ``max_steps``: truncate an episode after this many learner decisions (``None``: never).
 - ``illegal``: ``"end"`` (default: an illegal action ends the episode with
   ``illegal_reward``) or ``"raise"`` (:class:`~meuterer.errors.IllegalActionError`).
@@ -57,7 +57,7 @@ from meuterer.encoding import UTILITIES, action_ids, as_action_id, utilities
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.rules import Rules
 from meuterer.state import State
-from meuterer.views import Layout, PlayerView, observation_layout, view
+from meuterer.views import Layout, PlayerView, observation_layout, observation_text, view
 
 __all__ = ["ENV_ID", "MeutererEnv", "Policy", "observation_space", "observe"]
 
@@ -238,7 +238,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         if self.render_mode not in self.metadata["render_modes"]:
             gymnasium.logger.warn(f"render_mode {self.render_mode!r} is not one of ansi, human: nothing rendered")
             return None
-        text = view(self.state, self.seat).observation_text()
+        text = observation_text(view(self.state, self.seat))
         if self.render_mode == "ansi":
             return text
         print(text, end="")

@@ -28,8 +28,8 @@ The game:
   placement's is 7 plus the island's index in the island table (so there are 19 chance
   outcome ids with a shuffled ring, else 7). ``action_to_string`` gives the canonical
   notation.
-- **Observations.** ``observation_string`` is :meth:`~meuterer.views.PlayerView.observation_text`
-  and ``observation_tensor`` is :meth:`~meuterer.views.PlayerView.observation_vector` of
+- **Observations.** ``observation_string`` is :func:`~meuterer.views.observation_text`
+  and ``observation_tensor`` is :func:`~meuterer.views.observation_vector` of
   the player's view (:func:`meuterer.views.observation_layout` declares the entries; the
   observer's ``dict`` holds one array per declared piece).
 - **Information states** have perfect recall: ``information_state_string`` is the
@@ -96,6 +96,7 @@ from meuterer.views import (
     Rounds,
     history_layout,
     observation_layout,
+    observation_text,
     private_text,
     sample_state,
     seen,
@@ -629,7 +630,7 @@ class MeutererState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         node = self._node
         s = node.state
-        lines = [view(s, None).observation_text().rstrip("\n")]
+        lines = [observation_text(view(s, None)).rstrip("\n")]
         if node.placed:
             lines.append("ring so far: " + ",".join(s.rules.islands[i].name for i in (0, *node.placed)))
         for seat in range(s.players):
@@ -723,7 +724,7 @@ class _Observer:
     def string_from(self, state: MeutererState, player: int) -> str:
         """What ``player`` observes as text; with perfect recall, followed by his record."""
         v = self._view(state, player)
-        text = v.observation_text() if self._public else private_text(v)
+        text = observation_text(v) if self._public else private_text(v)
         if not self._recall:
             return text
         lines = state.record(player if self._private else None)

@@ -20,7 +20,7 @@ shuffled ring) is played inside the environment with its own random generator, s
 - **Observations**: ``{"observation": ..., "action_mask": int8 mask of the legal ids}``
   from the agent's view; the mask is all zeros except for the agent to act. With
   ``observation="vector"`` (default) the observation is
-  :meth:`~meuterer.views.PlayerView.observation_vector` (int64, a ``Box`` with each
+  :func:`~meuterer.views.observation_vector` (int64, a ``Box`` with each
   entry's own bounds); with ``"encoded"`` it is the normalised/one-hot encoding of the same
   layout (float32 in [0, 1]; :func:`meuterer.views.observation_layout` declares both).
   Observations and masks are built once per step and agent (treat them as read-only).
@@ -60,7 +60,7 @@ from meuterer.fast.observation import observation_vector
 from meuterer.gym import observation_space
 from meuterer.rules import Rules
 from meuterer.state import State
-from meuterer.views import observation_layout, view
+from meuterer.views import observation_layout, observation_text, view
 
 __all__ = ["env", "raw_env"]
 
@@ -292,7 +292,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def view_text(self, agent: str | None) -> str:
         """The game as ``agent`` (``None``: a spectator) sees it, as text."""
-        return view(self.game_state, None if agent is None else self._seat[agent]).observation_text()
+        return observation_text(view(self.game_state, None if agent is None else self._seat[agent]))
 
     def close(self) -> None:
         """Nothing to release."""

@@ -40,7 +40,7 @@ from meuterer.record import Record, Result, document_data, layout, read_document
 from meuterer.rules import Rules
 from meuterer.serialize import parse_json
 from meuterer.state import State, Step, evolve
-from meuterer.views import ROLES_SECRET, PlayerView, Slot, _complete, view
+from meuterer.views import ROLES_SECRET, PlayerView, Slot, complete_state, view
 from meuterer.views import HiddenDraw as HiddenDraw  # re-exported: redacted records are made of these
 from meuterer.views import HiddenRole as HiddenRole
 from meuterer.views import Seen as Seen
@@ -140,7 +140,7 @@ def _step(state: State, seen: Seen, p: int | None, before: PlayerView) -> State:
         need = _need(state, action, p)
         if need is not None:
             try:
-                state = _with_roles(_complete(before, None, need), state.roles)
+                state = _with_roles(complete_state(before, None, need), state.roles)
             except MeutererError:
                 raise IllegalActionError(action, "no cards the player could hold allow it") from None
     after = engine.apply(state, action)

@@ -239,12 +239,6 @@ class State(_Stored):
             raise attrs.exceptions.FrozenInstanceError()
         _set_storage(self, dict(fields))
 
-    def _repr_svg_(self) -> str:
-        """The table as an SVG picture (:func:`meuterer.svg.board`; Jupyter shows it)."""
-        from meuterer.svg import board  # svg imports this module
-
-        return board(self)
-
 
 FIELDS: tuple[str, ...] = tuple(f.name for f in attrs.fields(State))
 

@@ -441,3 +441,15 @@ def board(
     legend = "light island: active · dark: passive · values I/II/III · S ship  P pirates · C/M destinations"
     _el(svg, "text", legend, x=cx, y=height - 6, class_="mt-s mt-c")
     return Svg(ET.tostring(svg, encoding="unicode"))
+
+
+def register_pictures() -> None:
+    """Give :class:`~meuterer.state.State` and :class:`~meuterer.views.PlayerView` a
+    ``_repr_svg_`` that draws them with :func:`board` (Jupyter shows it). Done when this
+    module is imported, which ``import meuterer`` does: the core never imports pictures.
+    """
+    for cls in (State, PlayerView):
+        setattr(cls, "_repr_svg_", board)  # noqa: B010 - a method added from above, by name
+
+
+register_pictures()

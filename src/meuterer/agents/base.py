@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import random
 import time
-import warnings
 from collections.abc import Callable, Sequence
-from typing import Literal, NamedTuple, Protocol, overload, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 import attrs
 
@@ -91,7 +90,6 @@ class Played(NamedTuple):
     final: State
 
 
-@overload
 def play_game(
     agents: Sequence[Agent],
     seed: int | None = None,
@@ -100,57 +98,17 @@ def play_game(
     *,
     hook: Callable[[Move], None] | None = None,
     reasons: bool = False,
-    final_first: Literal[False] = False,
-) -> Played: ...
-
-
-@overload
-def play_game(
-    agents: Sequence[Agent],
-    seed: int | None = None,
-    first_captain: int = 0,
-    rules: Rules | None = None,
-    *,
-    hook: Callable[[Move], None] | None = None,
-    reasons: bool = False,
-    final_first: Literal[True],
-) -> tuple[State, tuple[Action, ...]]: ...
-
-
-def play_game(
-    agents: Sequence[Agent],
-    seed: int | None = None,
-    first_captain: int = 0,
-    rules: Rules | None = None,
-    *,
-    hook: Callable[[Move], None] | None = None,
-    reasons: bool = False,
-    final_first: bool = False,
-) -> Played | tuple[State, tuple[Action, ...]]:
+) -> Played:
     """Play one game, seat ``i`` played by ``agents[i]``; chance and every agent draw from
     generators derived from ``seed``. Returns ``(actions, final)`` like
     :func:`meuterer.random_game`; ``hook`` is called after every action with a :class:`Move`,
     which holds the agent's reason when ``reasons`` is true (agents that give them are asked
     through :func:`choose`; the game is the same either way).
 
-    ``final_first=True`` gives the order of earlier versions, ``(final, actions)``, with a
-    :class:`DeprecationWarning`.
-
     >>> actions, final = play_game([RandomAgent()] * 3, seed=1)
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     old = play_game([RandomAgent()] * 3, seed=1, final_first=True)
-    >>> old == (final, actions), caught[0].category.__name__
-    (True, 'DeprecationWarning')
+    >>> final.step.name, len(actions) > 0
+    ('GAME_OVER', True)
     """
-    if final_first:
-        warnings.warn(
-            "play_game(..., final_first=True) returns (final, actions), the old order; "
-            "play_game now returns (actions, final) like random_game",
-            DeprecationWarning,
-            stacklevel=2,
-        )
     rng = random.Random(seed)
     chance = random.Random(rng.getrandbits(64))
     own = [random.Random(rng.getrandbits(64)) for _ in agents]
@@ -176,6 +134,4 @@ def play_game(
         before, state = state, apply(state, action)
         if hook is not None:
             hook(Move(before, action, state, seconds, reason))
-    if final_first:
-        return state, tuple(history)
     return Played(tuple(history), state)

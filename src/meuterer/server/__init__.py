@@ -5,3 +5,6 @@ keeps the tables in a database (SQLite by default, PostgreSQL by URL); :mod:`.ap
 ASGI application (the lobby, a WebSocket per seat, the browser client). Needs the
 ``server`` extra: ``pip install "meuterer[server]"``.
 """
+
+DEFAULT_URL = "sqlite:///meuterer-server.db"
+"""The database ``meuterer serve`` uses unless told otherwise: a file in the working directory."""

@@ -10,10 +10,9 @@ import argparse
 import sys
 from typing import Any
 
-__all__ = ["DEFAULT_URL", "register"]
+from meuterer.server import DEFAULT_URL
 
-DEFAULT_URL = "sqlite:///meuterer-server.db"
-"""The database ``meuterer serve`` uses unless told otherwise: a file in the working directory."""
+__all__ = ["DEFAULT_URL", "register"]
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -31,7 +31,7 @@ import sqlalchemy as sa
 from meuterer.actions import Action
 from meuterer.rules import Rules
 from meuterer.serialize import converter, structure
-from meuterer.server.command import DEFAULT_URL
+from meuterer.server import DEFAULT_URL
 from meuterer.server.table import Seat, Table
 
 __all__ = ["DEFAULT_URL", "Store"]

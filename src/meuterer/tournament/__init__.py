@@ -9,7 +9,7 @@ statistics (``meuterer.tournament.statistics``).
 """
 
 from meuterer.agents.registry import AgentSpec as AgentSpec  # documented in meuterer.agents
-from meuterer.agents.registry import agent_label, make_agent
+from meuterer.agents.registry import agent_label
 from meuterer.tournament.results import (
     Format,
     GameResult,
@@ -47,7 +47,6 @@ __all__ = [
     "format_for",
     "game_seed",
     "lineup",
-    "make_agent",
     "play_game_result",
     "ray_available",
     "read_results",

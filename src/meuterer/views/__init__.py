@@ -37,6 +37,7 @@ from meuterer.views.observation import (
     Piece,
     Rounds,
     history_layout,
+    observation_bounds,
     observation_layout,
     observation_names,
     observation_text,
@@ -50,14 +51,15 @@ from meuterer.views.player_view import (
     PUBLIC_FIELDS,
     ROLES_SECRET,
     PlayerView,
+    Slot,
     ViewError,
+    complete_state,
     dumps_view,
     loads_view,
     unstructure_view,
     view,
 )
-from meuterer.views.sample import Slot, sample_state
-from meuterer.views.sample import _complete as _complete  # for meuterer.redact
+from meuterer.views.sample import sample_state
 from meuterer.views.seen_actions import HiddenDraw, HiddenRole, Seen, SeenAction, seen, seen_by_all
 
 __all__ = [
@@ -77,9 +79,11 @@ __all__ = [
     "SeenAction",
     "Slot",
     "ViewError",
+    "complete_state",
     "dumps_view",
     "history_layout",
     "loads_view",
+    "observation_bounds",
     "observation_layout",
     "observation_names",
     "observation_text",

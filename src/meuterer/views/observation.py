@@ -8,12 +8,12 @@ the named tensor pieces and the normalised/one-hot encoding are all derived from
 public facts of each round played) in the same way.
 
 >>> import meuterer
->>> from meuterer.views import view, observation_layout
+>>> from meuterer.views import view, observation_layout, observation_vector
 >>> layout = observation_layout(4)
 >>> layout.size, layout.names[:3], layout.slices["hand"]
 (164, ('players', 'viewer', 'round'), slice(53, 60, None))
 >>> v = view(meuterer.new_game(4), 0)
->>> layout.vector(v) == v.observation_vector(), len(layout.encode(v)) == layout.encoded_size
+>>> layout.vector(v) == observation_vector(v), len(layout.encode(v)) == layout.encoded_size
 (True, True)
 """
 
@@ -290,7 +290,7 @@ def _seat_piece(seat: int, players: int, rules: Rules) -> Piece[PlayerView]:
 
 @cache
 def observation_layout(players: int, rules: Rules | None = None) -> Layout[PlayerView]:
-    """The declared layout of :meth:`~meuterer.views.PlayerView.observation_vector` for
+    """The declared layout of :func:`observation_vector` for
     ``players`` seats under ``rules`` (default ``Rules()``; only the bounds and the ring's
     length depend on the rules)."""
     rules = Rules() if rules is None else rules
@@ -347,6 +347,17 @@ empty or absent); the others are public, except the viewer's own ``p{seat}.role`
 the reveal, and ``viewer`` and ``unseen``, which depend on who views."""
 
 
+def observation_bounds(players: int, rules: Rules) -> tuple[int, int]:
+    """One range holding every entry of :func:`observation_vector`
+    (:func:`observation_layout` bounds each entry on its own).
+
+    >>> observation_bounds(4, Rules())
+    (-24, 136)
+    """
+    layout = observation_layout(players, rules)
+    return min(layout.low), max(layout.high)
+
+
 def observation_vector(v: PlayerView) -> tuple[int, ...]:
     """The view as a flat tuple of ints, as :func:`observation_layout` declares it."""
     return observation_layout(v.players, v.rules).vector(v)
@@ -354,7 +365,7 @@ def observation_vector(v: PlayerView) -> tuple[int, ...]:
 
 @cache
 def observation_names(players: int) -> tuple[str, ...]:
-    """The name of each entry of :meth:`PlayerView.observation_vector` for ``players`` seats.
+    """The name of each entry of :func:`observation_vector` for ``players`` seats.
 
     >>> names = observation_names(4)
     >>> len(names), names[:4], names.index("hand.ruby")

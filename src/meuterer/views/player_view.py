@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
 from operator import attrgetter
 from typing import Final
 
@@ -10,7 +12,7 @@ from cattrs.gen import make_dict_unstructure_fn, override
 
 from meuterer import engine
 from meuterer.actions import Action, Sale
-from meuterer.cards import EMPTY, ROLES, Counts, Role
+from meuterer.cards import CARDS, EMPTY, ROLES, Counts, Role, plus
 from meuterer.errors import FormatError, MeutererError
 from meuterer.islands import Island
 from meuterer.machine import ROLES_SECRET as _ROLES_SECRET
@@ -156,33 +158,10 @@ class PlayerView:
         """
         if self.player is None or self.to_act != self.player or self.step is Step.GAME_OVER:
             return ()
-        from meuterer.views.sample import _complete  # imported here: sample.py imports this module
-
-        stand_in = _complete(self, None)
+        stand_in = complete_state(self, None)
         if engine.current_player(stand_in) != self.player:
             return ()
         return tuple(engine.legal_actions(stand_in))
-
-    def observation_text(self) -> str:
-        """The view as stable, human-readable text (one line per topic, one per seat)."""
-        from meuterer.views.observation import observation_text
-
-        return observation_text(self)
-
-    def observation_vector(self) -> tuple[int, ...]:
-        """The view as a flat tuple of ints; :func:`observation_names` names each entry.
-
-        The length depends only on the number of players (see ``docs/views.md``).
-        """
-        from meuterer.views.observation import observation_vector
-
-        return observation_vector(self)
-
-    def _repr_svg_(self) -> str:
-        """The table as this seat sees it, as an SVG picture (:func:`meuterer.svg.board`)."""
-        from meuterer.svg import board  # svg imports this module
-
-        return board(self)
 
 
 def _check_seat(state: State, player: int | None) -> None:
@@ -288,3 +267,148 @@ def loads_view(text: str | bytes) -> PlayerView:
     if not isinstance(data, dict):
         raise FormatError("$", f"a view is a JSON object, got {type(data).__name__}")
     return structure(data, PlayerView)
+
+
+_HAND, _DRAWN, _FACE_DOWN, _DECK = "hand", "drawn", "face_down", "deck"
+Slot = tuple[str, int]
+"""A hidden place cards can be in: (``"hand"``, seat), (``"drawn"``, seat) for the part of
+the drawing player's hand drawn this turn, (``"face_down"``, seat) or (``"deck"``, -1)."""
+
+
+def _slots(v: PlayerView) -> list[tuple[Slot, int]]:
+    drawer = v.to_act if v.drawn_count else -1
+    slots: list[tuple[Slot, int]] = []
+    for seat in range(v.players):
+        if seat == v.player:
+            continue
+        size = v.hand_sizes[seat]
+        if seat == drawer:
+            slots.append(((_DRAWN, seat), v.drawn_count))
+            size -= v.drawn_count
+        slots.append(((_HAND, seat), size))
+        slots.append(((_FACE_DOWN, seat), v.face_down_sizes[seat]))
+    slots.append(((_DECK, -1), v.deck_size))
+    return slots
+
+
+def _deal(pool: list[int], size: int, rng: random.Random | None) -> list[int]:
+    """``size`` cards taken from the counts ``pool`` (which lose them): drawn one at a time
+    without replacement with ``rng``, or the lowest kinds first when it is ``None``."""
+    counts = [0] * len(pool)
+    left = sum(pool)
+    for _ in range(size):
+        if rng is None:
+            card = next(card for card, count in enumerate(pool) if count)
+        else:
+            pick = rng.randrange(left)
+            card = 0
+            while pick >= pool[card]:
+                pick -= pool[card]
+                card += 1
+        pool[card] -= 1
+        counts[card] += 1
+        left -= 1
+    return counts
+
+
+def complete_state(v: PlayerView, rng: random.Random | None, need: Mapping[Slot, Counts] | None = None) -> State:
+    """A state with view ``v``: the unseen cards dealt into the hidden places (at random
+    with ``rng``, or in canonical order when it is ``None``), each place (a :data:`Slot`)
+    holding at least ``need`` of it. :func:`~meuterer.views.sample_state` draws with it;
+    :mod:`meuterer.redact` places the cards a record shows."""
+    n, p = v.players, v.player
+    slots = _slots(v)
+    pool = list(v.unseen)
+    if min(pool) < 0 or sum(pool) != sum(size for _, size in slots) or min(size for _, size in slots) < 0:
+        raise ViewError("inconsistent view: the unseen cards do not fill the hidden places")
+    if need:
+        for cards in need.values():
+            for card, count in enumerate(cards):
+                pool[card] -= count
+        if min(pool) < 0:
+            raise ViewError(f"cannot place {dict(need)}: not among the unseen cards")
+    filled: dict[Slot, Counts] = {}
+    for slot, size in slots:
+        wanted = need.get(slot) if need else None
+        if wanted is not None:
+            size -= sum(wanted)
+            if size < 0:
+                raise ViewError(f"cannot place {wanted} in {slot}: it holds fewer cards")
+        if slot[0] == _DECK:  # the last place: what is left
+            counts, pool = pool, [0] * len(CARDS)
+        else:
+            counts = _deal(pool, size, rng)
+        filled[slot] = tuple(counts) if wanted is None else plus(tuple(counts), wanted)
+    hands: list[Counts] = []
+    downs: list[Counts] = []
+    drawn = v.drawn
+    for seat in range(n):
+        if seat == p:
+            hands.append(v.hand)
+            downs.append(v.face_down)
+            continue
+        hand = filled[_HAND, seat]
+        part = filled.get((_DRAWN, seat))
+        if part is not None:
+            hand = plus(hand, part)
+            drawn = part
+        hands.append(hand)
+        downs.append(filled[_FACE_DOWN, seat])
+    if p is not None and hands[p] != v.hand:  # pragma: no cover - guarded by the slot sums
+        raise ViewError("inconsistent view")
+    return State(
+        players=n,
+        rules=v.rules,
+        step=v.step,
+        round=v.round,
+        captain=v.captain,
+        to_act=v.to_act,
+        queue=v.queue,
+        offer=v.offer,
+        ring=v.ring,
+        start=v.start,
+        active=v.active,
+        pirate=v.pirate,
+        hands=tuple(hands),
+        face_up=v.face_up,
+        face_down=tuple(downs),
+        passed=v.passed,
+        roles=_complete_roles(v, rng),
+        role_order=v.role_order,
+        captain_destination=v.captain_destination,
+        mutineer_destination=v.mutineer_destination,
+        mutiny=v.mutiny,
+        sales=v.sales,
+        scores=v.scores,
+        deck=filled[_DECK, -1],
+        discard=v.discard,
+        draws_left=v.draws_left,
+        drawn=drawn,
+    )
+
+
+def _complete_roles(v: PlayerView, rng: random.Random | None) -> tuple[Role | None, ...]:
+    order = v.role_order
+    if v.roles_revealed or not order:
+        return v.roles
+    roles = list(v.roles)
+    p = v.player
+    before: tuple[int, ...] = ()
+    after = order
+    if v.roles_seen is not None and p is not None:
+        mine = order.index(p) if p in order else len(order)
+        before, after = order[:mine], order[mine + 1 :]
+        gone = [role for role in ROLES if role not in v.roles_seen]
+        if len(gone) != len(before):
+            raise ViewError("inconsistent view: roles_seen does not match the players who chose before")
+        if rng is not None:
+            rng.shuffle(gone)
+        for seat, role in zip(before, gone, strict=True):
+            roles[seat] = role
+        left = [role for role in v.roles_seen if role != v.roles[p]]
+    else:
+        left = list(ROLES)
+    picked = rng.sample(left, len(after)) if rng is not None else left[: len(after)]
+    for seat, role in zip(after, picked, strict=True):
+        roles[seat] = role
+    return tuple(roles)

@@ -56,46 +56,38 @@ from meuterer.rules import Rules
 from .saving import MAX_SEED, Saver, Secret, free_path, read_secret, secret_path
 from .session import _Session
 
-__all__ = ["BOTS", "BotError", "make_bot", "make_bots", "play", "register", "resume_seed", "run"]
+__all__ = ["DEFAULT_BOT", "make_bots", "play", "register", "resume_seed", "run"]
 
-BOTS: Final = ("random", "greedy", "ismcts")
-"""The built-in bot names ``--bots`` accepts (see ``meuterer.agents.registry`` for options)."""
 DEFAULT_BOT: Final = "greedy"
-
-BotError = AgentSpecError
-"""A ``--bots`` name that is unknown or whose agent cannot be loaded (the registry's error)."""
+"""The bot of every other seat unless ``--bots`` names others."""
 
 
 # Bots ----------------------------------------------------------------------------------------
 
 
-def make_bot(spec: str, seed: int) -> Agent:
-    """The agent a ``--bots`` spec stands for; :func:`meuterer.agents.make_agent` with a seed.
+def make_bots(specs: str | None, players: int, seat: int, seed: int) -> dict[int, tuple[str, Agent]]:
+    """The bots of every seat but ``seat``, in seat order, from a comma-separated list of
+    specs (one spec is used for every bot; ``None`` means greedy bots). Raises
+    :class:`~meuterer.agents.registry.AgentSpecError`.
 
-    >>> make_bot("random", 1).name
-    'random'
-    >>> make_bot("clever", 1)
+    >>> sorted((seat, name) for seat, (name, _) in make_bots("random", 3, 1, seed=1).items())
+    [(0, 'random'), (2, 'random')]
+    >>> make_bots("clever", 3, 1, seed=1)
     Traceback (most recent call last):
     ...
     meuterer.agents.registry.AgentSpecError: unknown agent 'clever': use random, greedy, ismcts[:ITERATIONS[:ROLLOUT]]
     """
-    return make_agent(spec, seed=seed)
-
-
-def make_bots(specs: str | None, players: int, seat: int, seed: int) -> dict[int, tuple[str, Agent]]:
-    """The bots of every seat but ``seat``, in seat order, from a comma-separated list of
-    specs (one spec is used for every bot; ``None`` means greedy bots). Raises :class:`BotError`."""
     others = [p for p in range(players) if p != seat]
     names = [name.strip().lower() for name in (specs or DEFAULT_BOT).split(",")]
     if len(names) == 1:
         names *= len(others)
     if len(names) != len(others):
-        raise BotError(
+        raise AgentSpecError(
             f"--bots names {len(names)} bot(s), but {players} players need {len(others)} "
             f"(one for each of {', '.join(f'p{p}' for p in others)}), or a single name for all"
         )
     return {
-        p: (name, make_bot(name, random.Random(f"{seed}/agent/{p}").getrandbits(32)))
+        p: (name, make_agent(name, seed=random.Random(f"{seed}/agent/{p}").getrandbits(32)))
         for p, name in zip(others, names, strict=True)
     }
 
@@ -276,7 +268,7 @@ def play(
         secret = Secret.new()
     try:
         agents = make_bots(bots, players, seat, secret.seed)
-    except BotError as error:
+    except AgentSpecError as error:
         hint = " (name the bots with --bots)" if earlier is not None else ""
         console.print(f"meuterer play: {error}{hint}", markup=False)
         return 2
