@@ -210,7 +210,7 @@ def test_a_cycle_is_found_and_named() -> None:
 def test_the_fast_engine_reads_only_the_core_data() -> None:
     if "meuterer.fast.engine" not in KNOWN:
         pytest.skip("no fast engine in this tree")
-    assert {floor_of(other) for other in GRAPH["meuterer.fast.engine"]} <= {0, 1, 2}  # the core's data and the rule functions of phases/
+    assert {floor_of(other) for other in GRAPH["meuterer.fast.engine"]} <= {0, 1, 2}
     reference = [name for name in MODULES if (floor_of(name) or 9) <= 4 and not name.startswith("meuterer.fast")]
     for name in reference:
         assert not any(other.startswith("meuterer.fast") for other in GRAPH[name]), name

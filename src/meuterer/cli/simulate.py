@@ -264,7 +264,7 @@ def print_summary(console: Console, run: Tournament, summary: Summary) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run ``simulate`` alone (``python -m meuterer.cli_simulate -n 100``)."""
+    """Run ``simulate`` alone (``python -m meuterer.cli.simulate -n 100``)."""
     parser = argparse.ArgumentParser(prog="meuterer")
     register(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["simulate", *(sys.argv[1:] if argv is None else argv)])
