@@ -13,6 +13,8 @@ _OPTIONAL = {
     "src/meuterer/vector": ("numpy",),
     "src/meuterer/vector/env.py": ("numpy", "gymnasium"),
     "docs/vector.md": ("numpy", "gymnasium"),
+    "tests/test_vector.py": ("numpy",),
+    "tests/test_vector_env.py": ("numpy", "gymnasium"),
     "docs/research.md": ("pyspiel", "gymnasium"),
     "src/meuterer/server/store.py": ("sqlalchemy",),
     "src/meuterer/server/app.py": ("starlette", "sqlalchemy"),
