@@ -124,15 +124,22 @@ def _step(state: State, seen: Seen, p: int | None, before: PlayerView) -> State:
     if isinstance(shown, HiddenDraw):
         if shown.player == p or not engine.is_chance_node(state) or state.to_act != shown.player:
             raise IllegalActionError(shown, "no hidden draw for this seat here")
-        action = Draw(shown.player, next(a.card for a in engine.legal_actions(state) if isinstance(a, Draw)))
+        # At a draw every outcome is a Draw (the first one stands in for the hidden card);
+        # any other chance node (the shuffled ring's 11! arrangements) is refused at once.
+        outcomes = engine.legal_actions(state)
+        first = outcomes[0] if len(outcomes) else None
+        if not isinstance(first, Draw):
+            raise IllegalActionError(shown, "no hidden draw for this seat here")
+        action = Draw(shown.player, first.card)
     elif isinstance(shown, HiddenRole):
         if shown.player == p or state.step is not Step.CHOOSE_ROLE or state.to_act != shown.player:
             raise IllegalActionError(shown, "no hidden role choice for this seat here")
         if seen.reveal is not None and seen.reveal[shown.player] is not None:
             role = seen.reveal[shown.player]
         else:
-            role = next(r for r in ROLES if r not in state.roles)
-        assert role is not None
+            role = next((r for r in ROLES if r not in state.roles), None)
+        if role is None:
+            raise IllegalActionError(shown, "no role is left to choose")
         action = ChooseRole(shown.player, role)
     else:
         action = shown

@@ -52,11 +52,10 @@ from meuterer.views.player_view import (
     PlayerView,
     ViewError,
     dumps_view,
-    loads_view,
     unstructure_view,
     view,
 )
-from meuterer.views.sample import Slot, sample_state
+from meuterer.views.sample import Slot, check_view, loads_view, sample_state
 from meuterer.views.sample import _complete as _complete  # for meuterer.redact
 from meuterer.views.seen_actions import HiddenDraw, HiddenRole, Seen, SeenAction, seen, seen_by_all
 
@@ -77,6 +76,7 @@ __all__ = [
     "SeenAction",
     "Slot",
     "ViewError",
+    "check_view",
     "dumps_view",
     "history_layout",
     "loads_view",
