@@ -3,16 +3,26 @@ numbering, one meaning for ``str``, and what users tripped on."""
 
 from __future__ import annotations
 
+import argparse
+import errno
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from functools import cache
+from pathlib import Path
 
 import pytest
 
 import meuterer
 from meuterer import FormatError, Game, Rules
+from meuterer.cli_simulate import register
 from meuterer.errors import IllegalActionError
 from meuterer.record import make_record
 from meuterer.redact import dumps_redacted, loads_redacted, redact, replay_views
+from meuterer.tournament import ResultsFile, results_text, run_tournament
 from meuterer.views import dumps_view, loads_view, view
 
 
@@ -36,7 +46,7 @@ def test_a_hidden_draw_before_the_ring_is_arranged_is_refused_at_once() -> None:
     record = loads_redacted(shuffled_ring_record(["draw p0 ?"]))
     with pytest.raises(IllegalActionError, match="no hidden draw") as info:
         replay_views(record)
-    assert "at step 0 (0-based) of the redacted record" in str(info.value.__notes__)
+    assert "at action 1 of the redacted record" in str(info.value.__notes__)
 
 
 # Item 5: views read from outside are checked like states -----------------------------------------
@@ -97,3 +107,209 @@ def test_loads_view_has_a_size_cap_and_refuses_other_types() -> None:
         loads_view(" " * (meuterer.serialize.MAX_STATE_TEXT + 1))
     with pytest.raises(TypeError):
         loads_view(None)  # type: ignore[arg-type]
+
+
+# Item 10: workers die with their parent --------------------------------------------------------
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found.update(int(child) for child in task.read_text().split())
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM])
+def test_simulate_workers_die_with_a_killed_parent(tmp_path: Path, signum: int) -> None:
+    out = tmp_path / "games.csv"
+    argv = [sys.executable, "-m", "meuterer", "simulate", "-n", "1000000", "--agents", "greedy", "--jobs", "2",
+            "--seed", "1", "--out", str(out), "--no-progress"]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(Path(meuterer.__file__).parents[1])}
+    parent = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while (out.stat().st_size if out.exists() else 0) == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = _children(parent.pid)
+        assert len(workers) == 2
+    finally:
+        parent.send_signal(signum)
+        parent.wait(timeout=30)
+    deadline = time.monotonic() + 20
+    while any(map(_alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid in workers if _alive(pid)]
+    for pid in left:  # do not leave them running if the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert left == []
+
+
+# Item 11: a full disk, an unwritable place, an existing file ------------------------------------
+
+
+def simulate(*argv: str) -> int:
+    parser = argparse.ArgumentParser(prog="meuterer")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["simulate", *argv])
+    status: int = args.run(args)
+    return status
+
+
+RUN = ("-n", "3", "--players", "3", "--agents", "greedy,random", "--seed", "5", "--no-progress")
+
+
+def test_simulate_never_replaces_results_without_being_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "games.jsonl"
+    out.write_text("precious\n")
+    assert simulate(*RUN, "--out", str(out)) == 2
+    err = capsys.readouterr().err
+    assert "exists" in err and "--resume" in err and "--force" in err and "Traceback" not in err
+    assert out.read_text() == "precious\n"
+    assert simulate(*RUN, "--out", str(out), "--force") == 0
+    whole = run_tournament(["greedy", "random"], games=3, players=3, seed=5)
+    assert out.read_text() == results_text(whole.results)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_simulate_on_a_full_disk_says_so_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert simulate(*RUN, "--out", "/dev/full", "--force") == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "No space left on device" in err
+    assert err.splitlines()[0].startswith("meuterer simulate: error: cannot write")
+
+
+def test_simulate_records_in_an_unwritable_place_say_so_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert simulate(*RUN, "--records", str(blocker / "records")) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.startswith("meuterer simulate: error: cannot write")
+
+
+def test_a_failed_results_write_leaves_only_whole_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = run_tournament(["greedy", "random"], games=3, players=3, seed=5)
+    path = tmp_path / "games.csv"
+    file = ResultsFile(path)
+    file.write(whole.results[0])
+    real = file._file.write
+
+    def half_then_full(data: bytes) -> int:
+        real(bytes(data[: len(data) // 2]))
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(file._file, "write", half_then_full, raising=False)
+    with pytest.raises(OSError, match="No space"):
+        file.write(whole.results[1])
+    monkeypatch.undo()
+    file.close()
+    assert path.read_text() == results_text(whole.results[:1], "csv")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
+def test_simulate_out_in_a_read_only_directory_says_so_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:  # pragma: no cover - CI runs as a user, this machine as root
+    tmp_path.chmod(0o500)
+    try:
+        assert simulate(*RUN, "--out", str(tmp_path / "games.csv")) == 2
+    finally:
+        tmp_path.chmod(0o700)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "cannot use --out" in err
+
+
+def test_replay_html_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from meuterer.cli.main import main
+
+    record = tmp_path / "game.json"
+    meuterer.write_record(Game.replay(game().actions[:30], players=4), record)
+    page = tmp_path / "game.html"
+    page.write_text("old page")
+
+    def full(src: str, dst: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("os.replace", full)
+    assert main(["replay", str(record), "--html", str(page)]) == 1
+    monkeypatch.undo()
+    assert page.read_text() == "old page"
+    assert {p.name for p in tmp_path.iterdir()} == {"game.json", "game.html"}  # no temporary file left
+
+
+def test_write_record_to_a_path_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("old")
+
+    def full(src: str, dst: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("os.replace", full)
+    with pytest.raises(FormatError, match="No space left"):
+        meuterer.write_record(game(), path)
+    monkeypatch.undo()
+    assert path.read_text() == "old" and {p.name for p in tmp_path.iterdir()} == {"game.json"}
+
+
+# Item 12: one numbering --------------------------------------------------------------------------
+
+
+def test_verify_replay_and_the_page_number_an_action_alike(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from meuterer.cli.main import main
+    from meuterer.viewer import replay_html
+
+    data = json.loads(meuterer.write_record(Game.replay(game().actions[:40], players=4)))
+    data["actions"][30] = "p0 support 9"
+    del data["digests"]
+    bad = json.dumps(data)
+    finding = meuterer.verify(bad).findings[0]
+    number = finding.step + 1  # type: ignore[operator]
+    assert str(finding).startswith(f"action {number} ({finding.action})")
+    page = replay_html(bad)
+    assert f"<span class=n>{number}</span> {finding.action}</li>" in page
+    assert f"action {number} ({finding.action})" in page
+    path = tmp_path / "bad.json"
+    path.write_text(bad)
+    assert main(["replay", str(path)]) == 1
+    assert f"(at action {number} of the record)" in capsys.readouterr().err
+    assert main(["replay", str(path), "--step", str(number - 1)]) == 0
+    shown = capsys.readouterr().out
+    assert f"[{number - 1}] {data['actions'][number - 2]}" in shown and f"[{number}] " not in shown
+
+
+# Item 15: one meaning for str ------------------------------------------------------------------
+
+
+def test_a_str_is_json_text_in_every_reader_and_no_writer_takes_it_for_a_path(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    with pytest.raises(TypeError, match=r"pathlib\.Path"):
+        meuterer.write_record(game(), str(path))  # type: ignore[arg-type]
+    meuterer.write_record(game(), path)
+    for reader in (meuterer.read_record, loads_redacted):
+        with pytest.raises(FormatError, match=r"pass pathlib\.Path"):
+            reader(str(path))
+    assert meuterer.read_record(path) == meuterer.read_record(path.read_text())
+
+
+# Item 18: a finished run resumed states no speed ----------------------------------------------------
+
+
+def test_resuming_a_finished_run_states_no_speed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games.jsonl"
+    assert simulate(*RUN, "--out", str(out)) == 0
+    capsys.readouterr()
+    assert simulate(*RUN, "--out", str(out), "--resume") == 0
+    said = capsys.readouterr().out
+    assert "games/s" not in said and "no game played now" in said

@@ -149,7 +149,7 @@ def test_clicking_through_a_replay_in_chromium(tmp_path: Path, game: meuterer.Ga
             assert title is not None
             return title.group(1)
 
-        assert page.inner_text("#position") == f"step 0 of {last}"
+        assert page.inner_text("#position") == f"action 0 of {last}"
         assert shown_title() == expected_title(0)
         assert "valid:" in page.inner_text("#verdict")
         page.click("#next")

@@ -33,6 +33,7 @@ import attrs
 
 from meuterer.cards import CARDS, ROLES, Card, Counts, Role
 from meuterer.errors import MeutererError
+from meuterer.record import display
 from meuterer.rulings import strengths, winners
 from meuterer.state import State, Step
 from meuterer.views import PlayerView, view
@@ -387,7 +388,7 @@ def board(
     players = subject.players
     if names is not None and len(names) != players:
         raise MeutererError(f"names must name the {players} seats, got {len(names)}")
-    seat_names = [f"p{seat}" for seat in range(players)] if names is None else [str(n) for n in names]
+    seat_names = [f"p{seat}" for seat in range(players)] if names is None else [display(str(n)) for n in names]
     height = 664  # stretched below to fit the tallest seat panel
     svg = ET.Element(
         "svg",

@@ -37,10 +37,17 @@ from typing import IO, Any, Final
 from meuterer import engine
 from meuterer.errors import FormatError, MeutererError
 from meuterer.game import Game
-from meuterer.record import Record, make_record, read_source, record_from_data, verify
+from meuterer.record import (
+    Record,
+    display,
+    make_record,
+    parse_source,
+    record_from_data,
+    verify,
+    write_text_atomic,
+)
 from meuterer.redact import FORMAT_NAME as REDACTED_FORMAT
 from meuterer.redact import RedactedRecord, redact, redacted_from_data, replay_views
-from meuterer.serialize import parse_json
 from meuterer.state import State
 from meuterer.svg import board
 from meuterer.views import PlayerView
@@ -56,7 +63,7 @@ def read_any_record(source: str | bytes | os.PathLike[str] | IO[str]) -> Record 
 
     Raises :class:`~meuterer.errors.FormatError` naming the path of the first problem.
     """
-    data = parse_json(read_source(source))
+    data = parse_source(source)
     fmt = data.get("format") if isinstance(data, dict) else None
     if isinstance(fmt, dict) and fmt.get("name") == REDACTED_FORMAT:
         return redacted_from_data(data)
@@ -64,7 +71,7 @@ def read_any_record(source: str | bytes | os.PathLike[str] | IO[str]) -> Record 
 
 
 def _seat(seat: int | None, names: Sequence[str]) -> str:
-    return "a spectator" if seat is None else f"p{seat} ({names[seat]})"
+    return "a spectator" if seat is None else f"p{seat} ({display(names[seat])})"
 
 
 def _frames(
@@ -124,7 +131,7 @@ def replay_html(source: Source, *, perspective: int | None = None, title: str | 
         record = source
     else:
         record = read_any_record(source)
-    names = record.players
+    names = tuple(display(name) for name in record.players)  # no control or bidi character on the page
     if perspective is not None and (type(perspective) is not int or not 0 <= perspective < len(names)):
         raise MeutererError(f"perspective is a seat from 0 to {len(names) - 1}, got {perspective!r}")
     subjects, actions, verdict = _frames(record, perspective)
@@ -178,7 +185,7 @@ def write_html(
     page = replay_html(source, perspective=perspective, title=title, size=size)
     path = Path(out)
     try:
-        path.write_text(page, encoding="utf-8")
+        write_text_atomic(path, page)  # the old page or the whole new one, never a part
     except OSError as error:
         raise FormatError("$", f"cannot write {os.fspath(out)!r}: {error.strerror}") from None
     return path
@@ -249,7 +256,7 @@ _SCRIPT: Final = r"""
     step = Math.max(0, Math.min(last, k));
     if (boards) board.innerHTML = boards[step];
     slider.value = step;
-    position.textContent = 'step ' + step + ' of ' + last;
+    position.textContent = 'action ' + step + ' of ' + last;  // actions numbered from 1, as in the list
     const old = list.querySelector('li.current');
     if (old) old.classList.remove('current');
     const item = document.getElementById('a' + step);

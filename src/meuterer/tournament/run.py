@@ -26,11 +26,15 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import hashlib
 import importlib
 import os
 import random
 import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -202,9 +206,28 @@ def _tasks(
     ]
 
 
-def _ignore_interrupts() -> None:
-    """In a worker: leave Ctrl-C to the main process, which stops the workers itself."""
+_PR_SET_PDEATHSIG = 1
+"""``prctl`` option (Linux): the signal a process gets when its parent dies."""
+
+
+def _worker_init() -> None:  # pragma: no cover - runs in the worker processes
+    """In a worker: leave Ctrl-C to the main process, which stops the workers itself, and
+    die with the main process however it ends (even ``SIGKILL``): on Linux the kernel
+    sends ``SIGKILL`` when the parent dies (``PR_SET_PDEATHSIG``); everywhere a thread
+    watches the parent and ends the worker once it is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    threading.Thread(target=_watch_parent, args=(parent,), name="meuterer-parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int, every: float = 0.5) -> None:  # pragma: no cover - runs in the workers
+    """End this process (at once, without clean-up) when its parent ``parent`` is gone."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(1)
 
 
 def _local(tasks: Sequence[_Task], jobs: int) -> Iterator[Finished]:
@@ -213,7 +236,7 @@ def _local(tasks: Sequence[_Task], jobs: int) -> Iterator[Finished]:
             for index in task.indices:  # one game at a time, so that each is reported at once
                 yield _run_task(attrs.evolve(task, indices=(index,)))
         return
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
     try:
         futures = [pool.submit(_run_task, task) for task in tasks]
         for future in as_completed(futures):
