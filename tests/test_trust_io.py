@@ -313,3 +313,49 @@ def test_resuming_a_finished_run_states_no_speed(tmp_path: Path, capsys: pytest.
     assert simulate(*RUN, "--out", str(out), "--resume") == 0
     said = capsys.readouterr().out
     assert "games/s" not in said and "no game played now" in said
+
+
+# Item 18: what reaches the terminal and the page ---------------------------------------------------
+
+HOSTILE_NAME = "Ann\x1b[2J\x1b]0;owned\x07\u202egnp.exe\u2066"
+
+
+def test_seat_names_reach_the_terminal_and_the_page_without_controls(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meuterer.cli.main import main
+    from meuterer.svg import board
+    from meuterer.viewer import replay_html
+
+    names = (HOSTILE_NAME, "Bob", "Cy", "Dee")
+    record = tmp_path / "game.json"
+    meuterer.write_record(Game.replay(game().actions[:20], players=4), record, names=names)
+    assert main(["replay", str(record)]) == 0
+    out = capsys.readouterr().out
+    page = replay_html(record)
+    picture = board(game().at(20), names=names)
+    for shown in (out, page, picture):
+        assert not any(c in shown for c in "\x1b\x07\u202e\u2066")
+    assert "Ann\\x1b[2J" in out and "<title>Meuterer: Ann\\x1b[2J" in page
+
+
+def test_bad_arguments_get_one_line_not_a_traceback(capsys: pytest.CaptureFixture[str]) -> None:
+    from meuterer.cli.main import main
+
+    assert main(["random-game", "--first-captain", "9"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "first_captain must be a seat from 0 to 3, got 9" in err
+    with pytest.raises(SystemExit) as info:
+        main(["bench", "--games", "0"])
+    assert info.value.code == 2 and "at least 1" in capsys.readouterr().err
+
+
+def test_the_text_replay_reads_a_redacted_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from meuterer.cli.main import main
+
+    path = tmp_path / "mine.json"
+    path.write_text(dumps_redacted(redact(make_record(Game.replay(game().actions[:30], players=4)), 1)))
+    assert main(["replay", str(path), "--step", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "the game as p1 (p1) saw it" in out and "[1] draw p0 ?" in out and "[6] draw p1 " in out
+    assert "[7]" not in out and "unknown key" not in out

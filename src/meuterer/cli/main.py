@@ -177,9 +177,22 @@ def build_parser() -> argparse.ArgumentParser:
         description="Measure, on one core, the engine's speed (games and steps per second with random players) "
         "and the services' (views, verification).",
     )
-    bench.add_argument("--games", type=int, default=200, help="random games per player count (default 200)")
+    bench.add_argument(
+        "--games", type=_positive, default=200, help="random games per player count, at least 1 (default 200)"
+    )
     bench.set_defaults(run=_bench)
     return parser
+
+
+def _positive(text: str) -> int:
+    """An argument that is a whole number of at least 1 (argparse reports anything else)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"at least 1, got {value}")
+    return value
 
 
 def _quiet_stdout() -> None:
@@ -204,6 +217,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nmeuterer: interrupted", file=sys.stderr)
         return 130
+    except MeutererError as error:  # a bad argument the parser could not check (such as a seat)
+        print(f"meuterer {args.command}: error: {error}", file=sys.stderr)
+        return 2
     return status
 
 
