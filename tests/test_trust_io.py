@@ -359,3 +359,66 @@ def test_the_text_replay_reads_a_redacted_record(tmp_path: Path, capsys: pytest.
     out = capsys.readouterr().out
     assert "the game as p1 (p1) saw it" in out and "[1] draw p0 ?" in out and "[6] draw p1 " in out
     assert "[7]" not in out and "unknown key" not in out
+
+
+# Item 7: budgets for long records and huge error texts ------------------------------------------------
+
+
+def boards_of(page: str) -> list[str]:
+    import base64
+    import gzip
+    import re
+
+    packed = re.search(r'<script type="application/octet-stream" id="boards">([^<]*)</script>', page)
+    assert packed is not None
+    boards: list[str] = json.loads(gzip.decompress(base64.b64decode(packed.group(1))))
+    return boards
+
+
+def test_a_long_game_gets_a_board_every_few_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    import meuterer.viewer
+    from meuterer.svg import board
+
+    monkeypatch.setattr(meuterer.viewer, "MAX_PICTURES", 10)
+    played = Game.replay(game().actions[:60], players=4)
+    page = meuterer.viewer.replay_html(played)
+    stride = 7  # 61 steps, at most 10 boards
+    assert boards_of(page) == [board(state) for state in played.states[::stride]]
+    assert '"stride":7' in page and "this long game has a board every" in page
+
+
+def test_a_game_of_usual_length_gets_every_board() -> None:
+    from meuterer.svg import board
+    from meuterer.viewer import MAX_PICTURES, replay_html
+
+    assert len(game().states) <= MAX_PICTURES
+    assert boards_of(replay_html(game())) == [board(state) for state in game().states]
+
+
+@pytest.mark.skipif(os.environ.get("MEUTERER_SLOW") != "1", reason="slow: run with MEUTERER_SLOW=1")
+def test_the_page_of_the_longest_record_stays_in_the_memory_budget() -> None:  # pragma: no cover - slow
+    import tracemalloc
+
+    from meuterer.viewer import MAX_PICTURES, replay_html
+    from tests.test_budget import MEBIBYTES, longest_game
+
+    text = meuterer.write_record(longest_game())
+    tracemalloc.start()
+    try:
+        page = replay_html(text)
+        peak = tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+    assert peak <= MEBIBYTES and len(boards_of(page)) <= MAX_PICTURES
+
+
+def test_unknown_keys_are_refused_early_and_named_briefly() -> None:
+    head = meuterer.write_record(Game.replay(game().actions[:5], players=4))
+    many = "{" + "".join(f'"k{i}":0,' for i in range(200_000)) + head[1:]
+    with pytest.raises(FormatError, match=r"an object with 2000[0-9][0-9] members") as info:
+        meuterer.read_record(many)
+    assert len(str(info.value)) < 200
+    some = "{" + "".join(f'"k{i:03d}":0,' for i in range(500)) + head[1:]
+    report = meuterer.verify(some)
+    assert "unknown key(s) 'k000', 'k001'" in str(report) and "and 490 more" in str(report)
+    assert len(str(report)) < 400

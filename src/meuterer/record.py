@@ -350,6 +350,16 @@ def _shown(value: object) -> str:
     return json.dumps(value)[:60]
 
 
+def _some(names: Sequence[str], most: int = 10) -> str:
+    """At most ``most`` of ``names`` (60 characters of each), and how many more there are.
+
+    >>> print(_some(["a", "b", "c"], most=2))
+    'a', 'b' and 1 more
+    """
+    shown = ", ".join(repr(name[:60]) for name in names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
 def _list_of(data: dict[str, Any], key: str, kind: type, what: str, limit: int) -> list[Any]:
     values: list[Any] = _expect(data, key, list, f"a list of {what}")
     if len(values) > limit:
@@ -385,10 +395,10 @@ def read_document(data: object, name: str, own: dict[str, bool], what: str = "a 
         raise FormatError("$", f"{what} is a JSON object, got {type(data).__name__}")
     unknown = sorted(set(data) - _COMMON_KEYS - set(own))
     if unknown:
-        raise FormatError("$", f"unknown key(s) {', '.join(map(repr, unknown))}")
+        raise FormatError("$", f"unknown key(s) {_some(unknown)}")
     missing = sorted((_COMMON_REQUIRED | {key for key, required in own.items() if required}) - set(data))
     if missing:
-        raise FormatError("$", f"missing key(s) {', '.join(map(repr, missing))}")
+        raise FormatError("$", f"missing key(s) {_some(missing)}")
     fmt = _expect(data, "format", dict, "an object")
     if fmt.get("name") != name or set(fmt) != {"name", "version"}:
         raise FormatError("$.format", f'expected {{"name": "{name}", "version": {FORMAT_VERSION}}}')
@@ -476,7 +486,9 @@ def verify(source: Record | str | bytes | os.PathLike[str] | IO[str]) -> Report:
     try:
         return _verify(source)
     except Exception as error:  # verify reports, it never raises (MemoryError included)
-        return Report((Finding("$", f"cannot be verified: {type(error).__name__}: {error}"),), 0, None)
+        text = str(error)
+        text = text if len(text) <= 500 else text[:500] + f"... ({len(text)} characters)"
+        return Report((Finding("$", f"cannot be verified: {type(error).__name__}: {text}"),), 0, None)
 
 
 def _verify(source: Record | str | bytes | os.PathLike[str] | IO[str]) -> Report:

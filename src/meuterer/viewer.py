@@ -11,7 +11,10 @@ player's side only: his views, with the others' draws and roles as ``?``.
 
 The boards are stored gzip-compressed (a 250-action game's 3.6 MB of SVG take ~60 kB)
 and unpacked by the browser's ``DecompressionStream``; ``#step=K`` in the address opens
-the page at step ``K``.
+the page at step ``K``. A page holds at most :data:`MAX_PICTURES` boards, so that a
+record of any length is shown within the readers' budget (2 s, 512 MB): a longer game
+(games last a few hundred actions; a record may hold 10,000) gets a board every few steps,
+and a step between two shows the board before it, saying so.
 
 >>> import meuterer
 >>> from meuterer.record import make_record
@@ -28,9 +31,10 @@ from __future__ import annotations
 import base64
 import gzip
 import html
+import io
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO, Any, Final
 
@@ -104,9 +108,21 @@ def _frames(
     return views, [str(seen) for seen in redacted.actions], verdict
 
 
-def _gzip_b64(data: object) -> str:
-    raw = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+MAX_PICTURES: Final = 500
+"""The most boards a replay page holds (one per step up to this many steps)."""
+
+
+def _gzip_b64(items: Iterable[object]) -> str:
+    """The JSON array of ``items``, gzip-compressed and in base64; the items are made and
+    compressed one at a time (never all of them in memory at once)."""
+    packed = io.BytesIO()
+    with gzip.GzipFile(fileobj=packed, mode="wb", compresslevel=9, mtime=0) as stream:
+        stream.write(b"[")
+        for index, item in enumerate(items):
+            text = json.dumps(item, separators=(",", ":"), ensure_ascii=False)
+            stream.write(("," if index else "").encode("utf-8") + text.encode("utf-8"))
+        stream.write(b"]")
+    return base64.b64encode(packed.getvalue()).decode("ascii")
 
 
 def _script_json(data: object) -> str:
@@ -135,7 +151,8 @@ def replay_html(source: Source, *, perspective: int | None = None, title: str | 
     if perspective is not None and (type(perspective) is not int or not 0 <= perspective < len(names)):
         raise MeutererError(f"perspective is a seat from 0 to {len(names) - 1}, got {perspective!r}")
     subjects, actions, verdict = _frames(record, perspective)
-    boards = [board(subject, size=size, names=names) for subject in subjects]
+    stride = -(-len(subjects) // MAX_PICTURES)  # a board every ``stride`` steps
+    boards = (board(subject, size=size, names=names) for subject in subjects[::stride])
     steps = [{"round": s.round, "scores": list(s.scores), "over": s.step.value == "game_over"} for s in subjects]
     rounds: dict[int, int] = {}
     for index, subject in enumerate(subjects):
@@ -149,6 +166,7 @@ def replay_html(source: Source, *, perspective: int | None = None, title: str | 
         "rounds": sorted(rounds.items()),
         "replayed": len(subjects) - 1,
         "actions": len(actions),
+        "stride": stride,
     }
     items = "\n".join(
         f'<li id="a{k + 1}" data-step="{k + 1}"{"" if k < len(subjects) - 1 else " class=unplayed"}>'
@@ -254,7 +272,9 @@ _SCRIPT: Final = r"""
 
   function show(k) {
     step = Math.max(0, Math.min(last, k));
-    if (boards) board.innerHTML = boards[step];
+    const stride = meta.stride || 1;
+    if (boards) board.innerHTML = boards[Math.floor(step / stride)];
+
     slider.value = step;
     position.textContent = 'action ' + step + ' of ' + last;  // actions numbered from 1, as in the list
     const old = list.querySelector('li.current');
@@ -269,6 +289,10 @@ _SCRIPT: Final = r"""
       now.textContent = item.textContent.replace(/^\s*\d+\s*/, '');
     } else {
       now.textContent = 'the start of the game';
+    }
+    if (step % stride) {
+      now.textContent += ' (board shown: after action ' + (step - step % stride) +
+        '; this long game has a board every ' + stride + ' steps)';
     }
     const round = meta.steps[step].round;
     for (const option of roundSelect.options) {
