@@ -422,3 +422,29 @@ def test_unknown_keys_are_refused_early_and_named_briefly() -> None:
     report = meuterer.verify(some)
     assert "unknown key(s) 'k000', 'k001'" in str(report) and "and 490 more" in str(report)
     assert len(str(report)) < 400
+
+
+# Item 19: the docs say what the program does ------------------------------------------------------
+
+ROOT = Path(__file__).parents[1]
+
+
+def test_the_docs_cite_no_document_the_repository_lacks() -> None:
+    assert "SPEC" not in (ROOT / "docs" / "views.md").read_text(encoding="utf-8")
+
+
+def test_simulate_md_documents_every_option_of_simulate() -> None:
+    parser = argparse.ArgumentParser(prog="meuterer")
+    command = register(parser.add_subparsers(dest="command"))
+    page = (ROOT / "docs" / "simulate.md").read_text(encoding="utf-8")
+    options = [max(action.option_strings, key=len) for action in command._actions if action.option_strings]
+    assert [option for option in options if f"`{option}" not in page and option != "--help"] == []
+
+
+def test_readme_and_simulate_md_agree_on_the_long_run_and_the_tests_take_minutes() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "simulate.md").read_text(encoding="utf-8")
+    line = next(line for line in readme.splitlines() if "simulate -n 2000 --agents ismcts:50,greedy" in line)
+    stated = line.split("#")[1].strip().split(" on ")[0].replace("-", "\u2013")  # ~17-25 min, an en dash
+    assert f"**{stated}**" in page
+    assert "about\n5 minutes" in readme or "about 5 minutes" in readme

@@ -34,7 +34,7 @@ def sample_state(view: PlayerView, rng: random.Random) -> State:
     hold the roles that were gone from the centre, in any order; those after him distinct
     roles from the rest. This is the "unseen cards were shuffled" model: it does not
     weigh in how likely each player's past choices were, nor what a player with perfect
-    recall could infer from the history beyond SPEC section 6 (such as the discard pile
+    recall could infer from the history beyond what the view holds (such as the discard pile
     that was shuffled into the present deck).
 
     The work is proportional to the cards in the other players' hands and face-down
