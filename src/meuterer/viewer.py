@@ -53,7 +53,7 @@ from meuterer.record import (
 from meuterer.redact import FORMAT_NAME as REDACTED_FORMAT
 from meuterer.redact import RedactedRecord, redact, redacted_from_data, replay_views
 from meuterer.state import State
-from meuterer.svg import board
+from meuterer.svg import SIZE, board
 from meuterer.views import PlayerView
 
 __all__ = ["read_any_record", "replay_html", "write_html"]
@@ -129,7 +129,7 @@ def _script_json(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=True).replace("</", "<\\/")
 
 
-def replay_html(source: Source, *, perspective: int | None = None, title: str | None = None, size: int = 600) -> str:
+def replay_html(source: Source, *, perspective: int | None = None, title: str | None = None, size: int = SIZE) -> str:
     """One self-contained HTML page stepping through the game of ``source``.
 
     ``source`` is a :class:`~meuterer.game.Game` (its history up to the cursor), a
@@ -197,7 +197,7 @@ def write_html(
     *,
     perspective: int | None = None,
     title: str | None = None,
-    size: int = 600,
+    size: int = SIZE,
 ) -> Path:
     """Write :func:`replay_html` of ``source`` to the file ``out``; returns its path."""
     page = replay_html(source, perspective=perspective, title=title, size=size)

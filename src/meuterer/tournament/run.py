@@ -30,6 +30,7 @@ import contextlib
 import ctypes
 import hashlib
 import importlib
+import itertools
 import os
 import random
 import signal
@@ -37,7 +38,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Literal
 
@@ -237,10 +238,18 @@ def _local(tasks: Sequence[_Task], jobs: int) -> Iterator[Finished]:
                 yield _run_task(attrs.evolve(task, indices=(index,)))
         return
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
+    # A few tasks per worker are in flight at a time, not all of them: a run of a million
+    # games holds a few dozen futures, and stopping it (Ctrl-C) has little to cancel.
+    waiting = iter(tasks)
+    running = {pool.submit(_run_task, task) for task in itertools.islice(waiting, 4 * jobs)}
     try:
-        futures = [pool.submit(_run_task, task) for task in tasks]
-        for future in as_completed(futures):
-            yield future.result()
+        while running:
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                next_task = next(waiting, None)
+                if next_task is not None:
+                    running.add(pool.submit(_run_task, next_task))
+                yield future.result()
     finally:
         # Also on Ctrl-C or when the caller stops early: the games still running are dropped.
         processes = dict(getattr(pool, "_processes", None) or {})
