@@ -247,12 +247,18 @@ def write_record(game: Game, file: os.PathLike[str] | IO[str] | None = None, nam
     return text
 
 
+PENDING_WRITES: set[str] = set()
+"""The temporary files :func:`write_text_atomic` is writing now (a process stopped by a
+signal removes them before it ends)."""
+
+
 def write_text_atomic(path: str | os.PathLike[str], text: str, durable: bool = True) -> None:
     """Write ``text`` to ``path`` so that it holds either its old content or all of
     ``text``, never a part: a temporary file in the same directory, then a rename.
     ``durable`` also waits for the disk before the rename (``fsync``)."""
     target = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    PENDING_WRITES.add(temporary)
     try:
         os.chmod(temporary, _mode(target))
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
@@ -264,6 +270,8 @@ def write_text_atomic(path: str | os.PathLike[str], text: str, durable: bool = T
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    finally:
+        PENDING_WRITES.discard(temporary)
 
 
 def _mode(target: Path) -> int:

@@ -52,9 +52,9 @@ from meuterer.errors import SetupError
 from meuterer.fast import FastGame
 from meuterer.fast import play_game as fast_play_game
 from meuterer.game import Game
-from meuterer.record import write_record
+from meuterer.record import PENDING_WRITES, write_record, write_text_atomic
 from meuterer.rules import Rules
-from meuterer.tournament.results import GameResult, write_text_atomic
+from meuterer.tournament.results import GameResult
 from meuterer.tournament.statistics import Summary, summarize
 
 __all__ = [
@@ -109,6 +109,9 @@ class _Task:
     indices: tuple[int, ...]
     rotate: bool
     records: bool
+    directory: str | None = None
+    """Where the worker writes the records itself (local processes: then a worker sends back
+    only small results, which a stop can never cut in half); ``None``: it sends them back."""
 
 
 def seating(specs: Sequence[AgentSpec], index: int, rotate: bool = True) -> tuple[AgentSpec, ...]:
@@ -187,6 +190,9 @@ def _run_task(task: _Task) -> Finished:
             game = Game.replay(history, task.players, result.first_captain, task.rules)
             names = [f"{label}-{seat}" for seat, label in enumerate(result.agents)]
             record = write_record(game, names=names)
+            if task.directory is not None:
+                write_text_atomic(Path(task.directory) / f"game-{result.index:06d}.json", record)
+                record = None
         out.append((result, record))
     return out
 
@@ -217,11 +223,20 @@ def _worker_init() -> None:  # pragma: no cover - runs in the worker processes
     sends ``SIGKILL`` when the parent dies (``PR_SET_PDEATHSIG``); everywhere a thread
     watches the parent and ends the worker once it is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stop_worker)
     parent = os.getppid()
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     threading.Thread(target=_watch_parent, args=(parent,), name="meuterer-parent-watch", daemon=True).start()
+
+
+def _stop_worker(signum: int, frame: object) -> None:  # pragma: no cover - runs in the workers
+    """On ``SIGTERM`` (the pool stopping): remove a record being written, and end at once."""
+    for temporary in list(PENDING_WRITES):
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+    os._exit(128 + signum)
 
 
 def _watch_parent(parent: int, every: float = 0.5) -> None:  # pragma: no cover - runs in the workers
@@ -372,6 +387,8 @@ def run_tournament(
         directory = Path(records)
         directory.mkdir(parents=True, exist_ok=True)
     tasks = _tasks(specs, todo, players, rules, seed, rotate, directory is not None, chunk)
+    if directory is not None and backend == "local" and jobs > 1:
+        tasks = [attrs.evolve(task, directory=str(directory)) for task in tasks]
     start = time.perf_counter()
     chunks = _ray(tasks, jobs, ray_address) if backend == "ray" else _local(tasks, jobs)
     results: list[GameResult] = list(known.values())
