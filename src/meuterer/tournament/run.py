@@ -405,7 +405,10 @@ def run_tournament(
     finally:
         close = getattr(chunks, "close", None)
         if close is not None:
-            close()
+            close()  # stops and waits for the workers
+        if directory is not None:  # a record a stopped worker was writing
+            for temporary in directory.glob(".game-*.json.*.tmp"):
+                temporary.unlink(missing_ok=True)
     results.sort(key=lambda r: r.index)
     return Tournament(
         specs=tuple(agent_label(spec) for spec in specs),
