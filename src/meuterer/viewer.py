@@ -108,7 +108,7 @@ def _frames(
     return views, [str(seen) for seen in redacted.actions], verdict
 
 
-MAX_PICTURES: Final = 500
+MAX_PICTURES: Final = 400
 """The most boards a replay page holds (one per step up to this many steps)."""
 
 
