@@ -1,14 +1,18 @@
-"""Long fuzzer of every reader (issue 11): records, redacted records, states, island tables, actions.
+"""Long fuzzer of every reader (issue 11): records, redacted records, states, views, island tables, actions.
 
 Run from the repository root, for example for a minute per target::
 
     PYTHONPATH=src:. python scripts/fuzz_readers.py --seconds 60 --seed 1
 
+``--targets view,state`` runs only those targets (one target per process gives each
+reader's own peak memory).
+
 Each target mutates valid documents (or makes up text) and checks that the reader only
 ever raises its documented errors (``FormatError``, ``RulesError``, ``ActionParseError``),
 that ``verify`` never raises, that a redacted record either replays or raises
-``IllegalActionError``, and that a state that loads can be viewed, sampled and played on
-without any error. It prints, per target, the inputs tried, the failures (with the first
+``IllegalActionError``, that a state that loads can be viewed, sampled and played on
+without any error, and that a view that loads can be shown (text, vector, board), sampled
+and asked for its legal actions without any error. It prints, per target, the inputs tried, the failures (with the first
 input of each kind saved to ``fuzz-failures/``), the worst CPU time of one input and the
 process's peak memory. The exit status is 1 if anything failed.
 """
@@ -36,6 +40,8 @@ from meuterer.islands import ISLANDS, load_islands
 from meuterer.record import make_record
 from meuterer.redact import dumps_redacted, loads_redacted, redact, replay_views
 from meuterer.serialize import unstructure_state
+from meuterer.svg import board
+from meuterer.views import dumps_view, loads_view, observation_text, observation_vector, sample_state, view
 
 SETUPS = [
     (4, 7, Rules()),
@@ -134,12 +140,14 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30, help="seconds per target (default 30)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("fuzz-failures"))
+    parser.add_argument("--targets", default=None, help="comma-separated targets to run (default: all)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     played = games()
     records = [meuterer.write_record(g) for g in played]
     redacted = [dumps_redacted(redact(make_record(g), seat)) for g in played for seat in (None, 0, 1)]
     states = [s for g in played for s in g.states[::7]]
+    views = [dumps_view(view(s, seat)) for s in states[::3] for seat in (None, 0, 1, 2)]
 
     def use_record(text: str | bytes, _: random.Random) -> None:
         with contextlib.suppress(FormatError):
@@ -169,6 +177,15 @@ def main() -> int:
             return
         smoke(state, r)
 
+    def use_view(text: str | bytes, r: random.Random) -> None:
+        try:
+            seen = loads_view(text)
+        except FormatError:
+            return
+        observation_vector(seen), observation_text(seen), seen.legal_actions(), board(seen)
+        if seen.player is not None:
+            sample_state(seen, r)
+
     rows = [
         {"name": i.name, "buys": "any" if i.buys is None else str(i.buys), "values": list(i.values), "ship": i.ship}
         for i in ISLANDS
@@ -193,9 +210,13 @@ def main() -> int:
         Target("record", lambda r: mutate_json(r.choice(records), r), use_record),
         Target("redacted", lambda r: mutate_json(r.choice(redacted), r), use_redacted),
         Target("state", make_state, use_state),
+        Target("view", lambda r: mutate_json(r.choice(views), r), use_view),
         Target("islands", lambda r: mutate_json(json.dumps(rows), r), use_islands),
         Target("action", make_action, use_action),
     ]
+    if args.targets is not None:
+        wanted = args.targets.split(",")
+        targets = [target for target in targets if target.name in wanted]
     failed = False
     for target in targets:
         target.run(args.seconds, rng, args.out)

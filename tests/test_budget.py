@@ -3,10 +3,11 @@
 
 Each case is a document at (or near) the 16 MiB limit built to be expensive: one huge
 action, millions of tiny JSON values, deep nesting, and the longest legal game a record
-may hold under the largest rule options. Time is measured without tracing; memory is the
-peak traced by ``tracemalloc`` in a second run (the input text itself is not counted).
-Tracing is slow (about a minute for all): the cases marked ``slow`` run only with
-``MEUTERER_SLOW=1`` (CI sets it); the others always run.
+may hold under the largest rule options. These tests check the memory, the peak traced
+by ``tracemalloc`` (the input text itself is not counted), which does not depend on the
+machine's speed; the time of the same cases is a benchmark (``benchmarks/bench_budget.py``,
+issue 21: no timed assertion in the tests). Tracing is slow (about a minute for all): the
+cases marked ``slow`` run only with ``MEUTERER_SLOW=1`` (CI sets it); the others always run.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import time
 import tracemalloc
 from collections.abc import Callable
 from functools import cache
@@ -28,28 +28,26 @@ from meuterer.record import MAX_ACTION_CHARS, MAX_ACTIONS, MAX_RECORD_CHARS, mak
 from meuterer.redact import dumps_redacted, loads_redacted, redact, replay_views
 
 SECONDS = 2.0
+"""The time budget, checked by ``benchmarks/bench_budget.py``."""
 MEBIBYTES = 512
 
 slow = pytest.mark.skipif(os.environ.get("MEUTERER_SLOW") != "1", reason="slow: run with MEUTERER_SLOW=1")
 
 
-def cost(read: Callable[[Any], object], source: object) -> tuple[float, float]:
-    """CPU seconds and peak MiB of ``read(source)``; a MeutererError counts as an answer."""
+def cost(read: Callable[[Any], object], source: object) -> float:
+    """Peak MiB of ``read(source)``; a MeutererError counts as an answer."""
 
     def run() -> None:
         with contextlib.suppress(meuterer.MeutererError):
             read(source)
 
-    started = time.process_time()
-    run()
-    seconds = time.process_time() - started
     tracemalloc.start()
     try:
         run()
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    return seconds, peak / 2**20
+    return peak / 2**20
 
 
 @cache
@@ -94,8 +92,7 @@ HOSTILE.update(SLOW_HOSTILE)
 def test_hostile_documents_within_the_limits_stay_in_budget(case: str, read: Callable[[object], object]) -> None:
     text = HOSTILE[case]()
     assert len(text) <= MAX_RECORD_CHARS
-    seconds, mebibytes = cost(read, text)
-    assert seconds <= SECONDS and mebibytes <= MEBIBYTES, (seconds, mebibytes)
+    assert cost(read, text) <= MEBIBYTES
 
 
 LARGEST = Rules(
@@ -126,17 +123,14 @@ def longest_game() -> Game:
 def test_the_longest_record_verifies_within_budget() -> None:
     text = meuterer.write_record(longest_game())
     assert meuterer.verify(text).ok
-    seconds, mebibytes = cost(meuterer.verify, text)
-    assert seconds <= SECONDS and mebibytes <= MEBIBYTES, (seconds, mebibytes)
+    assert cost(meuterer.verify, text) <= MEBIBYTES
 
 
 @slow
 def test_the_longest_redacted_record_reads_and_replays_within_budget() -> None:
     text = dumps_redacted(redact(make_record(longest_game()), 2))
-    seconds, mebibytes = cost(loads_redacted, text)
-    assert seconds <= SECONDS and mebibytes <= MEBIBYTES, (seconds, mebibytes)
-    seconds, mebibytes = cost(replay_views, loads_redacted(text))
-    assert seconds <= SECONDS and mebibytes <= MEBIBYTES, (seconds, mebibytes)
+    assert cost(loads_redacted, text) <= MEBIBYTES
+    assert cost(replay_views, loads_redacted(text)) <= MEBIBYTES
 
 
 @pytest.mark.parametrize(
@@ -150,5 +144,4 @@ def test_the_longest_redacted_record_reads_and_replays_within_budget() -> None:
 )
 def test_hostile_states_within_the_limit_stay_in_budget(text: str) -> None:
     assert len(text) <= meuterer.serialize.MAX_STATE_TEXT
-    seconds, mebibytes = cost(meuterer.loads_state, text)
-    assert seconds <= SECONDS and mebibytes <= MEBIBYTES, (seconds, mebibytes)
+    assert cost(meuterer.loads_state, text) <= MEBIBYTES

@@ -100,7 +100,7 @@ def test_verify_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert f"{good}: ok" in out or f"{good}: valid" in out.lower() or out.count(str(good)) == 2
     assert main(["replay", str(good), "--step", "3"]) == 0
     shown = capsys.readouterr().out
-    assert "[2] " in shown and "[3] " not in shown
+    assert "[1] " in shown and "[3] " in shown and "[0] " not in shown and "[4] " not in shown
     assert main(["replay", str(tmp_path / "missing.json")]) == 1
     assert "missing.json" in capsys.readouterr().err
 

@@ -97,10 +97,13 @@ def test_write_record_to_a_path(tmp_path: Path) -> None:
     text = meuterer.write_record(game, path)
     assert path.read_text(encoding="utf-8") == text
     assert meuterer.read_record(path) == meuterer.read_record(text)
-    # a path given as str is a file name for writing
+    # a str is record text in every reader, so no writer takes it for a file name (issue 19)
     other = tmp_path / "other.json"
-    meuterer.write_record(game, str(other))
-    assert other.read_text(encoding="utf-8") == text
+    with pytest.raises(TypeError, match=r"use pathlib\.Path"):
+        meuterer.write_record(game, str(other))  # type: ignore[arg-type]
+    assert not other.exists()
+    with pytest.raises(meuterer.FormatError, match=r"a str is read as JSON text: to read the file, pass pathlib\.Path"):
+        meuterer.read_record(str(path))
 
 
 def test_write_record_to_a_text_stream() -> None:
@@ -242,7 +245,7 @@ def test_an_illegal_action_is_reported_with_its_index_text_and_reason() -> None:
     finding = only_finding(report)
     assert finding.step == k and finding.action == bad and finding.path == f"$.actions[{k}]"
     assert f"{player} cannot play ruby: no ruby in hand" in finding.message
-    assert f"step {k} ({bad})" in str(finding)
+    assert f"action {k + 1} ({bad})" in str(finding)  # numbered from 1, as on the replay page
     assert report.steps == k and report.final == game.at(k)
     assert str(report).startswith("invalid:")
 

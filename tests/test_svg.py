@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ import meuterer
 from meuterer import MeutererError, PlayerView, Role, Rules, State, Step
 from meuterer.cards import CARDS, Counts
 from meuterer.phases.mutiny import strengths
-from meuterer.svg import CARD_LETTERS, board
+from meuterer.svg import CARD_LETTERS, _title, board
 from meuterer.views import ROLES_SECRET, sample_state, view
 
 from .strategies import game_setups, walk
@@ -92,7 +93,7 @@ def test_a_view_draws_only_the_cards_its_player_may_see(setup: tuple[int, int, i
                 assert f"hand {sum(state.hands[other])}" in sizes
                 assert f"face down {sum(state.face_down[other])}" in sizes
                 if just_drawn:
-                    assert f"just drawn {sum(state.drawn)}" in sizes
+                    assert f"of which drawn now {sum(state.drawn)}" in sizes
 
 
 def test_unrevealed_roles_are_card_backs() -> None:
@@ -148,15 +149,17 @@ def test_the_board_shows_the_table() -> None:
     root = ET.fromstring(board(state, size=900, names=("Ann", "Bob", "Cy", "Dee")))
     assert root.get("width") == "900" and root.get("viewBox", "").startswith("0 0 600 ")
     islands = [g for g in root.iter(NS + "g") if g.get("class") == "mt-island"]
-    assert [g.find(NS + "text").text for g in islands] == [state.island_name(p) for p in range(12)]  # type: ignore[union-attr]
+    titles = [g.find(NS + "text").text for g in islands]  # type: ignore[union-attr]
+    assert titles == [_title(state.island_name(p)) for p in range(12)]
+    assert "Karge Zunge" in titles and "Frosthöhle" in titles  # the cards' names, not the notation's
     active = {int(g.get("data-pos", "")) for g in islands if g.find(NS + "rect").get("fill") == "#FFFFFF"}  # type: ignore[union-attr]
     assert active == set(state.active)
     words = [t.text for t in root.iter(NS + "text")]
     assert f"captain p{state.captain}" in words
-    assert f"C captain to {state.island_name(state.captain_destination)}" in words  # type: ignore[arg-type]
+    assert f"C captain to {_title(state.island_name(state.captain_destination))}" in words  # type: ignore[arg-type]
     assert f"Round 2 of {rules.rounds_for(4)}" in words
     assert any(w and "Ann" in w for w in words)
-    assert "P" in words and "S" in words  # the pirate ship and the merchant ship
+    assert "P" in words  # the pirate ship (the merchant ship has no letter: S is salt)
     text = board(state)
     assert "href" not in text and "http" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")
 
@@ -210,7 +213,7 @@ def test_the_loadmasters_drawn_cards_are_shown_to_him_only() -> None:
     count = sum(state.drawn)
     assert count >= 3
     for picture in (board(state), board(state, perspective=loadmaster), board(state, perspective=other)):
-        assert f"just drawn {count}" in texts(seat_group(picture, loadmaster))
+        assert f"of which drawn now {count}" in texts(seat_group(picture, loadmaster))
     mine = sorted(chips(seat_group(board(state, perspective=loadmaster), loadmaster)))
     assert mine == kinds(state.hands[loadmaster], state.face_up[loadmaster], state.face_down[loadmaster], state.drawn)
     assert chips(seat_group(board(state, perspective=other), loadmaster)) == kinds(state.face_up[loadmaster])
@@ -242,3 +245,37 @@ def test_states_show_as_their_board_in_jupyter() -> None:
     assert drawn == board(state) and drawn.startswith("<svg")
     seen = view(state, 1)
     assert getattr(seen, "_repr_svg_")() == board(seen) == board(state, perspective=1)  # noqa: B009
+
+
+def test_ships_and_flags_stand_beside_their_own_island() -> None:
+    # Issue 19, item 18: they stood between islands.
+    rules = Rules(pirates=True)
+    for state in game(seed=3, rules=rules).states[::5]:
+        root = ET.fromstring(board(state))
+        centres = {}
+        for group in root.iter(NS + "g"):
+            if group.get("class") == "mt-island":
+                rect = group.find(NS + "rect")
+                assert rect is not None
+                x, y = float(rect.get("x", "")) + 44, float(rect.get("y", "")) + 26
+                centres[int(group.get("data-pos", ""))] = (x, y)
+        wanted = [state.start, state.pirate, state.captain_destination, state.mutineer_destination]
+        places = []
+        for group in root.iter(NS + "g"):
+            move = group.get("transform", "")
+            if move.startswith("translate("):
+                x, y = map(float, move[len("translate(") : -1].split(","))
+                places.append(min(centres, key=lambda p: math.dist(centres[p], (x, y))))
+        assert sorted(places) == sorted(p for p in wanted if p is not None)
+
+
+def test_the_board_names_you_whole_and_scores_apart_from_names() -> None:
+    state = game(seed=5).states[40]
+    names = ("greedy", "greedy", "a very long name indeed, longer than a panel", "greedy")
+    root = ET.fromstring(board(state, perspective=2, names=names))
+    words = [t.text or "" for t in root.iter(NS + "text")]
+    panel = texts(seat_group(board(state, perspective=2, names=names), 2))
+    assert any(w.startswith("p2 a very") and w.endswith("\u2026") for w in panel)
+    assert any(w.startswith("(you)") for w in panel)
+    scores = next(w for w in words if w.startswith("greedy "))
+    assert scores.count(" VP") == 4 and " \u00b7 " in scores  # "greedy 0 VP · greedy 0 VP"

@@ -303,15 +303,20 @@ def _lines(path: Path) -> int:
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_simulate_stops_cleanly_on_ctrl_c_and_resumes(tmp_path: Path, jobs: str) -> None:
+    # The run is far too long to end by itself while the test waits (issue 21: with 120
+    # games it sometimes finished before the signal came, and exited 0): only Ctrl-C ends it.
     out = tmp_path / "games.csv"
     records = tmp_path / "records"
-    argv = [sys.executable, "-m", "meuterer", "simulate", "-n", "120", "--agents", "greedy", "--seed", "3",
-            "--jobs", jobs, "--out", str(out), "--records", str(records), "--no-progress"]  # fmt: skip
+    common = ["--agents", "greedy", "--seed", "3", "--jobs", jobs, "--out", str(out), "--records", str(records)]
+    argv = [sys.executable, "-m", "meuterer", "simulate", *common, "--no-progress"]
     env = {**os.environ, "PYTHONPATH": str(Path(meuterer.__file__).parents[1])}
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    deadline = time.monotonic() + 60
+    process = subprocess.Popen(
+        [*argv, "-n", "1000000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    deadline = time.monotonic() + 120
     while _lines(out) < 4 and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.05)
+    assert process.poll() is None, process.communicate()
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
@@ -322,13 +327,15 @@ def test_simulate_stops_cleanly_on_ctrl_c_and_resumes(tmp_path: Path, jobs: str)
     assert text.endswith("\n")
     with out.open() as stream:
         kept = read_results(stream, "csv")
-    assert 3 <= len(kept) < 120
+    assert len(kept) >= 3
     assert all(meuterer.verify(records / f"game-{r.index:06d}.json").ok for r in kept)
     assert not list(records.glob(".*"))  # no temporary record left behind
-    # Resuming plays the rest; the rows are those of an uninterrupted run.
-    done = subprocess.run([*argv, "--resume"], capture_output=True, text=True, env=env, timeout=300)
+    # Resuming (to a few games past the last one kept) plays the rest; the rows are those
+    # of an uninterrupted run.
+    games = max(r.index for r in kept) + 3
+    done = subprocess.run([*argv, "-n", str(games), "--resume"], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
-    whole = run_tournament(["greedy"], games=120, players=4, seed=3)
+    whole = run_tournament(["greedy"], games=games, players=4, seed=3)
     with out.open() as stream:
         assert sorted(read_results(stream, "csv"), key=lambda r: r.index) == list(whole.results)
 

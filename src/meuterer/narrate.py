@@ -17,6 +17,8 @@ from collections.abc import Iterable, Sequence
 from meuterer.actions import Action, Offer, Pass, Sell, Support
 from meuterer.cards import counts_str
 from meuterer.engine import apply, new_game, winners
+from meuterer.errors import MeutererError
+from meuterer.record import display
 from meuterer.rules import Rules
 from meuterer.state import Phase, State
 
@@ -96,7 +98,8 @@ def table(state: State, names: Sequence[str] | None = None) -> list[str]:
     """The whole table of ``state`` in a few lines (every hand shown: for replays and referees)."""
     seats = [f"p{p}" for p in range(state.players)]
     if names is not None:
-        seats = [seat if name == seat else f"{seat} {name}" for seat, name in zip(seats, names, strict=True)]
+        shown = [display(name) for name in names]  # no terminal control in a seat name
+        seats = [seat if name == seat else f"{seat} {name}" for seat, name in zip(seats, shown, strict=True)]
     offer = "no offer yet" if state.offer is None else f"offer {state.offer}"
     lines = [f"round {state.round}, phase {int(state.phase)} ({state.phase}) — captain p{state.captain}, {offer}"]
     islands = ", ".join(_island(state, p) for p in state.active)
@@ -140,8 +143,13 @@ def replay_lines(
     lines = table(state, names)
     shown = actions if stop is None else actions[:stop]
     for index, action in enumerate(shown):
-        before, state = state, apply(state, action)
-        lines.append(f"[{index}] {action}")
+        before = state
+        try:
+            state = apply(state, action)
+        except MeutererError as error:
+            error.add_note(f"at action {index + 1} of the record")
+            raise
+        lines.append(f"[{index + 1}] {action}")  # actions are numbered from 1 everywhere
         if state.phase is not before.phase or index == len(shown) - 1:
             lines.extend(table(state, names))
     lines.append("scores: " + _scores(state))

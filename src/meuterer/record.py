@@ -17,14 +17,17 @@ holds the SHA-256 digest of the state after each action and the final result, wh
 (True, True)
 >>> bad = text.replace('"first_captain": 0', '"first_captain": 1')
 >>> print(meuterer.verify(bad).findings[0])
-step 0 (draw p0 grain): illegal: the game expects the deal: a card drawn for p1
+action 1 (draw p0 grain): illegal: the game expects the deal: a card drawn for p1
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 from typing import IO, Any
 
 import attrs
@@ -51,6 +54,21 @@ MAX_NAME_CHARS = 100
 """The longest seat name."""
 MAX_LIBRARY_CHARS = 200
 """The longest ``library`` text."""
+
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def display(text: str) -> str:
+    """``text`` safe to show on a terminal or a page: control characters (ANSI escape
+    sequences start with one) and bidirectional controls become visible ``\\x..`` /
+    ``\\u....`` escapes, so a seat name can neither move the cursor, recolour the
+    terminal nor reorder the text around it.
+
+    >>> print(display("Ann\\x1b[2J\\u202egnp.exe"))
+    Ann\\x1b[2J\\u202egnp.exe
+    """
+    return _UNSAFE.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text)
 
 
 @attrs.frozen
@@ -82,7 +100,8 @@ class Finding:
     """One problem found in a record.
 
     ``step`` is the 0-based index of the action concerned (``None`` for the whole
-    record); ``path`` locates it in the JSON document. Where a value is wrong,
+    record); the text says "action ``step + 1``", as ``meuterer replay`` and the replay page
+    number actions from 1; ``path`` locates it in the JSON document. Where a value is wrong,
     ``expected`` is what replaying the actions gives and ``actual`` what the record says.
     """
 
@@ -94,7 +113,7 @@ class Finding:
     actual: str | None = None
 
     def __str__(self) -> str:
-        where = f"step {self.step} ({self.action})" if self.step is not None else self.path
+        where = f"action {self.step + 1} ({self.action})" if self.step is not None else self.path
         text = f"{where}: {self.message}"
         if self.expected is not None:
             text += f" (expected {self.expected}, got {self.actual})"
@@ -207,18 +226,62 @@ def dumps_record(record: Record) -> str:
     return layout(record_data(record))
 
 
-def write_record(
-    game: Game, file: str | os.PathLike[str] | IO[str] | None = None, names: Sequence[str] | None = None
-) -> str:
-    """The record of ``game`` as JSON text; also written to ``file`` (a path or text stream) if given."""
+def write_record(game: Game, file: os.PathLike[str] | IO[str] | None = None, names: Sequence[str] | None = None) -> str:
+    """The record of ``game`` as JSON text; also written to ``file`` if given: a path
+    (``pathlib.Path``, written atomically: the file holds the whole record or its old
+    content) or a text stream. A ``str`` is refused with :class:`TypeError`: in every
+    reader a ``str`` is the JSON text itself, never a file name."""
     text = dumps_record(make_record(game, names))
-    if file is not None:
-        if isinstance(file, str | os.PathLike):
-            with open(file, "w", encoding="utf-8") as stream:
-                stream.write(text)
-        else:
-            file.write(text)
+    if isinstance(file, str):
+        raise TypeError(
+            "write_record writes to a pathlib.Path or a text stream: a str is always record text in meuterer"
+            f" (read_record(str) parses it), so use pathlib.Path({file[:100]!r})"
+        )
+    if isinstance(file, os.PathLike):
+        try:
+            write_text_atomic(file, text)
+        except OSError as error:
+            raise FormatError("$", f"cannot write {os.fspath(file)!r}: {error.strerror or error}") from None
+    elif file is not None:
+        file.write(text)
     return text
+
+
+PENDING_WRITES: set[str] = set()
+"""The temporary files :func:`write_text_atomic` is writing now (a process stopped by a
+signal removes them before it ends)."""
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str, durable: bool = True) -> None:
+    """Write ``text`` to ``path`` so that it holds either its old content or all of
+    ``text``, never a part: a temporary file in the same directory, then a rename.
+    ``durable`` also waits for the disk before the rename (``fsync``)."""
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    PENDING_WRITES.add(temporary)
+    try:
+        os.chmod(temporary, _mode(target))
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+            if durable:
+                stream.flush()
+                os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    finally:
+        PENDING_WRITES.discard(temporary)
+
+
+def _mode(target: Path) -> int:
+    """The permissions of ``target`` if it exists, else those a new file gets (the umask's)."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 # Reading -------------------------------------------------------------------------------
@@ -265,6 +328,20 @@ def read_source(source: str | bytes | os.PathLike[str] | IO[str], what: str = "a
     return text
 
 
+def parse_source(source: str | bytes | os.PathLike[str] | IO[str], what: str = "a record") -> object:
+    """The parsed JSON of :func:`read_source`'s text. A ``str`` is the JSON text itself:
+    when it is not JSON but looks like a file name, the error says to pass a ``pathlib.Path``."""
+    text = read_source(source, what)
+    try:
+        return parse_json(text)
+    except FormatError as error:
+        stripped = text.strip()
+        if isinstance(source, str) and stripped and "\n" not in stripped and stripped[0] not in '{["':
+            hint = f"; a str is read as JSON text: to read the file, pass pathlib.Path({stripped[:100]!r})"
+            raise FormatError(error.path, error.message + hint) from None
+        raise
+
+
 def _expect(data: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
     value = data[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
@@ -279,6 +356,16 @@ def _shown(value: object) -> str:
     if isinstance(value, list | dict):
         return f"a JSON {'array' if isinstance(value, list) else 'object'} of {len(value)} entries"
     return json.dumps(value)[:60]
+
+
+def _some(names: Sequence[str], most: int = 10) -> str:
+    """At most ``most`` of ``names`` (60 characters of each), and how many more there are.
+
+    >>> print(_some(["a", "b", "c"], most=2))
+    'a', 'b' and 1 more
+    """
+    shown = ", ".join(repr(name[:60]) for name in names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 def _list_of(data: dict[str, Any], key: str, kind: type, what: str, limit: int) -> list[Any]:
@@ -316,10 +403,10 @@ def read_document(data: object, name: str, own: dict[str, bool], what: str = "a 
         raise FormatError("$", f"{what} is a JSON object, got {type(data).__name__}")
     unknown = sorted(set(data) - _COMMON_KEYS - set(own))
     if unknown:
-        raise FormatError("$", f"unknown key(s) {', '.join(map(repr, unknown))}")
+        raise FormatError("$", f"unknown key(s) {_some(unknown)}")
     missing = sorted((_COMMON_REQUIRED | {key for key, required in own.items() if required}) - set(data))
     if missing:
-        raise FormatError("$", f"missing key(s) {', '.join(map(repr, missing))}")
+        raise FormatError("$", f"missing key(s) {_some(missing)}")
     fmt = _expect(data, "format", dict, "an object")
     if fmt.get("name") != name or set(fmt) != {"name", "version"}:
         raise FormatError("$.format", f'expected {{"name": "{name}", "version": {FORMAT_VERSION}}}')
@@ -389,7 +476,7 @@ def read_record(source: str | bytes | os.PathLike[str] | IO[str]) -> Record:
     programming error, not bad data). Nothing is evaluated or unpickled: the input is
     parsed as JSON only, and repeated keys and lone surrogates are refused.
     """
-    return record_from_data(parse_json(read_source(source)))
+    return record_from_data(parse_source(source))
 
 
 # Verifying -----------------------------------------------------------------------------
@@ -407,7 +494,9 @@ def verify(source: Record | str | bytes | os.PathLike[str] | IO[str]) -> Report:
     try:
         return _verify(source)
     except Exception as error:  # verify reports, it never raises (MemoryError included)
-        return Report((Finding("$", f"cannot be verified: {type(error).__name__}: {error}"),), 0, None)
+        text = str(error)
+        text = text if len(text) <= 500 else text[:500] + f"... ({len(text)} characters)"
+        return Report((Finding("$", f"cannot be verified: {type(error).__name__}: {text}"),), 0, None)
 
 
 def _verify(source: Record | str | bytes | os.PathLike[str] | IO[str]) -> Report:

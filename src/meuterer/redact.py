@@ -36,9 +36,8 @@ from meuterer._version import __version__ as _version
 from meuterer.actions import Action, ChooseRole, Discard, Draw, Pass, Play, Support, parse_action
 from meuterer.cards import EMPTY, ROLE_BY_NAME, ROLES, Card, Role, add, counts_of
 from meuterer.errors import FormatError, IllegalActionError, MeutererError
-from meuterer.record import Record, Result, document_data, layout, read_document, read_source
+from meuterer.record import Record, Result, document_data, layout, parse_source, read_document
 from meuterer.rules import Rules
-from meuterer.serialize import parse_json
 from meuterer.state import State, Step, evolve
 from meuterer.views import ROLES_SECRET, PlayerView, Slot, complete_state, view
 from meuterer.views import HiddenDraw as HiddenDraw  # re-exported: redacted records are made of these
@@ -84,7 +83,7 @@ def redact(record: Record, player: int | None) -> RedactedRecord:
         try:
             after = engine.apply(state, action)
         except MeutererError as error:
-            error.add_note(f"at step {index} (0-based) of the record")
+            error.add_note(f"at action {index + 1} of the record")
             raise
         seen.append(seen_by(state, action, after, player))
         state = after
@@ -110,7 +109,7 @@ def replay_views(record: RedactedRecord) -> tuple[PlayerView, ...]:
         try:
             state = _step(state, seen, p, views[-1])
         except MeutererError as error:
-            error.add_note(f"at step {index} (0-based) of the redacted record")
+            error.add_note(f"at action {index + 1} of the redacted record")
             raise
         views.append(view(state, p))
     return tuple(views)
@@ -124,15 +123,22 @@ def _step(state: State, seen: Seen, p: int | None, before: PlayerView) -> State:
     if isinstance(shown, HiddenDraw):
         if shown.player == p or not engine.is_chance_node(state) or state.to_act != shown.player:
             raise IllegalActionError(shown, "no hidden draw for this seat here")
-        action = Draw(shown.player, next(a.card for a in engine.legal_actions(state) if isinstance(a, Draw)))
+        # At a draw every outcome is a Draw (the first one stands in for the hidden card);
+        # any other chance node (the shuffled ring's 11! arrangements) is refused at once.
+        outcomes = engine.legal_actions(state)
+        first = outcomes[0] if len(outcomes) else None
+        if not isinstance(first, Draw):
+            raise IllegalActionError(shown, "no hidden draw for this seat here")
+        action = Draw(shown.player, first.card)
     elif isinstance(shown, HiddenRole):
         if shown.player == p or state.step is not Step.CHOOSE_ROLE or state.to_act != shown.player:
             raise IllegalActionError(shown, "no hidden role choice for this seat here")
         if seen.reveal is not None and seen.reveal[shown.player] is not None:
             role = seen.reveal[shown.player]
         else:
-            role = next(r for r in ROLES if r not in state.roles)
-        assert role is not None
+            role = next((r for r in ROLES if r not in state.roles), None)
+        if role is None:
+            raise IllegalActionError(shown, "no role is left to choose")
         action = ChooseRole(shown.player, role)
     else:
         action = shown
@@ -298,4 +304,4 @@ def loads_redacted(source: str | bytes | os.PathLike[str] | IO[str]) -> Redacted
     Raises :class:`~meuterer.errors.FormatError` naming the path of the first problem, and
     :class:`TypeError` for an argument of another type (as :func:`meuterer.read_record`).
     """
-    return redacted_from_data(parse_json(read_source(source, "a redacted record")))
+    return redacted_from_data(parse_source(source, "a redacted record"))

@@ -367,11 +367,22 @@ MAX_CONTAINERS = 10_000
 may hold; records, states and views hold a few dozen."""
 
 
+MAX_KEYS = 1_000
+"""The most members a JSON object may have (a rule set's island table has the most a
+document needs: a few dozen)."""
+
+
 class _DuplicateKey(Exception):
     pass
 
 
+class _TooManyKeys(Exception):
+    pass
+
+
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    if len(pairs) > MAX_KEYS:
+        raise _TooManyKeys(len(pairs))
     data = dict(pairs)
     if len(data) != len(pairs):
         seen: set[str] = set()
@@ -453,6 +464,9 @@ def parse_json(text: str | bytes) -> object:
         # Some messages end in "at" ("Unterminated string starting at"): say it once.
         what = error.msg.removesuffix(" at")
         raise FormatError("$", f"not JSON: {what} at line {error.lineno}, column {error.colno}") from None
+    except _TooManyKeys as error:
+        members = error.args[0]
+        raise FormatError("$", f"not usable JSON: an object with {members} members (at most {MAX_KEYS})") from None
     except _DuplicateKey as error:
         raise FormatError("$", f"not JSON: the key {error.args[0]!r} appears twice in an object") from None
     except UnicodeDecodeError as error:

@@ -9,14 +9,15 @@ the role card, hand, face-up cards, face-down pile, sales and score.
 Given a :class:`~meuterer.views.PlayerView` it draws only what that player may see:
 other players' hands and face-down piles as counts, unrevealed roles as card backs.
 The picture is written with the standard library only, in the Okabe-Ito colour-blind-safe
-palette, every colour doubled by a letter, and is readable at 600 px wide.
+palette, every colour doubled by a letter, and is drawn 900 px wide by default (readable
+from 600 px).
 
 >>> import meuterer
 >>> from meuterer.svg import board
 >>> actions, _ = meuterer.random_game(seed=3, players=3)
 >>> state = meuterer.Game.replay(actions[:30], players=3).state
 >>> picture = board(state)
->>> picture.startswith("<svg") and "hochland" in picture
+>>> picture.startswith("<svg") and "Hochland" in picture
 True
 >>> board(state, perspective=1) == board(meuterer.view(state, 1))
 True
@@ -33,11 +34,12 @@ import attrs
 
 from meuterer.cards import CARDS, ROLES, Card, Counts, Role
 from meuterer.errors import MeutererError
+from meuterer.record import display
 from meuterer.rulings import strengths, winners
 from meuterer.state import State, Step
 from meuterer.views import PlayerView, view
 
-__all__ = ["CARD_COLOURS", "CARD_LETTERS", "Svg", "board"]
+__all__ = ["CARD_COLOURS", "CARD_LETTERS", "SIZE", "Svg", "board"]
 
 CARD_COLOURS: Final[dict[Card, str]] = {
     Card.RUBY: "#D55E00",  # vermillion
@@ -63,6 +65,9 @@ CARD_LETTERS: Final[dict[Card, str]] = {
 
 _DARK_TEXT: Final = frozenset({Card.SALT, Card.WINE, Card.GRAIN})
 _WIDTH: Final = 600
+"""The picture's own width (its coordinates); it is drawn :data:`SIZE` pixels wide by default."""
+SIZE: Final = 900
+"""The default width in pixels (text about 15 px high)."""
 _STYLE: Final = (
     "text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif;fill:#111}"
     ".mt-s{font-size:10px}.mt-m{font-size:12px}.mt-l{font-size:15px;font-weight:bold}"
@@ -166,11 +171,12 @@ def _chips(parent: ET.Element, x: float, y: float, counts: Counts, right: float)
 
 
 def _ship(parent: ET.Element, x: float, y: float, colour: str, label: str) -> None:
-    """A small ship glyph centred on (x, y), with a one-letter label on its sail."""
+    """A small ship glyph centred on (x, y), with a one-letter label (if any) on its sail."""
     group = _el(parent, "g", transform=f"translate({x:.1f},{y:.1f})")
     _el(group, "path", d="M-10,2 L10,2 L6,8 L-6,8 Z", fill=colour, stroke="#000")
     _el(group, "path", d="M0,2 L0,-10 L8,0 Z", fill="#fff", stroke="#000")
-    _el(group, "text", label, x=-4, y=0, class_="mt-s mt-b mt-c")
+    if label:
+        _el(group, "text", label, x=-4, y=0, class_="mt-s mt-b mt-c")
 
 
 def _flag(parent: ET.Element, x: float, y: float, colour: str, label: str) -> None:
@@ -197,7 +203,7 @@ def _islands(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float)
     radius, inner = 196, 136
     n = len(subject.ring)
     markers: dict[int, list[tuple[str, str, str]]] = {}
-    markers.setdefault(subject.start, []).append(("ship", "#E69F00", "S"))
+    markers.setdefault(subject.start, []).append(("ship", "#E69F00", ""))  # no letter: S is salt
     if subject.pirate is not None:
         markers.setdefault(subject.pirate, []).append(("ship", "#000000", "P"))
     if subject.captain_destination is not None:
@@ -223,7 +229,7 @@ def _islands(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float)
             stroke_width=2.5 if active else 1,
         )
         tone = "" if active else " mt-w"
-        _el(group, "text", island.name, x=f"{x:.1f}", y=f"{y - 12:.1f}", class_="mt-s mt-b mt-c" + tone)
+        _el(group, "text", _title(island.name), x=f"{x:.1f}", y=f"{y - 12:.1f}", class_="mt-s mt-b mt-c" + tone)
         if island.buys is None:
             _el(group, "text", "buys any good", x=f"{x:.1f}", y=f"{y + 3:.1f}", class_="mt-s mt-c" + tone)
         else:
@@ -231,11 +237,13 @@ def _islands(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float)
             _el(group, "text", f"buys {island.buys}", x=f"{x - 17:.1f}", y=f"{y + 3:.1f}", class_="mt-s" + tone)
         values = "/".join(map(str, island.values))
         _el(group, "text", f"{values}  ship {island.ship}", x=f"{x:.1f}", y=f"{y + 19:.1f}", class_="mt-s mt-c" + tone)
+        # The ships and flags of an island stand in a row just inside it, on its own side of
+        # the ring (never out towards its neighbours).
         here = markers.get(pos, [])
         mx, my = cx + inner * math.cos(angle), cy + inner * math.sin(angle)
         for k, (kind, colour, label) in enumerate(here):
-            offset = (k - (len(here) - 1) / 2) * 24
-            px, py = mx - offset * math.sin(angle), my + offset * math.cos(angle)
+            offset = (k - (len(here) - 1) / 2) * 22
+            px, py = mx + offset, my
             if kind == "ship":
                 _ship(svg, px, py, colour, label)
             else:
@@ -266,9 +274,9 @@ def _centre(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float) 
         lines.append("the mutiny succeeded" if subject.mutiny else "the mutiny failed")
     destinations = []
     if subject.captain_destination is not None:
-        destinations.append(f"C captain to {subject.island_name(subject.captain_destination)}")
+        destinations.append(f"C captain to {_title(subject.island_name(subject.captain_destination))}")
     if subject.mutineer_destination is not None:
-        destinations.append(f"M mutineer to {subject.island_name(subject.mutineer_destination)}")
+        destinations.append(f"M mutineer to {_title(subject.island_name(subject.mutineer_destination))}")
     lines.extend(destinations)
     if subject.step in (Step.PLAY, Step.CHOOSE_ROLE):
         if isinstance(subject, State):
@@ -307,10 +315,8 @@ def _panel(
         stroke="#E69F00" if acting else "#999",
         stroke_width=3 if acting else 1,
     )
-    title = f"p{seat}" if name == f"p{seat}" else f"p{seat} {name}"
-    if you:
-        title += " (you)"
-    title = _shorten(title, int((width - 60) / 7.5))
+    # "(you)" goes on the line below, with "passed" and "to act": a long name never cuts it off.
+    title = _shorten(f"p{seat}" if name == f"p{seat}" else f"p{seat} {name}", int((width - 60) / 7.5))
     _el(group, "text", title, x=x + 8, y=y + 16, class_="mt-m mt-b")
     _el(group, "text", f"{info.score} VP", x=right, y=y + 16, class_="mt-m mt-b mt-e")
     # The role card: its name face up, or a card back for a role chosen but not known.
@@ -323,7 +329,7 @@ def _panel(
     if seat == subject.captain:
         _el(group, "rect", x=right - 50, y=y + 22, width=50, height=16, rx=3, fill="#0072B2", stroke="#000")
         _el(group, "text", "captain", x=right - 25, y=y + 34, class_="mt-s mt-b mt-c mt-w")
-    tags = [tag for tag, on in (("passed", info.passed), ("to act", acting)) if on]
+    tags = [tag for tag, on in (("(you)", you), ("passed", info.passed), ("to act", acting)) if on]
     line = y + 52
     _el(group, "text", ", ".join(tags) or " ", x=x + 8, y=line, class_="mt-s")
     rows: list[tuple[str, Counts | None, int]] = [
@@ -332,7 +338,7 @@ def _panel(
         ("face down", info.face_down, info.face_down_size),
     ]
     if info.drawn_size:
-        rows.insert(1, ("just drawn", info.drawn, info.drawn_size))
+        rows.insert(1, ("of which drawn now", info.drawn, info.drawn_size))  # part of the hand
     line += 8
     for label, cards, size in rows:
         _el(group, "text", f"{label} {size}", x=x + 8, y=line + 11.5, class_="mt-s")
@@ -342,11 +348,33 @@ def _panel(
             line += 17
     sales = subject.sales[seat]
     if sales is not None:
-        parts = [f"{s.count} {s.card} on {s.island}" for s in sales] or ["nothing"]
+        parts = [f"{s.count} {s.card} on {_title(s.island)}" for s in sales] or ["nothing"]
         for k, part in enumerate(parts):
             _el(group, "text", ("sold " if k == 0 else "and ") + part, x=x + 8, y=line + 11, class_="mt-s")
             line += 14
     return frame, line + 6
+
+
+_TITLES: Final = {
+    "hochland": "Hochland",
+    "frosthoehle": "Frosthöhle",
+    "gruenland": "Grünland",
+    "karge_zunge": "Karge Zunge",
+    "eisfelsen": "Eisfelsen",
+    "affeninsel": "Affeninsel",
+    "kalte_klippe": "Kalte Klippe",
+    "sommerland": "Sommerland",
+    "rotes_riff": "Rotes Riff",
+    "piratennest": "Piratennest",
+    "fingerhut": "Fingerhut",
+    "sandkap": "Sandkap",
+}
+"""The islands' names as printed on the cards (docs/rules.md, "The islands")."""
+
+
+def _title(name: str) -> str:
+    """An island's name as a person reads it: the card's name, or the notation name in words."""
+    return _TITLES.get(name) or name.replace("_", " ").title()
 
 
 def _role_name(role: Role) -> str:
@@ -361,7 +389,7 @@ def _shorten(text: str, most: int) -> str:
 def board(
     state_or_view: State | PlayerView,
     *,
-    size: int = _WIDTH,
+    size: int = SIZE,
     perspective: int | None = None,
     names: Sequence[str] | None = None,
 ) -> Svg:
@@ -387,7 +415,7 @@ def board(
     players = subject.players
     if names is not None and len(names) != players:
         raise MeutererError(f"names must name the {players} seats, got {len(names)}")
-    seat_names = [f"p{seat}" for seat in range(players)] if names is None else [str(n) for n in names]
+    seat_names = [f"p{seat}" for seat in range(players)] if names is None else [display(str(n)) for n in names]
     height = 664  # stretched below to fit the tallest seat panel
     svg = ET.Element(
         "svg",
@@ -416,7 +444,7 @@ def board(
         step += ": won by " + " and ".join(seat_names[seat] for seat in winners(subject))
     _el(svg, "text", step, x=8, y=36, class_="mt-s")
     _el(svg, "text", who, x=_WIDTH - 8, y=20, class_="mt-m mt-b mt-e")
-    scores = "  ".join(f"{_shorten(seat_names[s], 10)} {subject.scores[s]}" for s in range(players))
+    scores = " \u00b7 ".join(f"{_shorten(seat_names[s], 10)} {subject.scores[s]} VP" for s in range(players))
     _el(svg, "text", scores, x=_WIDTH - 8, y=36, class_="mt-s mt-e")
     cx, cy = _WIDTH / 2, 262
     _islands(svg, subject, cx, cy)
@@ -438,7 +466,7 @@ def board(
     svg.set("viewBox", f"0 0 {_WIDTH} {height}")
     svg.set("height", str(round(size * height / _WIDTH)))
     background.set("height", str(height))
-    legend = "light island: active · dark: passive · values I/II/III · S ship  P pirates · C/M destinations"
+    legend = "light island: active · dark: passive · values I/II/III · orange ship: merchant, P: pirates · C/M flags"
     _el(svg, "text", legend, x=cx, y=height - 6, class_="mt-s mt-c")
     return Svg(ET.tostring(svg, encoding="unicode"))
 

@@ -11,7 +11,10 @@ player's side only: his views, with the others' draws and roles as ``?``.
 
 The boards are stored gzip-compressed (a 250-action game's 3.6 MB of SVG take ~60 kB)
 and unpacked by the browser's ``DecompressionStream``; ``#step=K`` in the address opens
-the page at step ``K``.
+the page at step ``K``. A page holds at most :data:`MAX_PICTURES` boards, so that a
+record of any length is shown within the readers' budget (2 s, 512 MB): a longer game
+(games last a few hundred actions; a record may hold 10,000) gets a board every few steps,
+and a step between two shows the board before it, saying so.
 
 >>> import meuterer
 >>> from meuterer.record import make_record
@@ -28,21 +31,29 @@ from __future__ import annotations
 import base64
 import gzip
 import html
+import io
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO, Any, Final
 
 from meuterer import engine
 from meuterer.errors import FormatError, MeutererError
 from meuterer.game import Game
-from meuterer.record import Record, make_record, read_source, record_from_data, verify
+from meuterer.record import (
+    Record,
+    display,
+    make_record,
+    parse_source,
+    record_from_data,
+    verify,
+    write_text_atomic,
+)
 from meuterer.redact import FORMAT_NAME as REDACTED_FORMAT
 from meuterer.redact import RedactedRecord, redact, redacted_from_data, replay_views
-from meuterer.serialize import parse_json
 from meuterer.state import State
-from meuterer.svg import board
+from meuterer.svg import SIZE, board
 from meuterer.views import PlayerView
 
 __all__ = ["read_any_record", "replay_html", "write_html"]
@@ -56,7 +67,7 @@ def read_any_record(source: str | bytes | os.PathLike[str] | IO[str]) -> Record 
 
     Raises :class:`~meuterer.errors.FormatError` naming the path of the first problem.
     """
-    data = parse_json(read_source(source))
+    data = parse_source(source)
     fmt = data.get("format") if isinstance(data, dict) else None
     if isinstance(fmt, dict) and fmt.get("name") == REDACTED_FORMAT:
         return redacted_from_data(data)
@@ -64,7 +75,7 @@ def read_any_record(source: str | bytes | os.PathLike[str] | IO[str]) -> Record 
 
 
 def _seat(seat: int | None, names: Sequence[str]) -> str:
-    return "a spectator" if seat is None else f"p{seat} ({names[seat]})"
+    return "a spectator" if seat is None else f"p{seat} ({display(names[seat])})"
 
 
 def _frames(
@@ -97,16 +108,28 @@ def _frames(
     return views, [str(seen) for seen in redacted.actions], verdict
 
 
-def _gzip_b64(data: object) -> str:
-    raw = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+MAX_PICTURES: Final = 400
+"""The most boards a replay page holds (one per step up to this many steps)."""
+
+
+def _gzip_b64(items: Iterable[object]) -> str:
+    """The JSON array of ``items``, gzip-compressed and in base64; the items are made and
+    compressed one at a time (never all of them in memory at once)."""
+    packed = io.BytesIO()
+    with gzip.GzipFile(fileobj=packed, mode="wb", compresslevel=9, mtime=0) as stream:
+        stream.write(b"[")
+        for index, item in enumerate(items):
+            text = json.dumps(item, separators=(",", ":"), ensure_ascii=False)
+            stream.write(("," if index else "").encode("utf-8") + text.encode("utf-8"))
+        stream.write(b"]")
+    return base64.b64encode(packed.getvalue()).decode("ascii")
 
 
 def _script_json(data: object) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=True).replace("</", "<\\/")
 
 
-def replay_html(source: Source, *, perspective: int | None = None, title: str | None = None, size: int = 600) -> str:
+def replay_html(source: Source, *, perspective: int | None = None, title: str | None = None, size: int = SIZE) -> str:
     """One self-contained HTML page stepping through the game of ``source``.
 
     ``source`` is a :class:`~meuterer.game.Game` (its history up to the cursor), a
@@ -124,11 +147,12 @@ def replay_html(source: Source, *, perspective: int | None = None, title: str | 
         record = source
     else:
         record = read_any_record(source)
-    names = record.players
+    names = tuple(display(name) for name in record.players)  # no control or bidi character on the page
     if perspective is not None and (type(perspective) is not int or not 0 <= perspective < len(names)):
         raise MeutererError(f"perspective is a seat from 0 to {len(names) - 1}, got {perspective!r}")
     subjects, actions, verdict = _frames(record, perspective)
-    boards = [board(subject, size=size, names=names) for subject in subjects]
+    stride = -(-len(subjects) // MAX_PICTURES)  # a board every ``stride`` steps
+    boards = (board(subject, size=size, names=names) for subject in subjects[::stride])
     steps = [{"round": s.round, "scores": list(s.scores), "over": s.step.value == "game_over"} for s in subjects]
     rounds: dict[int, int] = {}
     for index, subject in enumerate(subjects):
@@ -142,6 +166,7 @@ def replay_html(source: Source, *, perspective: int | None = None, title: str | 
         "rounds": sorted(rounds.items()),
         "replayed": len(subjects) - 1,
         "actions": len(actions),
+        "stride": stride,
     }
     items = "\n".join(
         f'<li id="a{k + 1}" data-step="{k + 1}"{"" if k < len(subjects) - 1 else " class=unplayed"}>'
@@ -172,13 +197,13 @@ def write_html(
     *,
     perspective: int | None = None,
     title: str | None = None,
-    size: int = 600,
+    size: int = SIZE,
 ) -> Path:
     """Write :func:`replay_html` of ``source`` to the file ``out``; returns its path."""
     page = replay_html(source, perspective=perspective, title=title, size=size)
     path = Path(out)
     try:
-        path.write_text(page, encoding="utf-8")
+        write_text_atomic(path, page)  # the old page or the whole new one, never a part
     except OSError as error:
         raise FormatError("$", f"cannot write {os.fspath(out)!r}: {error.strerror}") from None
     return path
@@ -247,9 +272,11 @@ _SCRIPT: Final = r"""
 
   function show(k) {
     step = Math.max(0, Math.min(last, k));
-    if (boards) board.innerHTML = boards[step];
+    const stride = meta.stride || 1;
+    if (boards) board.innerHTML = boards[Math.floor(step / stride)];
+
     slider.value = step;
-    position.textContent = 'step ' + step + ' of ' + last;
+    position.textContent = 'action ' + step + ' of ' + last;  // actions numbered from 1, as in the list
     const old = list.querySelector('li.current');
     if (old) old.classList.remove('current');
     const item = document.getElementById('a' + step);
@@ -262,6 +289,10 @@ _SCRIPT: Final = r"""
       now.textContent = item.textContent.replace(/^\s*\d+\s*/, '');
     } else {
       now.textContent = 'the start of the game';
+    }
+    if (step % stride) {
+      now.textContent += ' (board shown: after action ' + (step - step % stride) +
+        '; this long game has a board every ' + stride + ' steps)';
     }
     const round = meta.steps[step].round;
     for (const option of roundSelect.options) {

@@ -30,8 +30,10 @@ from meuterer.cli.simulate import register as register_simulate
 from meuterer.engine import random_game
 from meuterer.errors import MeutererError
 from meuterer.narrate import narrate, replay_lines
-from meuterer.record import read_record, verify
+from meuterer.record import display, verify
+from meuterer.redact import RedactedRecord, replay_views
 from meuterer.server.command import register as register_serve
+from meuterer.viewer import read_any_record
 
 
 def _random_game(args: argparse.Namespace) -> int:
@@ -71,15 +73,29 @@ def _replay(args: argparse.Namespace) -> int:
         print("--seat needs --html (the text replay shows the whole table)", file=sys.stderr)
         return 2
     try:
-        record = read_record(Path(args.file))
-        lines = replay_lines(
-            record.actions, len(record.players), record.first_captain, record.rules, record.players, args.step
-        )
+        record = read_any_record(Path(args.file))
+        if isinstance(record, RedactedRecord):
+            lines = _redacted_lines(record, args.step)
+        else:
+            lines = replay_lines(
+                record.actions, len(record.players), record.first_captain, record.rules, record.players, args.step
+            )
     except MeutererError as error:
-        print(f"{args.file}: {error}", file=sys.stderr)
+        notes = "".join(f" ({note})" for note in getattr(error, "__notes__", ()))
+        print(f"{args.file}: {error}{notes}", file=sys.stderr)
         return 1
     print("\n".join(lines))
     return 0
+
+
+def _redacted_lines(record: RedactedRecord, stop: int | None) -> list[str]:
+    """The text replay of a redacted record: whose side it shows, then each action as he saw it."""
+    replay_views(record)  # refuses a record no game fits
+    seat = "a spectator" if record.viewer is None else f"p{record.viewer} ({display(record.players[record.viewer])})"
+    lines = [f"a redacted record: the game as {seat} saw it (others' draws and roles are '?')"]
+    shown = record.actions if stop is None else record.actions[:stop]
+    lines.extend(f"[{index + 1}] {seen}" for index, seen in enumerate(shown))
+    return lines
 
 
 def _diagram(args: argparse.Namespace) -> int:
@@ -166,9 +182,22 @@ def build_parser() -> argparse.ArgumentParser:
         description="Measure, on one core, the engine's speed (games and steps per second with random players) "
         "and the services' (views, verification).",
     )
-    bench.add_argument("--games", type=int, default=200, help="random games per player count (default 200)")
+    bench.add_argument(
+        "--games", type=_positive, default=200, help="random games per player count, at least 1 (default 200)"
+    )
     bench.set_defaults(run=_bench)
     return parser
+
+
+def _positive(text: str) -> int:
+    """An argument that is a whole number of at least 1 (argparse reports anything else)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"at least 1, got {value}")
+    return value
 
 
 def _quiet_stdout() -> None:
@@ -193,6 +222,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nmeuterer: interrupted", file=sys.stderr)
         return 130
+    except MeutererError as error:  # a bad argument the parser could not check (such as a seat)
+        print(f"meuterer {args.command}: error: {error}", file=sys.stderr)
+        return 2
     return status
 
 

@@ -79,6 +79,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="keep the results already in --out and play only the missing games (needs --seed)",
     )
+    parser.add_argument("--force", action="store_true", help="replace an existing --out file (without --resume)")
     parser.add_argument("--records", metavar="DIR", help="write every game's record into DIR (atomically)")
     parser.add_argument(
         "--backend", choices=("local", "ray"), default="local", help="local processes or Ray (meuterer[ray])"
@@ -127,10 +128,14 @@ def run_simulate(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     finished: list[GameResult] = []
     interrupted = False
+    failed: OSError | None = None
     start = time.perf_counter()
     try:
-        results = ResultsFile(args.out, resume=args.resume) if args.out else None
-    except (OSError, MeutererError) as error:
+        results = ResultsFile(args.out, resume=args.resume, overwrite=args.force) if args.out else None
+    except OSError as error:
+        err.print(f"meuterer simulate: error: cannot use --out {args.out}: {error.strerror or error}")
+        return 2
+    except MeutererError as error:
         err.print(f"meuterer simulate: error: cannot use --out {args.out}: {error}")
         return 2
     done = results.done if results is not None else []
@@ -170,8 +175,25 @@ def run_simulate(args: argparse.Namespace) -> int:
     except MeutererError as error:
         err.print(f"meuterer simulate: error: {error}")
         return 2
+    except OSError as error:  # a full disk, a read-only directory: what is written is whole
+        failed = error
     except KeyboardInterrupt:
         interrupted = True
+    finally:
+        if results is not None:
+            try:
+                for index in sorted(waiting):
+                    results.write(waiting[index])
+                results.close()
+            except OSError as error:
+                failed = error
+    if failed is not None:
+        where = f" {failed.filename}" if failed.filename else ""
+        err.print(f"meuterer simulate: error: cannot write{where}: {failed.strerror or failed}")
+        if args.out:
+            err.print(f"the results written so far are whole; finish the run with --seed {seed} --resume")
+        return 1
+    if interrupted:
         run = Tournament(
             specs=tuple(agent_label(spec) for spec in lineup(specs, args.players)),
             players=args.players,
@@ -181,11 +203,6 @@ def run_simulate(args: argparse.Namespace) -> int:
             jobs=max(1, jobs),
             backend=backend,
         )
-    finally:
-        if results is not None:
-            for index in sorted(waiting):
-                results.write(waiting[index])
-            results.close()
     seats = ", ".join(run.specs)
     rotation = "fixed seats" if args.fixed_seats else "seats rotate"
     games = len(run.results)
@@ -195,7 +212,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         out.print(f"Resumed: {len(done)} games were already in {args.out}.")
     out.print(f"{games} games, {run.players} players: {seats} ({rotation}); seed {run.seed}")
     if games:
-        print_summary(out, run, run.summary())
+        print_summary(out, run, run.summary(), played=len(finished))
     if args.out:
         out.print(f"per-game results: {args.out}")
         if interrupted:
@@ -231,8 +248,9 @@ def _group_table(title: str, first: str, groups: tuple[Group, ...]) -> Table:
     return table
 
 
-def print_summary(console: Console, run: Tournament, summary: Summary) -> None:
-    """Print the summary tables of ``run``."""
+def print_summary(console: Console, run: Tournament, summary: Summary, played: int | None = None) -> None:
+    """Print the summary tables of ``run``; ``played``: how many of its games were played now
+    (``None``: all)."""
     console.print(_group_table("Per agent (wins: ties shared)", "agent", summary.agents))
     console.print(_group_table("Per seat (p0 is the first captain)", "seat", summary.seats))
     if len(summary.agents) > 1:
@@ -255,11 +273,17 @@ def print_summary(console: Console, run: Tournament, summary: Summary) -> None:
     timed = summary.games_timed
     per_game = summary.cpu_seconds / timed if timed else 0.0
     now = "" if timed == summary.games else f" ({timed} games played now)"
+    if timed and played != 0:
+        time_line = (
+            f"Time{now}: {run.seconds:.1f} s with {run.jobs} {'process' if run.jobs == 1 else 'processes'} "
+            f"({run.backend}), {summary.games_per_second:.1f} games/s; {1000 * per_game:.1f} ms of play per game"
+        )
+    else:  # a resumed run that was already complete: no speed to state
+        time_line = "Time: no game played now (every result was already there)"
     console.print(
         f"Mutinies: {summary.mutinies} of {summary.rounds} rounds; successful: {summary.mutinies_won}\n"
         f"Game length: {summary.mean_actions:.1f} actions, {summary.mean_moves:.1f} decisions\n"
-        f"Time{now}: {run.seconds:.1f} s with {run.jobs} {'process' if run.jobs == 1 else 'processes'} "
-        f"({run.backend}), {summary.games_per_second:.1f} games/s; {1000 * per_game:.1f} ms of play per game"
+        f"{time_line}"
     )
 
 

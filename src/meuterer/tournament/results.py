@@ -12,18 +12,20 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import errno
 import io
 import json
 import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
 import attrs
 
-from meuterer.errors import FormatError
+from meuterer.errors import FormatError, SetupError
+from meuterer.record import write_text_atomic as write_text_atomic  # re-exported (it was defined here)
 
 __all__ = [
     "Format",
@@ -194,65 +196,60 @@ def read_results(file: TextIO, fmt: Format = "jsonl") -> list[GameResult]:
     return results
 
 
-def write_text_atomic(path: str | os.PathLike[str], text: str, durable: bool = True) -> None:
-    """Write ``text`` to ``path`` so that it holds either its old content or all of
-    ``text``, never a part: a temporary file in the same directory, then a rename.
-    ``durable`` also waits for the disk before the rename (``fsync``)."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        os.chmod(temporary, _mode(target))
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-            if durable:
-                stream.flush()
-                os.fsync(stream.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _mode(target: Path) -> int:
-    """The permissions of ``target`` if it exists, else those a new file gets (the umask's)."""
-    try:
-        return target.stat().st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0o022)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
 class ResultsFile:
     """A results file written as games finish: each result is one whole line (plus the
-    CSV header before the first), written and flushed at once. With ``resume``, the
+    CSV header before the first), written in one piece: a write that fails (a full disk)
+    is cut back to the last whole line and the error passes on. With ``resume``, the
     results already in the file are kept (:attr:`done`) and new ones appended; a last line
-    cut short by a crash is dropped. Without it, an existing file is replaced."""
+    cut short by a crash is dropped. Without it, an existing file is refused
+    (:class:`~meuterer.errors.SetupError`) unless ``overwrite``; then it is replaced.
+    :meth:`close` waits for the disk (``fsync``)."""
 
-    def __init__(self, path: str | os.PathLike[str], resume: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike[str], resume: bool = False, overwrite: bool = False) -> None:
         self.path = Path(path)
         self.format = format_for(path)
         self.done: list[GameResult] = []
-        if resume and self.path.exists():
+        exists = self.path.exists()
+        if exists and not resume and not overwrite:
+            raise SetupError(f"{self.path} exists: continue it with --resume, or replace it with --force")
+        if resume and exists:
             text = self.path.read_text(encoding="utf-8")
             whole = text[: text.rfind("\n") + 1]
             if whole != text:
                 write_text_atomic(self.path, whole)
             self.done = read_results(io.StringIO(whole), self.format)
-            self._file = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115 - closed by close()
+            self._file = open(self.path, "ab", buffering=0)  # noqa: SIM115 - closed by close()
         else:
-            self._file = open(self.path, "w", encoding="utf-8", newline="")  # noqa: SIM115 - closed by close()
+            self._file = open(self.path, "wb", buffering=0)  # noqa: SIM115 - closed by close()
         self._header = self.format == "csv" and self.path.stat().st_size == 0
 
     def write(self, result: GameResult) -> None:
-        """Append ``result`` as one whole line, flushed."""
-        self._file.write(_line(result, self.format, self._header))
-        self._file.flush()
+        """Append ``result`` as one whole line, flushed; on an error (``OSError``) the
+        file is cut back to its last whole line and the error passes on."""
+        data = _line(result, self.format, self._header).encode("utf-8")
+        size = self._file.tell()
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[self._file.write(view) or 0 :]
+        except OSError:
+            with contextlib.suppress(OSError, ValueError):
+                self._file.truncate(size)  # no half row (a device such as /dev/full cannot be cut)
+            raise
         self._header = False
 
     def close(self) -> None:
-        """Close the file."""
-        self._file.close()
+        """Wait for the disk, then close the file (the file is closed even if that fails)."""
+        try:
+            if not self._file.closed:
+                try:
+                    os.fsync(self._file.fileno())
+                except OSError as error:
+                    if error.errno not in (errno.EINVAL, errno.EROFS):  # a device that cannot be synced
+                        raise
+        finally:
+            with contextlib.suppress(OSError):
+                self._file.close()
 
     def __enter__(self) -> ResultsFile:
         return self

@@ -26,14 +26,19 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import hashlib
 import importlib
+import itertools
 import os
 import random
 import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Literal
 
@@ -47,9 +52,9 @@ from meuterer.errors import SetupError
 from meuterer.fast import FastGame
 from meuterer.fast import play_game as fast_play_game
 from meuterer.game import Game
-from meuterer.record import write_record
+from meuterer.record import PENDING_WRITES, write_record, write_text_atomic
 from meuterer.rules import Rules
-from meuterer.tournament.results import GameResult, write_text_atomic
+from meuterer.tournament.results import GameResult
 from meuterer.tournament.statistics import Summary, summarize
 
 __all__ = [
@@ -104,6 +109,9 @@ class _Task:
     indices: tuple[int, ...]
     rotate: bool
     records: bool
+    directory: str | None = None
+    """Where the worker writes the records itself (local processes: then a worker sends back
+    only small results, which a stop can never cut in half); ``None``: it sends them back."""
 
 
 def seating(specs: Sequence[AgentSpec], index: int, rotate: bool = True) -> tuple[AgentSpec, ...]:
@@ -182,6 +190,9 @@ def _run_task(task: _Task) -> Finished:
             game = Game.replay(history, task.players, result.first_captain, task.rules)
             names = [f"{label}-{seat}" for seat, label in enumerate(result.agents)]
             record = write_record(game, names=names)
+            if task.directory is not None:
+                write_text_atomic(Path(task.directory) / f"game-{result.index:06d}.json", record)
+                record = None
         out.append((result, record))
     return out
 
@@ -202,9 +213,37 @@ def _tasks(
     ]
 
 
-def _ignore_interrupts() -> None:
-    """In a worker: leave Ctrl-C to the main process, which stops the workers itself."""
+_PR_SET_PDEATHSIG = 1
+"""``prctl`` option (Linux): the signal a process gets when its parent dies."""
+
+
+def _worker_init() -> None:  # pragma: no cover - runs in the worker processes
+    """In a worker: leave Ctrl-C to the main process, which stops the workers itself, and
+    die with the main process however it ends (even ``SIGKILL``): on Linux the kernel
+    sends ``SIGKILL`` when the parent dies (``PR_SET_PDEATHSIG``); everywhere a thread
+    watches the parent and ends the worker once it is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stop_worker)
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    threading.Thread(target=_watch_parent, args=(parent,), name="meuterer-parent-watch", daemon=True).start()
+
+
+def _stop_worker(signum: int, frame: object) -> None:  # pragma: no cover - runs in the workers
+    """On ``SIGTERM`` (the pool stopping): remove a record being written, and end at once."""
+    for temporary in list(PENDING_WRITES):
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+    os._exit(128 + signum)
+
+
+def _watch_parent(parent: int, every: float = 0.5) -> None:  # pragma: no cover - runs in the workers
+    """End this process (at once, without clean-up) when its parent ``parent`` is gone."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(1)
 
 
 def _local(tasks: Sequence[_Task], jobs: int) -> Iterator[Finished]:
@@ -213,11 +252,19 @@ def _local(tasks: Sequence[_Task], jobs: int) -> Iterator[Finished]:
             for index in task.indices:  # one game at a time, so that each is reported at once
                 yield _run_task(attrs.evolve(task, indices=(index,)))
         return
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
+    # A few tasks per worker are in flight at a time, not all of them: a run of a million
+    # games holds a few dozen futures, and stopping it (Ctrl-C) has little to cancel.
+    waiting = iter(tasks)
+    running = {pool.submit(_run_task, task) for task in itertools.islice(waiting, 4 * jobs)}
     try:
-        futures = [pool.submit(_run_task, task) for task in tasks]
-        for future in as_completed(futures):
-            yield future.result()
+        while running:
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                next_task = next(waiting, None)
+                if next_task is not None:
+                    running.add(pool.submit(_run_task, next_task))
+                yield future.result()
     finally:
         # Also on Ctrl-C or when the caller stops early: the games still running are dropped.
         processes = dict(getattr(pool, "_processes", None) or {})
@@ -340,6 +387,8 @@ def run_tournament(
         directory = Path(records)
         directory.mkdir(parents=True, exist_ok=True)
     tasks = _tasks(specs, todo, players, rules, seed, rotate, directory is not None, chunk)
+    if directory is not None and backend == "local" and jobs > 1:
+        tasks = [attrs.evolve(task, directory=str(directory)) for task in tasks]
     start = time.perf_counter()
     chunks = _ray(tasks, jobs, ray_address) if backend == "ray" else _local(tasks, jobs)
     results: list[GameResult] = list(known.values())
@@ -356,7 +405,10 @@ def run_tournament(
     finally:
         close = getattr(chunks, "close", None)
         if close is not None:
-            close()
+            close()  # stops and waits for the workers
+        if directory is not None:  # a record a stopped worker was writing
+            for temporary in directory.glob(".game-*.json.*.tmp"):
+                temporary.unlink(missing_ok=True)
     results.sort(key=lambda r: r.index)
     return Tournament(
         specs=tuple(agent_label(spec) for spec in specs),

@@ -55,11 +55,10 @@ from meuterer.views.player_view import (
     ViewError,
     complete_state,
     dumps_view,
-    loads_view,
     unstructure_view,
     view,
 )
-from meuterer.views.sample import sample_state
+from meuterer.views.sample import check_view, loads_view, sample_state
 from meuterer.views.seen_actions import HiddenDraw, HiddenRole, Seen, SeenAction, seen, seen_by_all
 
 __all__ = [
@@ -79,6 +78,7 @@ __all__ = [
     "SeenAction",
     "Slot",
     "ViewError",
+    "check_view",
     "complete_state",
     "dumps_view",
     "history_layout",

@@ -261,8 +261,8 @@ def dumps_view(v: PlayerView) -> str:
     return json_with_rules(_without_rules.unstructure(v), v.rules)
 
 
-def loads_view(text: str | bytes) -> PlayerView:
-    """The view of a JSON text written by :func:`dumps_view`; raises :class:`FormatError`."""
+def _structure_view(text: str | bytes) -> PlayerView:
+    """A view of JSON text, its types checked only (:func:`meuterer.views.loads_view` checks the rest)."""
     data = parse_json(text)
     if not isinstance(data, dict):
         raise FormatError("$", f"a view is a JSON object, got {type(data).__name__}")
