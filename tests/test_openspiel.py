@@ -14,10 +14,10 @@ import pytest
 import meuterer
 from meuterer import Game, Rules, Step
 from meuterer.encoding import action_ids
+from meuterer.invariants import check_state
 from meuterer.islands import ISLANDS, Island
 from meuterer.record import make_record
 from meuterer.redact import redact
-from meuterer.serialize import check_state
 from meuterer.views import Rounds, history_layout, update_rounds, view
 
 pyspiel = pytest.importorskip("pyspiel")

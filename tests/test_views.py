@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 import meuterer
 from meuterer import Action, Card, ChooseRole, Draw, FormatError, Game, IllegalActionError, Role, Rules, State, Step
 from meuterer.cards import CARDS, EMPTY, ROLES, Counts, plus
+from meuterer.invariants import check_state
 from meuterer.record import make_record
 from meuterer.redact import (
     HiddenDraw,
@@ -41,7 +42,6 @@ from meuterer.redact import (
     redact,
     replay_views,
 )
-from meuterer.serialize import check_state
 from meuterer.views import (
     HIDDEN_FIELDS,
     PRIVATE_FIELDS,
