@@ -12,7 +12,6 @@ Tracing is slow (about a minute for all): the cases marked ``slow`` run only wit
 from __future__ import annotations
 
 import contextlib
-import os
 import random
 import time
 import tracemalloc
@@ -30,7 +29,7 @@ from meuterer.redact import dumps_redacted, loads_redacted, redact, replay_views
 SECONDS = 2.0
 MEBIBYTES = 512
 
-slow = pytest.mark.skipif(os.environ.get("MEUTERER_SLOW") != "1", reason="slow: run with MEUTERER_SLOW=1")
+slow = pytest.mark.slow
 
 
 def cost(read: Callable[[Any], object], source: object) -> tuple[float, float]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import pickle
 import random
 from collections.abc import Iterator, Mapping
@@ -498,7 +497,7 @@ def test_an_unpickled_game_makes_states(params: dict[str, Any]) -> None:
     assert histories[0] == histories[1]
 
 
-@pytest.mark.skipif(os.environ.get("MEUTERER_SLOW") != "1", reason="slow (torch): run with MEUTERER_SLOW=1")
+@pytest.mark.training  # torch
 def test_openspiels_dqn_runs_on_meuterer() -> None:
     # issue 19.17: OpenSpiel's DQN needs dm-tree, which the openspiel extra now pulls
     pytest.importorskip("torch")
