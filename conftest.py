@@ -11,6 +11,12 @@ import os
 from collections.abc import Mapping
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# A complete game drawn choice by choice (tests/strategies.game_setups) is large even at
+# its simplest: hypothesis's check for large minimal examples does not apply to it.
+settings.register_profile("meuterer", suppress_health_check=[HealthCheck.large_base_example])
+settings.load_profile("meuterer")
 
 GATED = ("slow", "browser", "training")
 """The markers of tests that run only with ``MEUTERER_SLOW=1`` (registered in pyproject.toml)."""
