@@ -23,22 +23,23 @@ import hashlib
 import json
 import operator
 import re
+import typing
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from itertools import compress
 from operator import is_not
 from typing import Any, TypeVar
 
-import attrs
 import cattrs
 from cattrs.v import format_exception
 
+from meuterer._cache import Memo
 from meuterer.actions import Sale
 from meuterer.cards import CARD_BY_NAME, ROLE_BY_NAME, Card, Counts, Role
 from meuterer.errors import FormatError, MeutererError
 from meuterer.invariants import check_state
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
-from meuterer.state import State, Step, fields_of
+from meuterer.state import FIELDS, State, Step, fields_of
 
 T = TypeVar("T")
 
@@ -131,22 +132,23 @@ def _rules_json(rules: Rules) -> str:
     return _canonical_json(converter.unstructure(rules))
 
 
-_recent_rules: list[tuple[str, Rules]] = []
 _rules_converter = converter.copy()
 
 
+_recent_rules: Memo[str, Rules] = Memo(size=8)
+"""The last rule sets read, by the repr of their data (exact for JSON data: 5.0 is not
+taken for 5, nor 0 for false)."""
+
+
 def _rules_from(data: object, _: object = None) -> Rules:
-    # Keyed by repr (exact for JSON data: 5.0 is not taken for 5, nor 0 for false).
     key = repr(data)
-    for known, rules in _recent_rules:
-        if known == key:
-            return rules
-    try:
-        rules = _rules_converter.structure(data, Rules)
-    except MeutererError as error:
-        raise ValueError(str(error)) from None
-    _recent_rules.insert(0, (key, rules))
-    del _recent_rules[8:]
+    rules = _recent_rules.get(key)
+    if rules is None:
+        try:
+            rules = _rules_converter.structure(data, Rules)
+        except MeutererError as error:
+            raise ValueError(str(error)) from None
+        _recent_rules.put(key, rules)
     return rules
 
 
@@ -188,35 +190,16 @@ def _value_json(value: object) -> str:
 
 def _memo(dump: Callable[[Any], str]) -> Callable[[Any], str]:
     # The text of a small hashable value, remembered by value (bounded).
-    texts: dict[object, str] = {}
-
-    def memoised(value: object) -> str:
-        text = texts.get(value)
-        if text is None:
-            if len(texts) >= 1 << 14:
-                texts.clear()
-            text = texts[value] = dump(value)
-        return text
-
-    return memoised
+    return Memo(dump).__getitem__
 
 
 def _ints_json(values: tuple[int, ...]) -> str:
     return "[" + ",".join(map(int.__repr__, values)) + "]"
 
 
-class _CountsTexts(dict[Counts, str]):
-    """The JSON text of each card multiset, made on first use (bounded): looking one up
-    is a C-level dict access, so ``map`` over piles runs without Python calls."""
-
-    def __missing__(self, counts: Counts) -> str:
-        if len(self) >= 1 << 14:
-            self.clear()
-        text = self[counts] = _ints_json(counts)
-        return text
-
-
-_counts_json: Callable[[Counts], str] = _CountsTexts().__getitem__
+# The JSON text of each card multiset (and other small tuple of ints), looked up at C
+# level, so ``map`` over piles runs without Python calls.
+_counts_json: Callable[[Counts], str] = _memo(_ints_json)
 
 
 def _declared_json(declared: tuple[Sale, ...] | None) -> str:
@@ -234,16 +217,13 @@ def _sales_json(sales: tuple[tuple[Sale, ...] | None, ...]) -> str:
 def _scalar_member(key: str) -> Callable[[Any], str]:
     # A scalar field's whole member text (key included), remembered by value and type (so
     # that True and 1 stay apart); bounded.
-    texts: dict[object, str] = {}
+    texts: Memo[object, str] = Memo(
+        lambda memo: key + (int.__repr__(memo) if type(memo) is int else _value_json(memo[1])),  # type: ignore[index]
+        size=1 << 12,
+    )
 
     def member(value: object) -> str:
-        memo = value if type(value) is int else (type(value), value)
-        text = texts.get(memo)
-        if text is None:
-            if len(texts) >= 1 << 12:
-                texts.clear()
-            text = texts[memo] = key + _value_json(value)
-        return text
+        return texts[value if type(value) is int else (type(value), value)]
 
     return member
 
@@ -254,42 +234,51 @@ def _piles_member(key: str) -> Callable[[Any], str]:
     return lambda piles: opening + ",".join(map(_counts_json, piles)) + "]"
 
 
-def _member(key: str, dump: Callable[[Any], str]) -> Callable[[Any], str]:
-    if dump is _counts_json or dump is _ints_json:  # small tuples of ints: remembered by value
-        return _memo(lambda value: key + dump(value))
-    return lambda value: key + dump(value)
+def _step_member(key: str) -> Callable[[Any], str]:
+    return {step: f"{key}{_value_json(step.value)}" for step in Step}.__getitem__
 
 
-_DUMP_FIELD: dict[str, Any] = {
-    "roles": _memo(lambda roles: _SORTED_JSON(_role_names(roles))),
-    "passed": _memo(_SORTED_JSON),
-    "sales": _sales_json,
-    "rules": lambda rules: _rules_json(rules),
-    "queue": _memo(_ints_json),
-    **dict.fromkeys(("deck", "discard", "drawn"), _counts_json),
-    **dict.fromkeys(("active", "ring", "role_order", "scores"), _ints_json),
+def _text_member(dump: Callable[[Any], str], memoised: bool = True) -> Callable[[str], Callable[[Any], str]]:
+    def member(key: str) -> Callable[[Any], str]:
+        if memoised:
+            return _memo(lambda value: key + dump(value))
+        return lambda value: key + dump(value)
+
+    return member
+
+
+# How each field is written, by its declared type: a field of a new type must be given
+# its writer here (the import fails otherwise), every field of a known type is written
+# without a further list of names.
+_MEMBER_BY_TYPE: dict[object, Callable[[str], Callable[[Any], str]]] = {
+    int: _scalar_member,
+    int | None: _scalar_member,
+    bool | None: _scalar_member,
+    Step: _step_member,
+    Rules: _text_member(_rules_json, memoised=False),  # remembered per rule set already
+    tuple[int, ...]: _text_member(_counts_json),
+    tuple[Counts, ...]: _piles_member,
+    tuple[bool, ...]: _text_member(_SORTED_JSON),
+    tuple[Role | None, ...]: _text_member(lambda roles: _SORTED_JSON(_role_names(roles))),
+    tuple[tuple[Sale, ...] | None, ...]: _text_member(_sales_json, memoised=False),
 }
-_PILES = ("hands", "face_up", "face_down")
-_SCALARS = (
-    *("captain", "captain_destination", "draws_left", "mutineer_destination", "mutiny", "offer"),
-    *("pirate", "players", "round", "start", "to_act"),
-)
-_STEP_MEMBERS = {step: f'"step":"{step.value}"' for step in Step}
-_SORTED_FIELDS = sorted(f.name for f in attrs.fields(State))
+_FIELD_TYPES = typing.get_type_hints(State)
+_SORTED_FIELDS = sorted(FIELDS)
 # Each field's member text ('"name":value'), from one call; the first one also opens the
 # object and the last one closes it (so the text is one join, without copying it twice).
-_MEMBERS = [
-    _piles_member(f'"{name}":')
-    if name in _PILES
-    else _scalar_member(f'"{name}":')
-    if name in _SCALARS
-    else _STEP_MEMBERS.__getitem__
-    if name == "step"
-    else _member(f'"{name}":', _DUMP_FIELD.get(name, _value_json))
-    for name in _SORTED_FIELDS
-]
-_MEMBERS[0] = lambda value, first=_MEMBERS[0]: "{" + first(value)
-_MEMBERS[-1] = lambda value, last=_MEMBERS[-1]: last(value) + "}"
+_MEMBERS = [_MEMBER_BY_TYPE[_FIELD_TYPES[name]](f'"{name}":') for name in _SORTED_FIELDS]
+
+
+def _opening(first: Callable[[Any], str]) -> Callable[[Any], str]:
+    return lambda value: "{" + first(value)
+
+
+def _closing(last: Callable[[Any], str]) -> Callable[[Any], str]:
+    return lambda value: last(value) + "}"
+
+
+_MEMBERS[0] = _opening(_MEMBERS[0])
+_MEMBERS[-1] = _closing(_MEMBERS[-1])
 _read_sorted = operator.itemgetter(*_SORTED_FIELDS)  # from a state's __dict__ (see meuterer.state.evolve)
 _FIELD_INDICES = range(len(_SORTED_FIELDS))
 _last_dump: tuple[tuple[object, ...], list[str]] = ((object(),) * len(_SORTED_FIELDS), [""] * len(_SORTED_FIELDS))
