@@ -70,3 +70,17 @@ def test_the_memo_is_bounded() -> None:
         Memo[int, int]()[1]
     with pytest.raises(ValueError, match="at least one entry"):
         Memo(size=0)
+
+
+def test_the_state_fields_are_one_list() -> None:
+    # State's class body is the list; its fast __init__ and the Changes of effects (which
+    # mypy must read as text) restate it, and must not drift from it in name, order or type.
+    import inspect
+    import typing
+
+    from meuterer.state import FIELDS, Changes, State
+
+    fields = typing.get_type_hints(State)
+    assert list(inspect.signature(State.__init__).parameters)[1:] == list(FIELDS) == list(fields)
+    assert typing.get_type_hints(State.__init__, localns=vars(meuterer.state)) == {**fields, "return": type(None)}
+    assert typing.get_type_hints(Changes) == fields
