@@ -20,6 +20,7 @@ import random
 from collections.abc import Iterator
 from itertools import product
 
+import attrs
 import pytest
 
 import meuterer
@@ -142,3 +143,16 @@ def test_the_oracle_agrees_with_the_designers_sale_example() -> None:
     assert frozenset({("karge_zunge", Card.GRAIN, 2)}) not in allowed  # a grain kept back
     assert frozenset({("karge_zunge", Card.GRAIN, 2)}) in oracle(grain, [hochland, karge], withholding=True)
     assert oracle((1, 0, 0, 0, 0), [karge], withholding=False) == {frozenset()}  # nothing sellable there
+
+
+def test_the_engine_follows_the_island_table_of_the_rules() -> None:
+    # The same seller, goods and ring positions under two island tables, in turn: the
+    # engine's remembered declarations must not mix them up.
+    state = next(s for s in _sell_states(random.Random(5), 3) if any(s.face_up[s.to_act][: len(_GOODS)]))
+    swapped = tuple(attrs.evolve(island, buys=None if island.buys else Card.RUBY) for island in state.rules.islands)
+    other = evolve(state, {"rules": attrs.evolve(state.rules, islands=swapped)})
+    goods = state.face_up[state.to_act][: len(_GOODS)]
+    for s in (state, other, state, other):
+        islands = [s.island(position) for position in s.active]
+        assert set(engine_declarations(s)) == oracle(goods, islands, s.rules.withholding)
+    assert set(engine_declarations(state)) != set(engine_declarations(other))
