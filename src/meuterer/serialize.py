@@ -25,7 +25,6 @@ import operator
 import re
 import typing
 from collections.abc import Callable, Mapping
-from functools import lru_cache
 from itertools import compress
 from operator import is_not
 from typing import Any, TypeVar
@@ -127,9 +126,11 @@ def _describe(error: BaseException, cls: type | None) -> str:
 
 # The rule set is the largest part of every state and rarely changes: keep the last few
 # rule sets as JSON text, and reuse the Rules read from equal data.
-@lru_cache(maxsize=16)
-def _rules_json(rules: Rules) -> str:
+def _rules_text(rules: Rules) -> str:
     return _canonical_json(converter.unstructure(rules))
+
+
+_rules_json: Callable[[Rules], str] = Memo(_rules_text, size=16).__getitem__
 
 
 _rules_converter = converter.copy()
