@@ -1,10 +1,44 @@
 """pytest configuration: skip collecting modules whose optional library (an extra:
 ``meuterer[openspiel]``, ``meuterer[pettingzoo]``, ``meuterer[gym]``, ``meuterer[vector]``,
-``meuterer[docs]``, ``meuterer[server]``) is not installed."""
+``meuterer[docs]``, ``meuterer[server]``) is not installed, and run the tests marked
+``slow``, ``browser`` or ``training`` only with ``MEUTERER_SLOW=1`` (CI sets it; select
+or leave them out with ``-m``, e.g. ``-m "not browser"``)."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
+from collections.abc import Mapping
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+# A complete game drawn choice by choice (tests/strategies.game_setups) is large even at
+# its simplest: hypothesis's check for large minimal examples does not apply to it.
+settings.register_profile("meuterer", suppress_health_check=[HealthCheck.large_base_example])
+settings.load_profile("meuterer")
+
+GATED = ("slow", "browser", "training")
+"""The markers of tests that run only with ``MEUTERER_SLOW=1`` (registered in pyproject.toml)."""
+
+
+def gated_skip(item: pytest.Item, environ: Mapping[str, str] = os.environ) -> pytest.MarkDecorator | None:
+    """The skip mark for ``item`` unless it may run here (``None``): a test marked with one
+    of :data:`GATED` runs only when ``MEUTERER_SLOW=1``."""
+    if environ.get("MEUTERER_SLOW") == "1":
+        return None
+    kinds = [name for name in GATED if item.get_closest_marker(name) is not None]
+    if not kinds:
+        return None
+    return pytest.mark.skip(reason=f"{'/'.join(kinds)} test: run with MEUTERER_SLOW=1 (CI does)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        skip = gated_skip(item)
+        if skip is not None:
+            item.add_marker(skip)
+
 
 _OPTIONAL = {
     "src/meuterer/openspiel.py": ("pyspiel",),

@@ -21,10 +21,10 @@ import meuterer
 PACKAGE = Path(meuterer.__file__).parent
 
 FLOORS: dict[int, tuple[str, ...]] = {
-    0: ("cards", "islands", "errors", "_version"),
+    0: ("cards", "islands", "errors", "_version", "_cache"),
     1: ("rules", "actions", "state"),
-    2: ("phases", "serialize", "rulings"),
-    3: ("machine",),
+    2: ("phases", "rulings"),
+    3: ("machine", "invariants", "serialize"),
     4: ("engine", "explain", "fast.engine"),
     5: ("views", "game", "encoding", "fast.observation"),
     6: ("record", "redact", "agents", "referee", "fast", "fast.play", "vector"),

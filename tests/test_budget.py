@@ -13,7 +13,6 @@ cases marked ``slow`` run only with ``MEUTERER_SLOW=1`` (CI sets it); the others
 from __future__ import annotations
 
 import contextlib
-import os
 import random
 import tracemalloc
 from collections.abc import Callable
@@ -31,7 +30,7 @@ SECONDS = 2.0
 """The time budget, checked by ``benchmarks/bench_budget.py``."""
 MEBIBYTES = 512
 
-slow = pytest.mark.skipif(os.environ.get("MEUTERER_SLOW") != "1", reason="slow: run with MEUTERER_SLOW=1")
+slow = pytest.mark.slow
 
 
 def cost(read: Callable[[Any], object], source: object) -> float:

@@ -63,7 +63,7 @@ def test_the_reference_passes_a_slice_of_the_corpus_and_fuzzing(tmp_path: Path) 
     assert text.splitlines()[-1].startswith("OK in ")
 
 
-@pytest.mark.skipif(not SLOW, reason="the whole corpus over stdio takes a minute: MEUTERER_SLOW=1")
+@pytest.mark.slow  # the whole corpus over stdio takes a minute
 def test_the_reference_passes_the_whole_corpus(tmp_path: Path) -> None:
     report = run(Options(command=REFERENCE, games=20, seed=2, out=tmp_path))
     assert report.exit_code == EXIT_OK, summary(report, REFERENCE)

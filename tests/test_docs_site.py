@@ -120,6 +120,7 @@ def test_no_page_loads_anything_from_the_network(site: Path) -> None:
         assert "SPEC section" not in html, f"{path.name} cites the specification, which readers do not have"
 
 
+@pytest.mark.browser
 def test_the_built_site_works_offline_in_chromium(site: Path, tmp_path: Path) -> None:
     refused: list[str] = []
 

@@ -25,7 +25,7 @@ from meuterer import (
     SetupError,
     State,
 )
-from tests.strategies import game_setups, walk
+from tests.strategies import GameSetup, game_setups, walk
 
 GAMES = settings(max_examples=15, deadline=None)
 
@@ -361,7 +361,7 @@ def test_repr_mentions_the_size() -> None:
 
 @GAMES
 @given(game_setups(), st.data())
-def test_undo_and_push_again_give_equal_states(setup: tuple[int, int, int, Rules], data: st.DataObject) -> None:
+def test_undo_and_push_again_give_equal_states(setup: GameSetup, data: st.DataObject) -> None:
     _, players, first_captain, rules = setup
     steps = [(before, action, after) for before, action, after in walk(*setup)]
     actions = [action for _, action, _ in steps]
@@ -385,7 +385,7 @@ def test_undo_and_push_again_give_equal_states(setup: tuple[int, int, int, Rules
 
 @GAMES
 @given(game_setups(), st.data())
-def test_redo_after_pop_restores_exactly(setup: tuple[int, int, int, Rules], data: st.DataObject) -> None:
+def test_redo_after_pop_restores_exactly(setup: GameSetup, data: st.DataObject) -> None:
     _, players, first_captain, rules = setup
     actions = [action for _, action, _ in walk(*setup)]
     game = Game.replay(actions, players, first_captain, rules)
@@ -403,9 +403,7 @@ def test_redo_after_pop_restores_exactly(setup: tuple[int, int, int, Rules], dat
 
 @GAMES
 @given(game_setups(), st.data())
-def test_a_push_that_raises_leaves_the_game_unchanged_anywhere(
-    setup: tuple[int, int, int, Rules], data: st.DataObject
-) -> None:
+def test_a_push_that_raises_leaves_the_game_unchanged_anywhere(setup: GameSetup, data: st.DataObject) -> None:
     _, players, first_captain, rules = setup
     actions = [action for _, action, _ in walk(*setup)]
     cut = data.draw(st.integers(0, len(actions)), label="cut")
@@ -431,7 +429,7 @@ def test_a_push_that_raises_leaves_the_game_unchanged_anywhere(
 
 @GAMES
 @given(game_setups())
-def test_every_snapshot_is_shared_with_at(setup: tuple[int, int, int, Rules]) -> None:
+def test_every_snapshot_is_shared_with_at(setup: GameSetup) -> None:
     _, players, first_captain, rules = setup
     game = Game.replay((a for _, a, _ in walk(*setup)), players, first_captain, rules)
     states = game.states

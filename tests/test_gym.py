@@ -151,6 +151,7 @@ def test_illegal_actions() -> None:
         over.step(0)
 
 
+@pytest.mark.training
 def test_sb3_vector_envs_and_maskable_ppo() -> None:
     vec_env = pytest.importorskip("stable_baselines3.common.vec_env")
     sb3_contrib = pytest.importorskip("sb3_contrib")

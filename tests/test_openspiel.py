@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import pickle
 import random
 from collections.abc import Iterator, Mapping
@@ -14,10 +13,10 @@ import pytest
 import meuterer
 from meuterer import Game, Rules, Step
 from meuterer.encoding import action_ids
+from meuterer.invariants import check_state
 from meuterer.islands import ISLANDS, Island
 from meuterer.record import make_record
 from meuterer.redact import redact
-from meuterer.serialize import check_state
 from meuterer.views import Rounds, history_layout, observation_text, observation_vector, update_rounds, view
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -498,7 +497,7 @@ def test_an_unpickled_game_makes_states(params: dict[str, Any]) -> None:
     assert histories[0] == histories[1]
 
 
-@pytest.mark.skipif(os.environ.get("MEUTERER_SLOW") != "1", reason="slow (torch): run with MEUTERER_SLOW=1")
+@pytest.mark.training  # torch
 def test_openspiels_dqn_runs_on_meuterer() -> None:
     # issue 19.17: OpenSpiel's DQN needs dm-tree, which the openspiel extra now pulls
     pytest.importorskip("torch")

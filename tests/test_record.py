@@ -29,7 +29,7 @@ from meuterer import (
     Rules,
     State,
 )
-from tests.strategies import game_setups, walk
+from tests.strategies import GameSetup, game_setups, walk
 
 GAMES = settings(max_examples=10, deadline=None)
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -939,7 +939,7 @@ def canonical(text: str) -> str:
 
 @GAMES
 @given(game_setups())
-def test_every_state_of_a_game_round_trips_exactly(setup: tuple[int, int, int, Rules]) -> None:
+def test_every_state_of_a_game_round_trips_exactly(setup: GameSetup) -> None:
     first = True
     for before, _, after in walk(*setup):
         for state in (before, after) if first else (after,):

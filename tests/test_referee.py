@@ -15,7 +15,7 @@ from meuterer.cards import CARDS, GOODS, ROLES, Card
 from meuterer.referee import apply_as, check_as, refusal
 from meuterer.state import State
 from meuterer.views import ViewError, sample_state, view
-from tests.strategies import game_setups, walk
+from tests.strategies import GameSetup, game_setups, walk
 
 
 def outcome(state: State, action: Action, player: int) -> str:
@@ -46,7 +46,7 @@ def probes(state: State, other: State) -> list[Action]:
 @settings(max_examples=40, deadline=None)
 @given(setup=game_setups(), cut=st.floats(0, 1), player=st.integers(0, 3), seed=st.integers(0, 2**16))
 def test_two_states_with_the_same_view_give_the_same_answers(
-    setup: tuple[int, int, int, meuterer.Rules], cut: float, player: int, seed: int
+    setup: GameSetup, cut: float, player: int, seed: int
 ) -> None:
     steps = [before for before, _, _ in walk(*setup)]
     state = steps[int(cut * (len(steps) - 1))]
@@ -59,7 +59,7 @@ def test_two_states_with_the_same_view_give_the_same_answers(
 
 @settings(max_examples=6, deadline=None)
 @given(setup=game_setups())
-def test_a_player_may_take_exactly_his_legal_actions(setup: tuple[int, int, int, meuterer.Rules]) -> None:
+def test_a_player_may_take_exactly_his_legal_actions(setup: GameSetup) -> None:
     for state, action, after in walk(*setup):
         decider = meuterer.current_player(state)
         if decider is None or decider < 0:

@@ -10,19 +10,19 @@ from hypothesis import strategies as st
 import meuterer
 import meuterer.rulings as rulings
 from meuterer import Card, Role, Rules, Step
-from meuterer.actions import Pass, Play, Sale, Sell, Support
+from meuterer.actions import Sale, Support
 from meuterer.cards import EMPTY, MAX_SEATS, SEAT_COUNTS, add
 from meuterer.islands import ISLANDS
 from meuterer.phases import mutiny
-from tests.strategies import game_setups, walk
+from tests.strategies import GameSetup, game_setups, walk
 
 REVEALED = frozenset(Step) - {Step.RING, Step.DEAL, Step.OFFER, Step.PLAY, Step.CHOOSE_ROLE}
 
 
 @settings(max_examples=25, deadline=None)
 @given(game_setups())
-def test_views_get_the_same_rulings_as_the_state_once_roles_are_public(setup: tuple[int, int, int, Rules]) -> None:
-    for state, action, after in walk(*setup):
+def test_views_get_the_same_rulings_as_the_state_once_roles_are_public(setup: GameSetup) -> None:
+    for state, _, _ in walk(*setup):
         for seat in (None, *range(state.players)):
             seen = meuterer.view(state, seat)
             assert rulings.pirate_destination(seen, 2) == rulings.pirate_destination(state, 2)
@@ -31,20 +31,6 @@ def test_views_get_the_same_rulings_as_the_state_once_roles_are_public(setup: tu
             if state.step in REVEALED:
                 assert rulings.strengths(seen) == rulings.strengths(state)
                 assert rulings.sale_points(seen, state.sales) == rulings.sale_points(state, state.sales)
-        if isinstance(action, Sell) and after.step in (Step.SAIL, Step.GAME_OVER):
-            points = rulings.sale_points(state, after.sales)
-            assert after.scores == tuple(s + p for s, p in zip(state.scores, points, strict=True))
-        if isinstance(action, Play) and action.card is Card.PIRATE:
-            left = sum(state.hands[action.player]) - 1
-            assert after.pirate == rulings.pirate_destination(state, left)
-            assert (not any(map(any, after.face_up))) == rulings.robbery(state, left)
-        if isinstance(action, Pass) and action.player == state.captain:
-            assert after.captain_destination == rulings.destination(state, sum(state.hands[action.player]))
-        if after.step in (Step.MUTINY, Step.RESOLVE_MUTINY) and state.step is not after.step:
-            mutineer = after.roles.index(Role.MUTINEER)
-            assert after.mutineer_destination == rulings.destination(after, sum(after.face_down[mutineer]))
-        if state.step is Step.RESOLVE_MUTINY:
-            assert after.mutiny == rulings.mutiny_succeeds(*rulings.strengths(state))
 
 
 @given(st.integers(0, 11), st.integers(0, 11), st.integers(0, 15), st.booleans())

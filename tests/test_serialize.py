@@ -36,3 +36,51 @@ def test_roles_and_cards_are_written_by_name() -> None:
     data = unstructure_state(final)
     assert set(data["roles"]) <= {None, "mutineer", "cabin_boy", "mate", "merchant", "loadmaster"}
     assert {island["buys"] for island in data["rules"]["islands"]} == {None, "ruby", "salt", "wine", "cloth", "grain"}
+
+
+def test_every_state_field_is_written_by_its_type_and_read_back() -> None:
+    # serialize derives its writers from State's field types: each field appears in the text.
+    import typing
+
+    from meuterer.serialize import dumps_state
+    from meuterer.state import FIELDS, State
+
+    _, final = meuterer.random_game(seed=4, players=3)
+    text = dumps_state(final)
+    assert json.loads(text) == unstructure_state(final)
+    assert sorted(json.loads(text)) == sorted(FIELDS) == sorted(typing.get_type_hints(State))
+
+
+def test_the_memo_is_bounded() -> None:
+    import pytest
+
+    from meuterer._cache import Memo
+
+    calls: list[int] = []
+
+    def successor(n: int) -> int:
+        calls.append(n)
+        return n + 1
+
+    memo: Memo[int, int] = Memo(successor, size=3)
+    assert [memo[n] for n in (1, 2, 1, 3)] == [2, 3, 2, 4] and calls == [1, 2, 3]
+    assert memo[4] == 5 and len(memo) == 1  # full: it forgot the others
+    assert memo.put(4, 6) == 6 and len(memo) == 1  # replacing a key forgets nothing
+    with pytest.raises(KeyError):
+        Memo[int, int]()[1]
+    with pytest.raises(ValueError, match="at least one entry"):
+        Memo(size=0)
+
+
+def test_the_state_fields_are_one_list() -> None:
+    # State's class body is the list; its fast __init__ and the Changes of effects (which
+    # mypy must read as text) restate it, and must not drift from it in name, order or type.
+    import inspect
+    import typing
+
+    from meuterer.state import FIELDS, Changes, State
+
+    fields = typing.get_type_hints(State)
+    assert list(inspect.signature(State.__init__).parameters)[1:] == list(FIELDS) == list(fields)
+    assert typing.get_type_hints(State.__init__, localns=vars(meuterer.state)) == {**fields, "return": type(None)}
+    assert typing.get_type_hints(Changes) == fields

@@ -3,7 +3,6 @@ chromium, clicking the action buttons, with a reload mid-game and a spectator.""
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ def _at(page: Any) -> int:
     return int(page.evaluate("document.body.dataset.at || '-1'"))
 
 
-@pytest.mark.skipif(os.environ.get("MEUTERER_SLOW") != "1", reason="slow (about 30 s): run with MEUTERER_SLOW=1")
+@pytest.mark.browser  # about 30 s
 def test_four_browsers_play_a_whole_game_with_a_reload_and_a_spectator(tmp_path: Path) -> None:
     executable = chromium_path()
     import httpx
@@ -96,7 +95,7 @@ def test_four_browsers_play_a_whole_game_with_a_reload_and_a_spectator(tmp_path:
         server.wait()
 
 
-@pytest.mark.skipif(os.environ.get("MEUTERER_SLOW") != "1", reason="slow (about 10 s): run with MEUTERER_SLOW=1")
+@pytest.mark.browser  # about 10 s
 def test_the_lobby_opens_a_table_and_a_friend_joins_it(tmp_path: Path) -> None:
     executable = chromium_path()
     from playwright.sync_api import sync_playwright

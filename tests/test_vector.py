@@ -35,7 +35,7 @@ def test_equal_to_the_reference_at_every_step(players: int, rules: Rules) -> Non
     assert align(1, players, rules, seed=10 + players).observations > players * 50
 
 
-@pytest.mark.skipif(not SLOW, reason="MEUTERER_SLOW=1: 100 games per rule set and player count")
+@pytest.mark.slow  # 100 games per rule set and player count
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("rules", RULE_SETS, ids=range(len(RULE_SETS)))
 def test_equal_to_the_reference_slow(players: int, rules: Rules) -> None:

@@ -131,6 +131,7 @@ def test_names_are_escaped(game: meuterer.Game) -> None:
 # In a real browser -------------------------------------------------------------------------
 
 
+@pytest.mark.browser
 def test_clicking_through_a_replay_in_chromium(tmp_path: Path, game: meuterer.Game, record: Record) -> None:
     path = write_html(record, tmp_path / "replay.html")
     last = len(game.actions)
@@ -193,6 +194,7 @@ def test_clicking_through_a_replay_in_chromium(tmp_path: Path, game: meuterer.Ga
         assert at() == 42 and shown_title() == expected_title(42)
 
 
+@pytest.mark.browser
 def test_names_are_shown_as_written_in_chromium(tmp_path: Path, game: meuterer.Game) -> None:
     names = ("<b>Ann</b>", "Bob &amp; co", 'Cy "C"', "</script>")
     path = write_html(make_record(game, names=names), tmp_path / "names.html")
@@ -205,6 +207,7 @@ def test_names_are_shown_as_written_in_chromium(tmp_path: Path, game: meuterer.G
         assert page.title() == "Meuterer: " + ", ".join(names)
 
 
+@pytest.mark.browser
 def test_a_redacted_replay_in_chromium(tmp_path: Path, game: meuterer.Game, record: Record) -> None:
     path = write_html(dumps_redacted(redact(record, 1)), tmp_path / "redacted.html")
     with browser_page() as page:

@@ -23,22 +23,22 @@ import hashlib
 import json
 import operator
 import re
+import typing
 from collections.abc import Callable, Mapping
-from functools import lru_cache
 from itertools import compress
 from operator import is_not
 from typing import Any, TypeVar
 
-import attrs
 import cattrs
 from cattrs.v import format_exception
 
+from meuterer._cache import Memo
 from meuterer.actions import Sale
-from meuterer.cards import CARD_BY_NAME, CARDS, ROLE_BY_NAME, Card, Counts, Role
+from meuterer.cards import CARD_BY_NAME, ROLE_BY_NAME, Card, Counts, Role
 from meuterer.errors import FormatError, MeutererError
-from meuterer.islands import MAX_POINTS
+from meuterer.invariants import check_state
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
-from meuterer.state import State, Step, fields_of
+from meuterer.state import FIELDS, State, Step, fields_of
 
 T = TypeVar("T")
 
@@ -126,27 +126,30 @@ def _describe(error: BaseException, cls: type | None) -> str:
 
 # The rule set is the largest part of every state and rarely changes: keep the last few
 # rule sets as JSON text, and reuse the Rules read from equal data.
-@lru_cache(maxsize=16)
-def _rules_json(rules: Rules) -> str:
+def _rules_text(rules: Rules) -> str:
     return _canonical_json(converter.unstructure(rules))
 
 
-_recent_rules: list[tuple[str, Rules]] = []
+_rules_json: Callable[[Rules], str] = Memo(_rules_text, size=16).__getitem__
+
+
 _rules_converter = converter.copy()
 
 
+_recent_rules: Memo[str, Rules] = Memo(size=8)
+"""The last rule sets read, by the repr of their data (exact for JSON data: 5.0 is not
+taken for 5, nor 0 for false)."""
+
+
 def _rules_from(data: object, _: object = None) -> Rules:
-    # Keyed by repr (exact for JSON data: 5.0 is not taken for 5, nor 0 for false).
     key = repr(data)
-    for known, rules in _recent_rules:
-        if known == key:
-            return rules
-    try:
-        rules = _rules_converter.structure(data, Rules)
-    except MeutererError as error:
-        raise ValueError(str(error)) from None
-    _recent_rules.insert(0, (key, rules))
-    del _recent_rules[8:]
+    rules = _recent_rules.get(key)
+    if rules is None:
+        try:
+            rules = _rules_converter.structure(data, Rules)
+        except MeutererError as error:
+            raise ValueError(str(error)) from None
+        _recent_rules.put(key, rules)
     return rules
 
 
@@ -188,35 +191,16 @@ def _value_json(value: object) -> str:
 
 def _memo(dump: Callable[[Any], str]) -> Callable[[Any], str]:
     # The text of a small hashable value, remembered by value (bounded).
-    texts: dict[object, str] = {}
-
-    def memoised(value: object) -> str:
-        text = texts.get(value)
-        if text is None:
-            if len(texts) >= 1 << 14:
-                texts.clear()
-            text = texts[value] = dump(value)
-        return text
-
-    return memoised
+    return Memo(dump).__getitem__
 
 
 def _ints_json(values: tuple[int, ...]) -> str:
     return "[" + ",".join(map(int.__repr__, values)) + "]"
 
 
-class _CountsTexts(dict[Counts, str]):
-    """The JSON text of each card multiset, made on first use (bounded): looking one up
-    is a C-level dict access, so ``map`` over piles runs without Python calls."""
-
-    def __missing__(self, counts: Counts) -> str:
-        if len(self) >= 1 << 14:
-            self.clear()
-        text = self[counts] = _ints_json(counts)
-        return text
-
-
-_counts_json: Callable[[Counts], str] = _CountsTexts().__getitem__
+# The JSON text of each card multiset (and other small tuple of ints), looked up at C
+# level, so ``map`` over piles runs without Python calls.
+_counts_json: Callable[[Counts], str] = _memo(_ints_json)
 
 
 def _declared_json(declared: tuple[Sale, ...] | None) -> str:
@@ -234,16 +218,13 @@ def _sales_json(sales: tuple[tuple[Sale, ...] | None, ...]) -> str:
 def _scalar_member(key: str) -> Callable[[Any], str]:
     # A scalar field's whole member text (key included), remembered by value and type (so
     # that True and 1 stay apart); bounded.
-    texts: dict[object, str] = {}
+    texts: Memo[object, str] = Memo(
+        lambda memo: key + (int.__repr__(memo) if type(memo) is int else _value_json(memo[1])),  # type: ignore[index]
+        size=1 << 12,
+    )
 
     def member(value: object) -> str:
-        memo = value if type(value) is int else (type(value), value)
-        text = texts.get(memo)
-        if text is None:
-            if len(texts) >= 1 << 12:
-                texts.clear()
-            text = texts[memo] = key + _value_json(value)
-        return text
+        return texts[value if type(value) is int else (type(value), value)]
 
     return member
 
@@ -254,42 +235,51 @@ def _piles_member(key: str) -> Callable[[Any], str]:
     return lambda piles: opening + ",".join(map(_counts_json, piles)) + "]"
 
 
-def _member(key: str, dump: Callable[[Any], str]) -> Callable[[Any], str]:
-    if dump is _counts_json or dump is _ints_json:  # small tuples of ints: remembered by value
-        return _memo(lambda value: key + dump(value))
-    return lambda value: key + dump(value)
+def _step_member(key: str) -> Callable[[Any], str]:
+    return {step: f"{key}{_value_json(step.value)}" for step in Step}.__getitem__
 
 
-_DUMP_FIELD: dict[str, Any] = {
-    "roles": _memo(lambda roles: _SORTED_JSON(_role_names(roles))),
-    "passed": _memo(_SORTED_JSON),
-    "sales": _sales_json,
-    "rules": lambda rules: _rules_json(rules),
-    "queue": _memo(_ints_json),
-    **dict.fromkeys(("deck", "discard", "drawn"), _counts_json),
-    **dict.fromkeys(("active", "ring", "role_order", "scores"), _ints_json),
+def _text_member(dump: Callable[[Any], str], memoised: bool = True) -> Callable[[str], Callable[[Any], str]]:
+    def member(key: str) -> Callable[[Any], str]:
+        if memoised:
+            return _memo(lambda value: key + dump(value))
+        return lambda value: key + dump(value)
+
+    return member
+
+
+# How each field is written, by its declared type: a field of a new type must be given
+# its writer here (the import fails otherwise), every field of a known type is written
+# without a further list of names.
+_MEMBER_BY_TYPE: dict[object, Callable[[str], Callable[[Any], str]]] = {
+    int: _scalar_member,
+    int | None: _scalar_member,
+    bool | None: _scalar_member,
+    Step: _step_member,
+    Rules: _text_member(_rules_json, memoised=False),  # remembered per rule set already
+    tuple[int, ...]: _text_member(_counts_json),
+    tuple[Counts, ...]: _piles_member,
+    tuple[bool, ...]: _text_member(_SORTED_JSON),
+    tuple[Role | None, ...]: _text_member(lambda roles: _SORTED_JSON(_role_names(roles))),
+    tuple[tuple[Sale, ...] | None, ...]: _text_member(_sales_json, memoised=False),
 }
-_PILES = ("hands", "face_up", "face_down")
-_SCALARS = (
-    *("captain", "captain_destination", "draws_left", "mutineer_destination", "mutiny", "offer"),
-    *("pirate", "players", "round", "start", "to_act"),
-)
-_STEP_MEMBERS = {step: f'"step":"{step.value}"' for step in Step}
-_SORTED_FIELDS = sorted(f.name for f in attrs.fields(State))
+_FIELD_TYPES = typing.get_type_hints(State)
+_SORTED_FIELDS = sorted(FIELDS)
 # Each field's member text ('"name":value'), from one call; the first one also opens the
 # object and the last one closes it (so the text is one join, without copying it twice).
-_MEMBERS = [
-    _piles_member(f'"{name}":')
-    if name in _PILES
-    else _scalar_member(f'"{name}":')
-    if name in _SCALARS
-    else _STEP_MEMBERS.__getitem__
-    if name == "step"
-    else _member(f'"{name}":', _DUMP_FIELD.get(name, _value_json))
-    for name in _SORTED_FIELDS
-]
-_MEMBERS[0] = lambda value, first=_MEMBERS[0]: "{" + first(value)
-_MEMBERS[-1] = lambda value, last=_MEMBERS[-1]: last(value) + "}"
+_MEMBERS = [_MEMBER_BY_TYPE[_FIELD_TYPES[name]](f'"{name}":') for name in _SORTED_FIELDS]
+
+
+def _opening(first: Callable[[Any], str]) -> Callable[[Any], str]:
+    return lambda value: "{" + first(value)
+
+
+def _closing(last: Callable[[Any], str]) -> Callable[[Any], str]:
+    return lambda value: last(value) + "}"
+
+
+_MEMBERS[0] = _opening(_MEMBERS[0])
+_MEMBERS[-1] = _closing(_MEMBERS[-1])
 _read_sorted = operator.itemgetter(*_SORTED_FIELDS)  # from a state's __dict__ (see meuterer.state.evolve)
 _FIELD_INDICES = range(len(_SORTED_FIELDS))
 _last_dump: tuple[tuple[object, ...], list[str]] = ((object(),) * len(_SORTED_FIELDS), [""] * len(_SORTED_FIELDS))
@@ -351,7 +341,7 @@ def dumps_state(state: State) -> str:
 
 
 def loads_state(text: str | bytes) -> State:
-    """The state of a canonical (or any equivalent) JSON text, checked (:func:`check_state`).
+    """The state of a canonical (or any equivalent) JSON text, checked (:func:`meuterer.invariants.check_state`).
 
     Raises :class:`FormatError` for bad data, :class:`TypeError` unless ``text`` is
     ``str`` or ``bytes``."""
@@ -485,193 +475,3 @@ def parse_json(text: str | bytes) -> object:
 def state_digest(state: State) -> str:
     """The SHA-256 of :func:`dumps_state`, in hexadecimal."""
     return hashlib.sha256(dumps_state(state).encode()).hexdigest()
-
-
-def check_state(state: State) -> None:
-    """Raise :class:`FormatError` unless ``state`` is internally consistent.
-
-    Checks shapes (one entry per seat, 7 counts per multiset), ranges (seats, ring
-    positions, non-negative counts), card conservation against ``rules.deck``, and that
-    the fields agree with the step (who acts, the offer, roles, destinations, the mutiny,
-    draws, sales on known islands): every state the engine makes passes, and a state that
-    passes never stalls or crashes the engine, the views or the samplers.
-    """
-    n, ring = state.players, len(state.rules.islands)
-    if n not in (3, 4):
-        raise FormatError("$.players", f"3 or 4 players, got {n}")
-    for name in ("hands", "face_up", "face_down", "passed", "roles", "sales", "scores"):
-        if len(getattr(state, name)) != n:
-            raise FormatError(f"$.{name}", f"one entry per seat ({n}), got {len(getattr(state, name))}")
-    piles = {"deck": [state.deck], "discard": [state.discard], "drawn": [state.drawn]}
-    piles.update(hands=list(state.hands), face_up=list(state.face_up), face_down=list(state.face_down))
-    for name, counts in piles.items():
-        for seat, pile in enumerate(counts):
-            where = f"$.{name}" if name in ("deck", "discard", "drawn") else f"$.{name}[{seat}]"
-            if len(pile) != len(CARDS) or min(pile) < 0:
-                raise FormatError(where, f"{len(CARDS)} non-negative card counts, got {list(pile)}")
-    total = [sum(p[c] for k in ("deck", "discard", "hands", "face_up", "face_down") for p in piles[k]) for c in CARDS]
-    if tuple(total) != state.rules.deck:
-        raise FormatError("$", f"cards are not conserved: {total} in play, the deck has {list(state.rules.deck)}")
-    seats = [("captain", state.captain), ("to_act", state.to_act)] + [("queue", q) for q in state.queue]
-    seats += [("role_order", q) for q in state.role_order]
-    for name, seat in seats:
-        if not 0 <= seat < n:
-            raise FormatError(f"$.{name}", f"seat {seat} is not one of 0 to {n - 1}")
-    if sorted(state.ring) != list(range(ring)):
-        raise FormatError("$.ring", "the ring must place each island once")
-    positions = [("start", state.start), ("captain_destination", state.captain_destination)]
-    positions += [("mutineer_destination", state.mutineer_destination)] + [("active", a) for a in state.active]
-    for name, position in positions:
-        if position is not None and not 0 <= position < ring:
-            raise FormatError(f"$.{name}", f"ring position {position} is not one of 0 to {ring - 1}")
-    if state.round < 1 or state.draws_left < 0:
-        raise FormatError("$", "round must be positive and draws_left not negative")
-    if state.offer is not None and not 0 <= state.offer <= state.rules.max_offer:
-        raise FormatError("$.offer", f"an offer is 0 to {state.rules.max_offer}, got {state.offer}")
-    # A loose bound (encoding.score_bounds is the tight one): a round gives a seat at most
-    # role points and two sales, each at most MAX_POINTS, and takes at most max_offer.
-    most = state.rules.rounds_for(n) * 3 * MAX_POINTS
-    for seat, score in enumerate(state.scores):
-        if not -most <= score <= most:
-            raise FormatError(f"$.scores[{seat}]", f"a score is from {-most} to {most}, got {str(score)[:60]}")
-    _check_step(state)
-
-
-# The steps a state rests at (apply moves on through the automatic ones).
-_RESTING = frozenset(
-    {Step.RING, Step.DEAL, Step.OFFER, Step.PLAY, Step.CHOOSE_ROLE, Step.MUTINY, Step.SELL, Step.DRAW}
-    | {Step.LOADMASTER_DISCARD, Step.GAME_OVER}
-)
-_BEFORE_OFFER = frozenset({Step.RING, Step.DEAL, Step.OFFER})
-_NO_TABLE = frozenset({Step.RING, Step.DEAL, Step.OFFER, Step.DRAW, Step.LOADMASTER_DISCARD})
-"""Steps where no card lies on the table and nobody has passed."""
-_DRAWING = frozenset({Step.DEAL, Step.DRAW, Step.LOADMASTER_DISCARD})
-_SIDES = (Role.MATE, Role.MUTINEER, Role.CABIN_BOY)
-
-
-def _fail(path: str, message: str) -> None:
-    raise FormatError(path, message)
-
-
-def _check_step(state: State) -> None:
-    """The step-dependent fields agree with the step: who acts, the round's progress so
-    far, sales on known and active islands. Every state :func:`meuterer.apply` makes
-    passes; a state that fails would stall or crash the engine."""
-    step, n, p = state.step, state.players, state.to_act
-    rules = state.rules
-    if step not in _RESTING:
-        _fail("$.step", f"a game never rests at the automatic step {step.value!r}")
-    if (state.pirate is None) == rules.pirates:
-        _fail("$.pirate", "the pirate ship is at a ring position exactly in the pirate variant")
-    if p in state.queue or len(set(state.queue)) != len(state.queue):
-        _fail("$.queue", "seats still to act are distinct and do not include to_act")
-    if state.start not in state.active or list(state.active) != sorted(set(state.active)) or len(state.active) > 2:
-        _fail("$.active", "one or two ring positions, ascending, the start island among them")
-    if not state.round <= rules.rounds_for(n):
-        _fail("$.round", f"round {state.round} is beyond the game's {rules.rounds_for(n)}")
-    chosen = {seat for seat, role in enumerate(state.roles) if role is not None}
-    taken = [role for role in state.roles if role is not None]
-    if len(set(state.role_order)) != len(state.role_order) or set(state.role_order) != chosen:
-        _fail("$.role_order", "the seats that chose a role, each once")
-    if len(set(taken)) != len(taken):
-        _fail("$.roles", "each role is held by one seat at most")
-    if (state.offer is None) != (step in _BEFORE_OFFER):
-        _fail("$.offer", "the offer is made in phase 1 and kept until the round ends")
-    if step in _NO_TABLE:
-        if any(map(any, state.face_up)) or any(map(any, state.face_down)) or any(state.passed):
-            _fail("$", f"at step {step.value!r} no card is on the table and nobody has passed")
-        if state.captain_destination is not None or state.mutineer_destination is not None:
-            _fail("$", f"at step {step.value!r} no destination is set")
-    for seat in range(n):
-        if state.passed[seat] and any(state.hands[seat]):
-            _fail(f"$.hands[{seat}]", "a player who passed has laid his hand face down")
-        if not state.passed[seat] and any(state.face_down[seat]):
-            _fail(f"$.face_down[{seat}]", "only a player who passed has cards face down")
-    if step in _BEFORE_OFFER or step in (Step.PLAY, Step.CHOOSE_ROLE):
-        if state.mutiny is not None or state.mutineer_destination is not None:
-            _fail("$.mutiny", "no mutiny before the roles are revealed")
-        if state.captain in chosen:
-            _fail("$.roles", "the captain takes no role")
-        if (state.captain_destination is None) == state.passed[state.captain] and step not in _BEFORE_OFFER:
-            _fail("$.captain_destination", "set exactly when the captain has passed")
-    if step in _BEFORE_OFFER and (chosen or any(sales is not None for sales in state.sales)):
-        _fail("$", "no role or sale before phase 2")
-    if step in _DRAWING:
-        if not all(d <= h for d, h in zip(state.drawn, state.hands[p], strict=True)):
-            _fail("$.drawn", "the cards drawn this turn are in the drawer's hand")
-    elif any(state.drawn):
-        _fail("$.drawn", "cards are drawn only in the deal and phase 8")
-    if (state.draws_left > 0) != (step in (Step.RING, Step.DEAL, Step.DRAW)):
-        _fail("$.draws_left", "at least one card is left to draw exactly in the deal and phase 8")
-    if step is Step.RING:
-        others = tuple((state.captain + i) % n for i in range(1, n))
-        fresh = state.round == 1 and p == state.captain and state.queue == others and not any(state.scores)
-        fresh = fresh and state.deck == rules.deck and state.draws_left == rules.hand_size
-        if not fresh or state.ring != tuple(range(len(state.ring))) or (state.start, state.active) != (0, (0,)):
-            _fail("$", "before the ring is arranged, the game is as new_game makes it")
-    for seat in range(n):
-        held = sum(state.hands[seat]) + sum(state.face_up[seat]) + sum(state.face_down[seat])
-        if held > _full(state, seat):
-            _fail(f"$.hands[{seat}]", f"p{seat} holds {held} cards, more than a full hand ({_full(state, seat)})")
-    if step in (Step.DEAL, Step.DRAW) and state.draws_left != _full(state, p) - sum(state.hands[p]):
-        _fail("$.draws_left", "the drawer draws until his hand is full")
-    if step in _DRAWING:
-        for seat in state.queue:
-            if (step is Step.DEAL and any(state.hands[seat])) or sum(state.hands[seat]) >= _full(state, seat):
-                _fail("$.queue", f"p{seat}, still to draw, needs cards")
-    if step is Step.OFFER and p != state.captain:
-        _fail("$.to_act", "the captain makes the offer")
-    if step is Step.PLAY and (state.passed[p] or all(state.passed)):
-        _fail("$.to_act", "the player to play has not passed")
-    if step is Step.CHOOSE_ROLE and (not state.passed[p] or p == state.captain or p in chosen):
-        _fail("$.to_act", "the player to choose a role has passed, is not the captain and has no role yet")
-    mutineer = state.roles.index(Role.MUTINEER) if Role.MUTINEER in state.roles else None
-    if step in (Step.MUTINY, Step.SELL):
-        if not all(state.passed) or state.captain_destination is None:
-            _fail("$", f"at step {step.value!r} everyone has passed and the captain's destination is set")
-        if (mutineer is None) != (state.mutineer_destination is None):
-            _fail("$.mutineer_destination", "set exactly when someone is the mutineer")
-    if step is Step.MUTINY:
-        if mutineer is None or state.mutiny is not None:
-            _fail("$.mutiny", "a mutiny is fought only with a mutineer, and not yet resolved")
-        for seat in (p, *state.queue):
-            if seat != state.captain and state.roles[seat] not in _SIDES:
-                _fail("$.queue", f"p{seat} takes no part in the mutiny")
-    if step is Step.SELL and (state.mutiny is None) != (mutineer is None):
-        _fail("$.mutiny", "resolved exactly when someone is the mutineer")
-    if step is Step.LOADMASTER_DISCARD:
-        pool = state.hands[p] if rules.discard_pool is DiscardPool.HAND else state.drawn
-        if state.roles[p] is not Role.LOADMASTER or sum(pool) < rules.loadmaster_extra:
-            _fail("$.to_act", f"the loadmaster discards, and holds {rules.loadmaster_extra} cards to discard")
-    _check_sales(state)
-
-
-def _full(state: State, seat: int) -> int:
-    """A full hand of ``seat``: with the loadmaster's extra cards while he draws and discards."""
-    extra = state.step in (Step.DRAW, Step.LOADMASTER_DISCARD) and state.roles[seat] is Role.LOADMASTER
-    return state.rules.hand_size + (state.rules.loadmaster_extra if extra else 0)
-
-
-def _check_sales(state: State) -> None:
-    step = state.step
-    open_seats = {state.to_act, *state.queue} if step is Step.SELL else set()
-    for seat, declared in enumerate(state.sales):
-        where = f"$.sales[{seat}]"
-        if (step is Step.SELL and (declared is None) != (seat in open_seats)) or (
-            step is Step.GAME_OVER and declared is None
-        ):
-            _fail(where, "every seat that has had its turn to sell has declared, and only those")
-        if declared is not None and step not in (Step.SELL, Step.GAME_OVER, Step.DRAW, Step.LOADMASTER_DISCARD):
-            _fail(where, f"no sale is declared at step {step.value!r}")
-        sold = [0] * len(CARDS)
-        for sale in declared or ():
-            position = state.position_of(sale.island)
-            if position is None:
-                _fail(where, f"there is no island {sale.island!r}")
-            elif position not in state.active and step in (Step.SELL, Step.GAME_OVER):  # the ship sails after
-                _fail(where, f"{sale.island} is not an active island")
-            elif not state.island(position).buys_card(sale.card) or sale.count < 1:
-                _fail(where, f"{sale.island} does not buy {sale.count} {sale.card}")
-            sold[sale.card] += sale.count
-        if step in (Step.SELL, Step.GAME_OVER) and any(s > f for s, f in zip(sold, state.face_up[seat], strict=True)):
-            _fail(where, "a player sells only his face-up cards")

@@ -8,7 +8,8 @@ import attrs
 
 from meuterer.cards import CARDS
 from meuterer.errors import FormatError, MeutererError
-from meuterer.serialize import MAX_STATE_TEXT, check_state
+from meuterer.invariants import check_state
+from meuterer.serialize import MAX_STATE_TEXT
 from meuterer.state import State
 from meuterer.views.player_view import PlayerView, _structure_view, complete_state, view
 
@@ -51,7 +52,7 @@ def check_view(v: PlayerView) -> None:
     The view's shapes and counts are bounded first (one entry per seat, 7 counts per
     multiset, no count beyond the rule set's deck), then a state is made from it
     (:func:`sample_state`'s canonical completion) and checked like any state read from
-    outside (:func:`meuterer.serialize.check_state`), and its view must be ``v`` again:
+    outside (:func:`meuterer.invariants.check_state`), and its view must be ``v`` again:
     the rules are written once, in the state checks.
     """
     n, total = v.players, sum(v.rules.deck)
