@@ -208,6 +208,21 @@ class VectorGame:
         self.discard = z((b, 7), np.int64)
         self.draws_left = z(b, np.int64)
         self.drawn = z((b, 7), np.int64)
+        self._views()
+
+    def _views(self) -> None:
+        # Flat views of the per-seat arrays: row ``game * players + seat`` (one index array
+        # per gather instead of two broadcast ones), and element ``row * 7 + card``.
+        self._hand_rows = self.hands.reshape(-1, 7)
+        self._up_rows = self.face_up.reshape(-1, 7)
+        self._down_rows = self.face_down.reshape(-1, 7)
+        self._hand_flat = self.hands.reshape(-1)
+        self._up_flat = self.face_up.reshape(-1)
+        self._passed_flat = self.passed.reshape(-1)
+
+    def _row(self, idx: IntArray, seat: IntArray) -> IntArray:
+        row: IntArray = idx * self.players + seat
+        return row
 
     _FIELDS: Final = (
         "step_",
@@ -469,7 +484,7 @@ class VectorGame:
         mask[i, ids.offer.start : ids.offer.stop] = True
         i = np.flatnonzero(s == PLAY)
         if len(i):
-            mask[i, ids.play.start : ids.play.stop] = self.hands[i, self.to_act[i]] > 0
+            mask[i, ids.play.start : ids.play.stop] = self._hand_rows[self._row(i, self.to_act[i])] > 0
             mask[i, ids.pass_.start] = True
         i = np.flatnonzero(s == CHOOSE_ROLE)
         if len(i):
@@ -506,7 +521,7 @@ class VectorGame:
         pair = self.ring[idx[:, None], np.maximum(self.active[idx], 0)]
         pair[:, 1] = np.where(self.active[idx, 1] < 0, self.n_islands, pair[:, 1])
         # Goods no active island buys play no part in the declarations.
-        goods = self.face_up[idx, self.to_act[idx], :_GOODS] * (self.buys[pair[:, 0]] | self.buys[pair[:, 1]])
+        goods = self._up_rows[self._row(idx, self.to_act[idx]), :_GOODS] * (self.buys[pair[:, 0]] | self.buys[pair[:, 1]])
         key = pair[:, 0] * (self.n_islands + 1) + pair[:, 1]
         for k in range(_GOODS):
             key = key * self._goods_base + goods[:, k]
@@ -549,8 +564,7 @@ class VectorGame:
         out[i] = ids.offer.start + (u[i] * len(ids.offer)).astype(np.int64)
         i = np.flatnonzero(s == PLAY)
         if len(i):
-            held = np.concatenate([self.hands[i, self.to_act[i]] > 0, np.ones((len(i), 1), np.bool_)], axis=1)
-            out[i] = ids.play.start + _pick(held, u[i])
+            out[i] = ids.play.start + _pick_or_pass(self._hand_rows[self._row(i, self.to_act[i])] > 0, u[i])
         i = np.flatnonzero(s == CHOOSE_ROLE)
         if len(i):
             taken = np.zeros((len(i), len(ROLES) + 1), dtype=np.bool_)
@@ -558,7 +572,7 @@ class VectorGame:
             out[i] = ids.role.start + _pick(~taken[:, : len(ROLES)], u[i])
         i = np.flatnonzero(s == MUTINY)
         if len(i):
-            most = self.face_down[i, self.to_act[i], _SUPPORT]
+            most = self._down_rows[self._row(i, self.to_act[i]), _SUPPORT]
             out[i] = ids.support.start + (u[i] * (most + 1)).astype(np.int64)
         i = np.flatnonzero(s == SELL)
         if len(i):
@@ -568,9 +582,7 @@ class VectorGame:
         if len(i):
             rows = self._memo("discard", i, self._discard_rows_of)
             out[i] = self._discards.pick(rows, u[i])
-        chance = self.chance
-        if chance.any():
-            out[chance] = self.sample_chance(rng)[chance]
+        out += self.sample_chance(rng)  # 0 where no chance moves (and no draw from rng)
         return out
 
     def sample_chance(self, rng: np.random.Generator | None = None) -> IntArray:
@@ -657,6 +669,7 @@ class VectorGame:
         other.__dict__.update(self.__dict__)
         for name in self._FIELDS:
             setattr(other, name, getattr(self, name).copy())
+        other._views()
         other._history = [list(h) for h in self._history]
         other._memos = {}
         other.rng = np.random.Generator(type(self.rng.bit_generator)())
@@ -676,8 +689,7 @@ class VectorGame:
             return relative
         if utility != "win":
             raise ValueError(f"utility must be one of {', '.join(UTILITIES)}, got {utility!r}")
-        best = scores == scores.max(axis=1, keepdims=True)
-        win: npt.NDArray[np.float64] = best / best.sum(axis=1, keepdims=True) * self.terminal[:, None]
+        win: npt.NDArray[np.float64] = _win_shares(scores) * self.terminal[:, None]
         return win
 
     def _apply(self, idx: IntArray, a: IntArray) -> None:
@@ -725,19 +737,21 @@ class VectorGame:
         self.step_[idx] = DEAL
 
     def _draw(self, idx: IntArray, card: IntArray, ids: ActionIds) -> None:
-        empty = self.deck[idx].sum(axis=1) == 0
+        left = self.deck[idx].sum(axis=1)
+        empty = left == 0
         if empty.any():
             e = idx[empty]
             self.deck[e] = self.discard[e]
             self.discard[e] = 0
+            left[empty] = self.deck[e].sum(axis=1)
         self.deck[idx, card] -= 1
         if self.rules.reshuffle is Reshuffle.WHEN_EMPTY:
-            empty = self.deck[idx].sum(axis=1) == 0
+            empty = left == 1  # the card drawn was the deck's last
             if empty.any():
                 e = idx[empty]
                 self.deck[e] = self.discard[e]
                 self.discard[e] = 0
-        self.hands[idx, self.to_act[idx], card] += 1
+        self._hand_flat[self._row(idx, self.to_act[idx]) * 7 + card] += 1
         self.drawn[idx, card] += 1
         self.draws_left[idx] -= 1
         done = idx[self.draws_left[idx] == 0]
@@ -778,7 +792,7 @@ class VectorGame:
         i = idx[~none]
         seat = self._pop(i)
         self.to_act[i] = seat
-        need = self.hand_size - self.hands[i, seat].sum(axis=1)
+        need = self.hand_size - self._hand_rows[self._row(i, seat)].sum(axis=1)
         need += np.where(self.roles[i, seat] == _LOADMASTER, self.extra, 0)
         self.draws_left[i] = need
 
@@ -800,7 +814,7 @@ class VectorGame:
         # the first seat clockwise after ``after`` who has not passed (``after`` if none)
         n = self.players
         seats = (after[:, None] + self._clockwise) % n
-        free = ~self.passed[idx[:, None], seats]
+        free = ~self._passed_flat[idx[:, None] * n + seats]
         first: IntArray = seats[np.arange(len(idx)), np.argmax(free, axis=1)]
         return first
 
@@ -813,13 +827,14 @@ class VectorGame:
             return
         card = a[~passing] - ids.play.start
         p = self.to_act[i]
-        self.hands[i, p, card] -= 1
-        self.face_up[i, p, card] += 1
+        at = self._row(i, p) * 7 + card
+        self._hand_flat[at] -= 1
+        self._up_flat[at] += 1
         self.to_act[i] = self._next_unpassed(i, p)
         pirate = card == _PIRATE
         if pirate.any():
             i, p = i[pirate], p[pirate]
-            left = self.hands[i, p].sum(axis=1)
+            left = self._hand_rows[self._row(i, p)].sum(axis=1)
             n = self.n_islands
             ship = self.pirate[i]
             start = self.start[i]
@@ -835,13 +850,15 @@ class VectorGame:
     def _pass(self, idx: IntArray) -> None:
         p = self.to_act[idx]
         last = self.passed[idx].sum(axis=1) == self.players - 1
-        self.face_down[idx, p] = self.hands[idx, p]
-        self.hands[idx, p] = 0
-        self.passed[idx, p] = True
+        row = self._row(idx, p)
+        hand = self._hand_rows[row]
+        self._down_rows[row] = hand
+        self._hand_rows[row] = 0
+        self._passed_flat[row] = True
         captain = p == self.captain[idx]
-        i, pc = idx[captain], p[captain]
-        self.captain_destination[i] = (self.start[i] + self.face_down[i, pc].sum(axis=1)) % self.n_islands
-        self.to_act[i] = self._next_unpassed(i, pc)
+        i = idx[captain]
+        self.captain_destination[i] = (self.start[i] + hand[captain].sum(axis=1)) % self.n_islands
+        self.to_act[i] = self._next_unpassed(i, p[captain])
         self._reveal(i[last[captain]])
         self.step_[idx[~captain]] = CHOOSE_ROLE
 
@@ -1060,6 +1077,7 @@ class _Choices:
         self.count = np.zeros(16, dtype=np.int64)
         self.sorted_keys = np.zeros(0, dtype=np.int64)
         self.sorted_rows = np.zeros(0, dtype=np.int64)
+        self._new: list[tuple[int, int]] = []
         self.generation += 1
 
     def make_room(self, more: int) -> bool:
@@ -1084,14 +1102,18 @@ class _Choices:
         self.ids[row, : len(legal)] = legal
         self.count[row] = len(legal)
         self.rows[key] = row
+        self._new.append((key, row))
         return row
 
     def index(self) -> None:
         """Sort the keys for :meth:`lookup` (after adding some)."""
-        keys = np.fromiter(self.rows.keys(), dtype=np.int64, count=len(self.rows))
-        rows = np.fromiter(self.rows.values(), dtype=np.int64, count=len(self.rows))
-        order = np.argsort(keys)
-        self.sorted_keys, self.sorted_rows = keys[order], rows[order]
+        if not self._new:
+            return
+        new = np.array(sorted(self._new), dtype=np.int64)
+        self._new = []
+        at = np.searchsorted(self.sorted_keys, new[:, 0])  # merged in, the keys stay sorted
+        self.sorted_keys = np.insert(self.sorted_keys, at, new[:, 0])
+        self.sorted_rows = np.insert(self.sorted_rows, at, new[:, 1])
 
     def lookup(self, key: IntArray) -> IntArray:
         """Each key's row, ``-1`` for a key not seen."""
@@ -1127,12 +1149,29 @@ def _pick(allowed: BoolArray, u: npt.NDArray[np.float64]) -> IntArray:
     return picked
 
 
+def _pick_or_pass(allowed: BoolArray, u: npt.NDArray[np.float64]) -> IntArray:
+    """As :func:`_pick` with one more column, always allowed, after the last (without
+    building it)."""
+    cumulative = np.cumsum(allowed, axis=1)
+    count = cumulative[:, -1]
+    target = (u * (count + 1)).astype(np.int64)
+    picked: IntArray = np.where(target >= count, allowed.shape[1], np.argmax(cumulative > target[:, None], axis=1))
+    return picked
+
+
 def _pick_weighted(weights: IntArray, u: npt.NDArray[np.float64]) -> IntArray:
     """For each row, a column drawn with probability proportional to its weight."""
     cumulative = np.cumsum(weights, axis=1)
     target = (u * cumulative[:, -1]).astype(np.int64)
     picked: IntArray = np.argmax(cumulative > target[:, None], axis=1)
     return picked
+
+
+def _win_shares(scores: npt.NDArray[Any]) -> npt.NDArray[np.float64]:
+    """(B, P): the ``win`` utility of finished games' scores (1 shared by the best)."""
+    best = scores == scores.max(axis=1, keepdims=True)
+    shares: npt.NDArray[np.float64] = best / best.sum(axis=1, keepdims=True)
+    return shares
 
 
 @attrs.frozen
@@ -1180,8 +1219,9 @@ def random_playouts(
         g.step(actions, checked=False)
         over = g.terminal & live
         if over.any():
-            scores.append(g.scores[over].copy())
-            wins.append(g.utilities("win")[over])
+            final = g.scores[over]
+            scores.append(final)
+            wins.append(_win_shares(final))
             done += int(over.sum())
             # start as many new games as are still wanted; the other slots stay finished
             again = np.flatnonzero(over)[: max(0, games - started)]
