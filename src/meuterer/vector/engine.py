@@ -521,7 +521,8 @@ class VectorGame:
         pair = self.ring[idx[:, None], np.maximum(self.active[idx], 0)]
         pair[:, 1] = np.where(self.active[idx, 1] < 0, self.n_islands, pair[:, 1])
         # Goods no active island buys play no part in the declarations.
-        goods = self._up_rows[self._row(idx, self.to_act[idx]), :_GOODS] * (self.buys[pair[:, 0]] | self.buys[pair[:, 1]])
+        bought = self.buys[pair[:, 0]] | self.buys[pair[:, 1]]
+        goods = self._up_rows[self._row(idx, self.to_act[idx]), :_GOODS] * bought
         key = pair[:, 0] * (self.n_islands + 1) + pair[:, 1]
         for k in range(_GOODS):
             key = key * self._goods_base + goods[:, k]
