@@ -28,7 +28,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import factorial
 from typing import Any, Final
 
@@ -559,27 +559,27 @@ class VectorGame:
         rng = self.rng if rng is None else rng
         ids = self.ids
         out = np.zeros(self.batch, dtype=np.int64)
-        s = self.step_
+        group = _groups(self.step_)
         u = rng.random(self.batch)
-        i = np.flatnonzero(s == OFFER)
+        i = group(OFFER)
         out[i] = ids.offer.start + (u[i] * len(ids.offer)).astype(np.int64)
-        i = np.flatnonzero(s == PLAY)
+        i = group(PLAY)
         if len(i):
             out[i] = ids.play.start + _pick_or_pass(self._hand_rows[self._row(i, self.to_act[i])] > 0, u[i])
-        i = np.flatnonzero(s == CHOOSE_ROLE)
+        i = group(CHOOSE_ROLE)
         if len(i):
             taken = np.zeros((len(i), len(ROLES) + 1), dtype=np.bool_)
             taken[np.arange(len(i))[:, None], self.roles[i]] = True
             out[i] = ids.role.start + _pick(~taken[:, : len(ROLES)], u[i])
-        i = np.flatnonzero(s == MUTINY)
+        i = group(MUTINY)
         if len(i):
             most = self._down_rows[self._row(i, self.to_act[i]), _SUPPORT]
             out[i] = ids.support.start + (u[i] * (most + 1)).astype(np.int64)
-        i = np.flatnonzero(s == SELL)
+        i = group(SELL)
         if len(i):
             rows = self._memo("sell", i, self._sell_rows_of)
             out[i] = self._sells.pick(rows, u[i])
-        i = np.flatnonzero(s == LOADMASTER_DISCARD)
+        i = group(LOADMASTER_DISCARD)
         if len(i):
             rows = self._memo("discard", i, self._discard_rows_of)
             out[i] = self._discards.pick(rows, u[i])
@@ -698,7 +698,7 @@ class VectorGame:
         if self.record:
             for i, code in zip(idx.tolist(), a.tolist(), strict=True):
                 self._history[i].append(code)
-        s = self.step_[idx]
+        group = _groups(self.step_[idx])
         ids = self.ids
         for code, handler in (
             (DEAL, self._draw),
@@ -711,8 +711,8 @@ class VectorGame:
             (LOADMASTER_DISCARD, self._discard),
             (RING, self._arrange),
         ):
-            sel = s == code
-            if sel.any():
+            sel = group(code)
+            if len(sel):
                 handler(idx[sel], a[sel], ids)
 
     # The rules, step by step ------------------------------------------------------------
@@ -1140,6 +1140,20 @@ def _choices(rules: Rules, kind: str, block: range) -> _Choices:
             _CHOICES.clear()
         found = _CHOICES[rules, kind] = _Choices(block)
     return found
+
+
+def _groups(codes: IntArray) -> Callable[[int], IntArray]:
+    """The positions holding each step code, ascending (as ``np.flatnonzero(codes == code)``),
+    from one stable (radix) sort of the codes."""
+    small = codes.astype(np.int8)
+    order = np.argsort(small, kind="stable")
+    bounds = [0, *np.cumsum(np.bincount(small, minlength=len(_STEPS))).tolist()]
+
+    def group(code: int) -> IntArray:
+        found: IntArray = order[bounds[code] : bounds[code + 1]]
+        return found
+
+    return group
 
 
 def _pick(allowed: BoolArray, u: npt.NDArray[np.float64]) -> IntArray:
