@@ -463,7 +463,7 @@ class VectorGame:
     def draw_pool(self) -> IntArray:
         """(B, 7): the cards the next draw comes from (the deck, or the discard pile when
         the deck is empty), as :func:`meuterer.rulings.draw_pool`."""
-        empty = self.deck.sum(axis=1) == 0
+        empty = _rowsum(self.deck) == 0
         return np.where(empty[:, None], self.discard, self.deck)
 
     def chance_probabilities(self) -> npt.NDArray[np.float64]:
@@ -595,7 +595,7 @@ class VectorGame:
         i = np.flatnonzero((s == DEAL) | (s == DRAW))
         if len(i):
             pool = self.deck[i]
-            empty = pool.sum(axis=1) == 0
+            empty = _rowsum(pool) == 0
             if empty.any():
                 pool = np.where(empty[:, None], self.discard[i], pool)
             out[i] = _pick_weighted(pool, rng.random(len(i)))
@@ -738,13 +738,13 @@ class VectorGame:
         self.step_[idx] = DEAL
 
     def _draw(self, idx: IntArray, card: IntArray, ids: ActionIds) -> None:
-        left = self.deck[idx].sum(axis=1)
+        left = _rowsum(self.deck[idx])
         empty = left == 0
         if empty.any():
             e = idx[empty]
             self.deck[e] = self.discard[e]
             self.discard[e] = 0
-            left[empty] = self.deck[e].sum(axis=1)
+            left[empty] = _rowsum(self.deck[e])
         self.deck[idx, card] -= 1
         if self.rules.reshuffle is Reshuffle.WHEN_EMPTY:
             empty = left == 1  # the card drawn was the deck's last
@@ -793,7 +793,7 @@ class VectorGame:
         i = idx[~none]
         seat = self._pop(i)
         self.to_act[i] = seat
-        need = self.hand_size - self._hand_rows[self._row(i, seat)].sum(axis=1)
+        need = self.hand_size - _rowsum(self._hand_rows[self._row(i, seat)])
         need += np.where(self.roles[i, seat] == _LOADMASTER, self.extra, 0)
         self.draws_left[i] = need
 
@@ -835,7 +835,7 @@ class VectorGame:
         pirate = card == _PIRATE
         if pirate.any():
             i, p = i[pirate], p[pirate]
-            left = self._hand_rows[self._row(i, p)].sum(axis=1)
+            left = _rowsum(self._hand_rows[self._row(i, p)])
             n = self.n_islands
             ship = self.pirate[i]
             start = self.start[i]
@@ -845,7 +845,7 @@ class VectorGame:
                 ship != start, (ship - start) % n <= left, (left >= n) | self.rules.pirates_rob_at_start
             )
             r = i[rob]
-            self.discard[r] += self.face_up[r].sum(axis=1)
+            self.discard[r] += np.einsum("bpk->bk", self.face_up[r])
             self.face_up[r] = 0
 
     def _pass(self, idx: IntArray) -> None:
@@ -858,7 +858,7 @@ class VectorGame:
         self._passed_flat[row] = True
         captain = p == self.captain[idx]
         i = idx[captain]
-        self.captain_destination[i] = (self.start[i] + hand[captain].sum(axis=1)) % self.n_islands
+        self.captain_destination[i] = (self.start[i] + _rowsum(hand[captain])) % self.n_islands
         self.to_act[i] = self._next_unpassed(i, p[captain])
         self._reveal(i[last[captain]])
         self.step_[idx[~captain]] = CHOOSE_ROLE
@@ -884,7 +884,7 @@ class VectorGame:
             return
         roles = roles[has]
         mutineer = np.argmax(roles == _MUTINEER, axis=1)
-        self.mutineer_destination[i] = (self.start[i] + self.face_down[i, mutineer].sum(axis=1)) % self.n_islands
+        self.mutineer_destination[i] = (self.start[i] + _rowsum(self.face_down[i, mutineer])) % self.n_islands
         n = self.players
         captain = self.captain[i]
         order = np.zeros((len(i), n), dtype=np.int64)
@@ -998,7 +998,7 @@ class VectorGame:
         self.active[idx, 0] = lo
         self.active[idx, 1] = np.where(lo == hi, _NO, hi)
         # Phase 7: clean up.
-        self.discard[idx] += self.face_up[idx].sum(axis=1)
+        self.discard[idx] += np.einsum("bpk->bk", self.face_up[idx])
         self.hands[idx] += self.face_down[idx]
         self.face_up[idx] = 0
         self.face_down[idx] = 0
@@ -1016,7 +1016,7 @@ class VectorGame:
         count = np.zeros(len(idx), dtype=np.int64)
         for k in range(n):
             seat = (captain + k) % n
-            need = self.hand_size - self.hands[idx, seat].sum(axis=1)
+            need = self.hand_size - _rowsum(self.hands[idx, seat])
             need += np.where(self.roles[idx, seat] == _LOADMASTER, self.extra, 0)
             takes = need > 0
             order[rows[takes], count[takes]] = seat[takes]
@@ -1140,6 +1140,12 @@ def _choices(rules: Rules, kind: str, block: range) -> _Choices:
             _CHOICES.clear()
         found = _CHOICES[rules, kind] = _Choices(block)
     return found
+
+
+def _rowsum(counts: IntArray) -> IntArray:
+    """Each row's sum (einsum: far quicker than ``sum(axis=1)`` over a few columns)."""
+    total: IntArray = np.einsum("ij->i", counts)
+    return total
 
 
 def _groups(codes: IntArray) -> Callable[[int], IntArray]:
