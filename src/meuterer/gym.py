@@ -59,6 +59,7 @@ from meuterer.fast import FastGame
 from meuterer.fast.observation import observation_vector
 from meuterer.rules import Rules
 from meuterer.state import State
+from meuterer.vector.observation import Encoder
 from meuterer.views import Layout, PlayerView, observation_layout, view
 
 __all__ = ["ENV_ID", "MeutererEnv", "Policy", "observation_space", "observe"]
@@ -165,6 +166,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.layout = observation_layout(players, self.rules)
         """The declared observation layout (:func:`meuterer.views.observation_layout`)."""
         self.observation_space = observation_space(self.layout, observation)
+        self._encoder = Encoder(self.layout)
         self.action_space = spaces.Discrete(self.ids.num_actions)
         self._game = FastGame.from_state(self._initial)
         self._state: State | None = self._initial
@@ -310,7 +312,8 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         values = observation_vector(self._game, self.seat)
         if self.observation_kind == "vector":
             return np.array(values, np.int64)
-        return np.array(self.layout.encode_values(values), np.float32)
+        encoded: np.ndarray = self._encoder(np.array([values], np.int32))[0]  # as Layout.encode_values
+        return encoded
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.seat, "scores": tuple(self._game.scores)}
