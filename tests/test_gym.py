@@ -252,3 +252,44 @@ def test_any_render_mode_is_accepted_with_a_warning() -> None:
         vec = env_util.make_vec_env(adapter.ENV_ID, n_envs=2, seed=0, env_kwargs={"players": 3, "rounds": 1})
     assert vec.reset().shape[0] == 2
     vec.close()
+
+
+def test_no_view_is_built_for_random_opponents_and_episodes_match_the_reference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Random opponents read no view, so none is built (issue 22); a policy that reads one
+    # still gets it. The episode is the one the reference engine plays with the same seed.
+    seen: list[int] = []
+
+    def policy(v: Any, legal: Any, rng: random.Random) -> Any:
+        seen.append(v.player)
+        return legal[rng.randrange(len(legal))]
+
+    def no_view(*args: object) -> None:
+        raise AssertionError("a view was built")
+
+    env = adapter.MeutererEnv(players=3, opponents=["random", policy])
+    with monkeypatch.context() as patch:
+        patch.setattr(adapter, "view", no_view)
+        blind = adapter.MeutererEnv(players=3, opponents="random")
+        blind.reset(seed=4)
+        while not meuterer.is_terminal(blind.state):
+            blind.step(int(np.flatnonzero(blind.action_masks())[0]))
+    env.reset(seed=4)
+    state = meuterer.new_game(3)
+    rng, opponents = random.Random(4), [random.Random(f"4/opponent/{i}") for i in range(2)]
+    while not meuterer.is_terminal(env.state):
+        while (player := meuterer.current_player(state)) not in (None, 0):
+            if player == meuterer.CHANCE:
+                action = meuterer.sample_chance(state, rng)
+            else:
+                legal = meuterer.legal_actions(state)
+                action = legal[opponents[player - 1].randrange(len(legal))]
+            state = meuterer.apply(state, action)
+        assert env.state == state
+        if meuterer.is_terminal(state):
+            break
+        number = int(np.flatnonzero(env.action_masks())[-1])
+        env.step(number)
+        state = meuterer.apply(state, env.ids.action(state, number))
+    assert seen and set(seen) == {2}

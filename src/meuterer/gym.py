@@ -18,6 +18,8 @@ game ends. Keyword arguments:
 - ``opponents``: an agent name of :mod:`meuterer.agents` (``"random"``, ``"greedy"``,
   ``"ismcts"``, ``"ismcts:20"``, ...), an agent (anything with ``act(view, legal, rng)``),
   a callable ``policy(view, legal, rng) -> action``, or a list of these, one per other seat.
+  The game runs on the fast engine (:mod:`meuterer.fast`); a view is built only for an
+  opponent that reads one (none for ``"random"``).
 - ``seat``: the learner's seat, or ``"rotate"`` (seat ``k % players`` in the ``k``-th
   episode since the last seeded reset) or ``"random"``.
 - ``reward``: ``"step"`` (default: after each of the learner's decisions, his change of
@@ -55,8 +57,11 @@ from meuterer import engine
 from meuterer.actions import Action
 from meuterer.encoding import UTILITIES, action_ids, as_action_id, utilities
 from meuterer.errors import IllegalActionError, SetupError
+from meuterer.fast import FastGame
+from meuterer.fast.observation import observation_vector
 from meuterer.rules import Rules
 from meuterer.state import State
+from meuterer.vector.observation import Encoder
 from meuterer.views import Layout, PlayerView, observation_layout, observation_text, view
 
 __all__ = ["ENV_ID", "MeutererEnv", "Policy", "observation_space", "observe"]
@@ -148,6 +153,8 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise SetupError(f"{players - 1} opponents are needed, got {len(specs)}")
         self._opponent_specs = specs
         self._policies = [_policy(spec) for spec in specs]
+        # Opponents that read no view (uniformly random ones) get none built.
+        self._blind = [_is_random(policy) for policy in self._policies]
         self.seat_choice = seat
         self.reward_model = reward
         self.utility = utility
@@ -161,9 +168,13 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.layout = observation_layout(players, self.rules)
         """The declared observation layout (:func:`meuterer.views.observation_layout`)."""
         self.observation_space = observation_space(self.layout, observation)
+        self._encoder = Encoder(self.layout)
         self.action_space = spaces.Discrete(self.ids.num_actions)
-        self.state: State = self._initial
-        """The engine's state (the learner to act, or the game over)."""
+        self._game = FastGame.from_state(self._initial)
+        self._state: State | None = self._initial
+        self._moves: dict[int, int] | None = None
+        self._utility_key: tuple[tuple[int, ...], bool] | None = None
+        self._utilities: tuple[float, ...] = ()
         self.seat = seat if isinstance(seat, int) else 0
         """The learner's seat in this episode."""
         self._rng = random.Random()
@@ -194,25 +205,28 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
             self.seat = self._rng.randrange(self.players)
         self._episodes += 1
         self._steps = 0
-        self.state = self._advance(self._initial)
-        self._base = utilities(self.state, self.utility)[self.seat] if self.reward_model == "step" else 0.0
+        self._game = FastGame.from_state(self._initial)
+        self._advance()
+        self._base = self._utility() if self.reward_model == "step" else 0.0
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner takes action id ``action``; then chance and the opponents play."""
-        state = self.state
-        if engine.is_terminal(state):
+        game = self._game
+        if game.is_terminal():
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
         number = as_action_id(action)
-        legal = self.ids.legal_ids(state)
-        if number not in legal:
+        moves = self._legal()
+        if number not in moves:
             if self.illegal == "raise":
+                legal = tuple(moves)
                 raise IllegalActionError(f"action id {number}", f"not legal for p{self.seat}: legal ids {legal}")
             return self._observation(), self.illegal_reward, True, False, {**self._info(), "illegal": True}
-        self.state = self._advance(engine.apply(state, self.ids.action(state, number)))
+        game.apply_at(moves[number])
+        self._advance()
         self._steps += 1
-        terminated = engine.is_terminal(self.state)
-        now = utilities(self.state, self.utility)[self.seat]
+        terminated = game.is_terminal()
+        now = self._utility()
         if self.reward_model == "step":
             reward, self._base = now - self._base, now
         else:
@@ -226,7 +240,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         """The learner's legal action ids as booleans (sb3-contrib's ``MaskablePPO`` asks for this)."""
         if self._mask is None:
             mask = np.zeros(self.ids.num_actions, np.bool_)
-            mask[list(self.ids.legal_ids(self.state))] = True
+            mask[list(self._legal())] = True
             self._mask = mask
         return self._mask.copy()
 
@@ -246,25 +260,71 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     # The game -------------------------------------------------------------------------------
 
-    def _advance(self, state: State) -> State:
-        """Play chance and the opponents until the learner is to decide or the game is over."""
+    @property
+    def state(self) -> State:
+        """The engine's state (the learner to act, or the game over), built when asked."""
+        state = self._state
+        if state is None:
+            state = self._state = self._game.to_state()
+        return state
+
+    def _legal(self) -> dict[int, int]:
+        # The learner's legal ids, each with the place of its action in the fast game's list.
+        moves = self._moves
+        if moves is None:
+            game, action_id = self._game, self.ids.action_id
+            moves = {} if game.is_terminal() else {action_id(game, a): i for i, a in enumerate(game.legal_actions())}
+            self._moves = dict(sorted(moves.items()))
+            moves = self._moves
+        return moves
+
+    def _utility(self) -> float:
+        # The learner's utility (the core's, asked again only when the scores or the end change).
+        game = self._game
+        key = (tuple(game.scores), game.is_terminal())
+        if key != self._utility_key:
+            self._utility_key, self._utilities = key, utilities(self.state, self.utility)
+        return self._utilities[self.seat]
+
+    def _advance(self) -> None:
+        """Play chance and the opponents (the fast engine, which draws chance from the
+        dealer's generator as the reference does) until the learner is to decide or the
+        game is over. A view is built only for an opponent that reads one."""
         self._mask = None
+        self._moves = None
+        self._state = None
+        game = self._game
         while True:
-            player = engine.current_player(state)
+            player = game.current_player
             if player is None or player == self.seat:
-                return state
+                return
             if player == engine.CHANCE:
-                state = engine.apply(state, engine.sample_chance(state, self._rng))
+                game.apply_chance(self._rng)
                 continue
             which = player if player < self.seat else player - 1
-            legal = engine.legal_actions(state)
-            state = engine.apply(state, self._policies[which](view(state, player), legal, self._opponent_rngs[which]))
+            legal = game.legal_actions()
+            rng = self._opponent_rngs[which]
+            if self._blind[which]:  # as RandomAgent.act, without its view
+                game.apply_at(rng.randrange(len(legal)))
+            else:
+                game.apply(self._policies[which](view(game.to_state(), player), legal, rng))
 
     def _observation(self) -> np.ndarray:
-        return observe(self.layout, view(self.state, self.seat), self.observation_kind)
+        # The learner's observation, read straight off the fast game (the declared layout's).
+        values = observation_vector(self._game, self.seat)
+        if self.observation_kind == "vector":
+            return np.array(values, np.int64)
+        encoded: np.ndarray = self._encoder(np.array([values], np.int32))[0]  # as Layout.encode_values
+        return encoded
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "seat": self.seat, "scores": self.state.scores}
+        return {"action_mask": self.action_masks(), "seat": self.seat, "scores": tuple(self._game.scores)}
+
+
+def _is_random(policy: Policy) -> bool:
+    from meuterer.agents import RandomAgent
+
+    return isinstance(getattr(policy, "__self__", None), RandomAgent)
 
 
 def _options(rules: Rules) -> dict[str, Any]:

@@ -1,0 +1,107 @@
+"""The single-game Gymnasium env's learner steps per second, next to the yardstick's games.
+
+Plays seeded episodes of ``meuterer/Meuterer-v0`` (``MeutererEnv``, opponents ``random``, the
+learner choosing uniformly among his legal ids) and counts the learner's steps per second of
+CPU time, for the encoded and the vector observation. For comparison, in the same process: the
+design the env had before issue 22 (the reference engine, a ``view()`` built for every
+opponent's move and the learner's observation encoded from his view), and the yardstick
+(``../shared/bench/ref_sim.py``) in games per second.
+
+    PYTHONPATH=src python benchmarks/bench_gym.py [--episodes N] [--players N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from functools import partial
+
+import numpy as np
+
+from meuterer import engine
+from meuterer.bench import find_yardstick, load_yardstick
+from meuterer.encoding import action_ids
+from meuterer.gym import MeutererEnv
+from meuterer.views import observation_layout, view
+
+
+def _env(players: int, episodes: int, observation: str) -> int:
+    env = MeutererEnv(players=players, opponents="random", observation=observation)
+    steps = 0
+    for seed in range(episodes):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(env.action_masks())))
+            _, _, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated
+            steps += 1
+    return steps
+
+
+def _before(players: int, episodes: int, observation: str) -> int:
+    """The env's loop as it was: the reference engine and a view for every opponent's move."""
+    initial = engine.new_game(players)
+    ids = action_ids(initial.rules)
+    layout = observation_layout(players, initial.rules)
+    steps = 0
+    for seed in range(episodes):
+        rng, opponents, learner = random.Random(seed), random.Random(f"{seed}/o"), np.random.default_rng(seed)
+        state = initial
+        while True:
+            while (player := engine.current_player(state)) not in (None, 0):
+                if player == engine.CHANCE:
+                    state = engine.apply(state, engine.sample_chance(state, rng))
+                else:
+                    legal = engine.legal_actions(state)
+                    view(state, player)  # built, and read by no one (a random opponent)
+                    state = engine.apply(state, legal[opponents.randrange(len(legal))])
+            v = view(state, 0)
+            np.array(layout.vector(v), np.int64) if observation == "vector" else np.array(layout.encode(v), np.float32)
+            if player is None:
+                break
+            mask = np.zeros(ids.num_actions, np.bool_)
+            mask[list(ids.legal_ids(state))] = True
+            number = int(learner.choice(np.flatnonzero(mask)))
+            state = engine.apply(state, ids.action(state, number))
+            steps += 1
+    return steps
+
+
+def _rate(work: Callable[[], int]) -> float:
+    start = time.process_time()
+    steps = work()
+    return steps / (time.process_time() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--episodes", type=int, default=40, help="episodes per row")
+    parser.add_argument("--players", type=int, default=4)
+    args = parser.parse_args()
+    n, episodes = args.players, args.episodes
+    _env(n, 2, "encoded")  # warm-up (imports, caches)
+    path = find_yardstick()
+    yard = None
+    if path is not None:
+        ref_sim = load_yardstick(path)
+        rng = random.Random(n)
+        start = time.process_time()
+        for _ in range(300):
+            ref_sim.play_game(rng, n)
+        yard = 300 / (time.process_time() - start)
+    for observation in ("encoded", "vector"):
+        now = _rate(partial(_env, n, episodes, observation))
+        before = _rate(partial(_before, n, episodes, observation))
+        line = f"{n} players, {observation}: {now:,.0f} learner steps/s; before (a view per move) {before:,.0f}"
+        line += f"; {now / before:.2f}x"
+        if yard is not None:
+            line += f"; yardstick {yard:,.0f} games/s, {now / yard:.2f} learner steps per yardstick game"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
