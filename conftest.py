@@ -48,6 +48,7 @@ _OPTIONAL = {
     "src/meuterer/vector/env.py": ("numpy", "gymnasium"),
     "docs/vector.md": ("numpy", "gymnasium"),
     "tests/test_vector.py": ("numpy",),
+    "src/meuterer/cli/simulate_vector.py": ("numpy",),
     "tests/test_vector_env.py": ("numpy", "gymnasium"),
     "docs/research.md": ("pyspiel", "gymnasium"),
     "src/meuterer/server/store.py": ("sqlalchemy",),

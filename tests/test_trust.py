@@ -206,13 +206,16 @@ def test_wrong_types_are_type_errors_that_say_so(tmp_path: Any) -> None:
 
 
 def test_pettingzoo_step_refuses_what_is_not_an_action_id() -> None:
-    pettingzoo = pytest.importorskip("meuterer.pettingzoo")
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("gymnasium")
     np = pytest.importorskip("numpy")
+    from meuterer import pettingzoo
+
     env = pettingzoo.raw_env(players=3)
     env.reset(seed=1)
     for bad in ("abc", 1.7, True, [0]):
         with pytest.raises(TypeError, match="an action id is an int, got "):
-            env.step(bad)
+            env.step(bad)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="must act: an action id, not None"):
         env.step(None)
     for outside in (-1, env.ids.num_actions):

@@ -52,7 +52,7 @@ def run_vector(args: argparse.Namespace) -> int:
     try:
         from meuterer.vector import random_playouts
     except ImportError:  # pragma: no cover - without numpy
-        err.print("meuterer simulate: error: --vector needs numpy: pip install 'meuterer[vector]'")
+        err.print("meuterer simulate: error: --vector needs numpy: pip install 'meuterer[vector]'", markup=False)
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rules = Rules(pirates=True) if args.pirates else None
