@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from meuterer.actions import PASSES, PLAYS, ROLE_CHOICES, Action, ChooseRole, Offer, Pass, Play
 from meuterer.cards import CARDS, EMPTY, ROLES, Counts, Role
 from meuterer.phases.common import Board, Changes, next_unpassed, set_at
@@ -144,6 +146,29 @@ def roles_left(seat: int, taken: tuple[Role | None, ...]) -> tuple[Action, ...]:
             _ROLES_LEFT.clear()
         found = _ROLES_LEFT[key] = tuple(a for r, a in zip(ROLES, _ROLE[seat], strict=True) if r not in taken)
     return found
+
+
+def roles_seen(
+    player: int, order: Sequence[int], roles: Sequence[Role | None], choosing: bool
+) -> tuple[Role, ...] | None:
+    """The role cards ``player`` saw in the centre when he chose (or, ``choosing``, sees
+    now): every role not taken by a seat before him in ``order``; ``None`` if he has not
+    chosen and is not choosing.
+
+    >>> from meuterer.cards import Role
+    >>> [str(r) for r in roles_seen(1, (0, 1), (Role.MATE, Role.MERCHANT), False)]
+    ['mutineer', 'cabin_boy', 'merchant', 'loadmaster']
+    >>> roles_seen(1, (0,), (Role.MATE, None), False) is None
+    True
+    """
+    if player in order:
+        before = order[: order.index(player)]
+    elif choosing:
+        before = order
+    else:
+        return None
+    gone = {roles[seat] for seat in before}
+    return tuple(role for role in ROLES if role not in gone)
 
 
 def everyone_passed(state: State, action: Action) -> bool:
