@@ -110,7 +110,7 @@ def _sell(state: State, action: Sell) -> tuple[str, str] | None:
     islands = tuple((state.island_name(position), state.island(position)) for position in state.active)
     if action.sales not in sale_declarations(goods, islands, True):  # the rule: at most the goods shown
         sold = counts_of(sale.card for sale in action.sales for _ in range(sale.count))
-        card = max(GOODS, key=lambda c: sold[c] - goods[c])  # for the wording: the kind oversold most
+        card = max(GOODS, key=lambda c: sold[c] > goods[c])  # for the wording: the first kind oversold
         return "not-face-up", f"p{action.player} has {goods[card]} {card} face up, not {sold[card]}"
     if not state.rules.withholding:
         return "must-sell", (
