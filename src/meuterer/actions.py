@@ -22,6 +22,7 @@ from typing import ClassVar, overload
 
 import attrs
 
+from meuterer._cache import Memo
 from meuterer.cards import CARD_BY_NAME, MAX_SEATS, ROLE_BY_NAME, Card, Role
 from meuterer.errors import ActionParseError, ActionTypeError, MeutererError
 
@@ -264,7 +265,7 @@ def _arity(text: str, args: list[str], n: int) -> None:
         raise ActionParseError(f"{text!r}: expected {n} argument(s) after the action kind, got {len(args)}")
 
 
-_PARSED: dict[str, Action] = {}
+_PARSED: Memo[str, Action] = Memo(size=1 << 13)
 
 
 def parse_action(text: str) -> Action:
@@ -280,9 +281,7 @@ def parse_action(text: str) -> Action:
     if action is None:
         action = _parse(text)
         if len(text) <= 256:  # remember the short texts records repeat
-            if len(_PARSED) >= 1 << 13:
-                _PARSED.clear()
-            _PARSED[text] = action
+            _PARSED.put(text, action)
     return action
 
 

@@ -53,6 +53,7 @@ from typing import Final, Protocol
 from meuterer import engine
 from meuterer.actions import Action, ChooseRole, Discard, Draw, Offer, Pass, Play, Sale, Sell, Support
 from meuterer.cards import CARDS, GOODS, ROLES, Card, Role
+from meuterer.phases.scoring import leaders
 from meuterer.rules import Rules
 from meuterer.state import State
 
@@ -317,9 +318,8 @@ def utilities(state: State, utility: str) -> tuple[float, ...]:
         raise ValueError(f"utility must be one of {', '.join(UTILITIES)}, got {utility!r}")
     if not engine.is_terminal(state):
         return (0.0,) * len(scores)
-    best = max(scores)
-    winners = scores.count(best)
-    return tuple(1.0 / winners if score == best else 0.0 for score in scores)
+    winners = leaders(scores)
+    return tuple(1.0 / len(winners) if p in winners else 0.0 for p in range(len(scores)))
 
 
 def utility_bounds(players: int, rules: Rules, utility: str) -> tuple[float, float]:

@@ -23,6 +23,7 @@ from meuterer.actions import (
 )
 from meuterer.cards import CARDS, GOODS, Card, counts_of
 from meuterer.machine import STEPS
+from meuterer.phases.scoring import sale_declarations
 from meuterer.phases.voyage import discard_pool, draw_pool
 from meuterer.state import State, Step
 
@@ -106,10 +107,11 @@ def _sell(state: State, action: Sell) -> tuple[str, str] | None:
     if positions != sorted(set(positions)):
         return "bad-order", "name each island once, in ascending ring position (one kind of good per island)"
     goods = state.face_up[action.player]
-    sold = counts_of(sale.card for sale in action.sales for _ in range(sale.count))
-    for card in GOODS:
-        if sold[card] > goods[card]:
-            return "not-face-up", f"p{action.player} has {goods[card]} {card} face up, not {sold[card]}"
+    islands = tuple((state.island_name(position), state.island(position)) for position in state.active)
+    if action.sales not in sale_declarations(goods, islands, True):  # the rule: at most the goods shown
+        sold = counts_of(sale.card for sale in action.sales for _ in range(sale.count))
+        card = max(GOODS, key=lambda c: sold[c] > goods[c])  # for the wording: the first kind oversold
+        return "not-face-up", f"p{action.player} has {goods[card]} {card} face up, not {sold[card]}"
     if not state.rules.withholding:
         return "must-sell", (
             "he must sell what he can: every face-up card of a declared kind, "

@@ -90,6 +90,19 @@ class Played(NamedTuple):
     final: State
 
 
+def seeded(seed: int | None, seats: int) -> tuple[random.Random, list[random.Random]]:
+    """The generators a game played from ``seed`` draws from: chance's, then one per seat
+    (every game loop seeds them this way, so the same seed plays the same game anywhere).
+
+    >>> chance, own = seeded(7, 3)
+    >>> len(own), chance.random() == seeded(7, 3)[0].random()
+    (3, True)
+    """
+    rng = random.Random(seed)
+    chance = random.Random(rng.getrandbits(64))
+    return chance, [random.Random(rng.getrandbits(64)) for _ in range(seats)]
+
+
 def play_game(
     agents: Sequence[Agent],
     seed: int | None = None,
@@ -109,9 +122,7 @@ def play_game(
     >>> final.step.name, len(actions) > 0
     ('GAME_OVER', True)
     """
-    rng = random.Random(seed)
-    chance = random.Random(rng.getrandbits(64))
-    own = [random.Random(rng.getrandbits(64)) for _ in agents]
+    chance, own = seeded(seed, len(agents))
     state = new_game(len(agents), first_captain, rules)
     history: list[Action] = []
     clock = time.perf_counter

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter, mul
 from typing import Any, Final
 
+from meuterer._cache import Memo
 from meuterer.actions import (
     Action,
     ChooseRole,
@@ -441,12 +442,9 @@ class FastGame:
         key = market.key(face_up)  # goods no active island buys play no part
         shared = market.cache.get(key)
         if shared is None:
-            cache = market.cache
-            if len(cache) > 50_000:
-                cache.clear()
             goods = tuple(map(mul, face_up[:_GOODS_END], market.mask))
             sales = sale_declarations(goods, market.named, self._c.withholding)
-            shared = cache[key] = (sales, [None] * 4)
+            shared = market.cache.put(key, (sales, [None] * 4))
         return shared
 
     # Acting -----------------------------------------------------------------------------
@@ -683,7 +681,7 @@ class _Market:
         self.mask = tuple(int(any(island.buys_card(card) for island in islands)) for card in CARDS)
         kinds = [k for k in _KINDS if self.mask[k]]
         self.key: Callable[[Sequence[int]], object] = itemgetter(*kinds) if kinds else _no_goods
-        self.cache: dict[object, _Declarations] = {}
+        self.cache: Memo[object, _Declarations] = Memo(size=50_000)
 
 
 class _Constants:
@@ -707,7 +705,7 @@ class _Constants:
         self.declarations: dict[tuple[int, ...], _Market] = {}
 
 
-_CONSTANTS: dict[tuple[Rules, int], _Constants] = {}
+_CONSTANTS: Memo[tuple[Rules, int], _Constants] = Memo(lambda key: _Constants(*key), size=256)
 _LAST: list[Any] = [None, 0, None]
 
 
@@ -716,11 +714,7 @@ def _constants(rules: Rules, players: int) -> _Constants:
     if last[0] is rules and last[1] == players:
         known: _Constants = last[2]
         return known
-    found = _CONSTANTS.get((rules, players))
-    if found is None:
-        if len(_CONSTANTS) > 256:
-            _CONSTANTS.clear()
-        found = _CONSTANTS[rules, players] = _Constants(rules, players)
+    found = _CONSTANTS[rules, players]
     last[:] = [rules, players, found]
     return found
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from meuterer.cards import CARDS, ROLES, Role
 from meuterer.fast.engine import FastGame
 from meuterer.machine import ROLES_SECRET, STEP_CODES
+from meuterer.phases.offer_cargo import roles_seen
 from meuterer.state import Step
 
 __all__ = ["observation_vector"]
@@ -42,17 +43,9 @@ _SALES = 2
 
 
 def _roles_seen(game: FastGame, player: int) -> list[int]:
-    # As meuterer.views.player_view._roles_seen, as the layout's entries.
-    order = game.role_order
-    if player in order:
-        before = order[: order.index(player)]
-    elif game.step == _CHOOSE_ROLE and game.to_act == player:
-        before = order
-    else:
-        return _UNKNOWN_ROLES
-    roles = game.roles
-    gone = {roles[seat] for seat in before}
-    return [int(role not in gone) for role in ROLES]
+    # The rule is phases.offer_cargo.roles_seen; here as the layout's entries.
+    left = roles_seen(player, game.role_order, game.roles, game.step == _CHOOSE_ROLE and game.to_act == player)
+    return _UNKNOWN_ROLES if left is None else [int(role in left) for role in ROLES]
 
 
 def observation_vector(game: FastGame, player: int | None) -> list[int]:

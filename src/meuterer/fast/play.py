@@ -9,13 +9,12 @@ True
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from meuterer.actions import Action
-from meuterer.agents.base import Played
+from meuterer.agents.base import Played, seeded
 from meuterer.fast.engine import FastGame
 from meuterer.rules import Rules
 from meuterer.views import view
@@ -39,9 +38,7 @@ def play_game(
     ``hook(action, seconds, game)`` is called after every action with the agent's thinking
     time (``None`` for a chance draw) and the live game after it: read it, never change it.
     """
-    rng = random.Random(seed)
-    chance = random.Random(rng.getrandbits(64))
-    own = [random.Random(rng.getrandbits(64)) for _ in agents]
+    chance, own = seeded(seed, len(agents))
     game = FastGame.new(len(agents), first_captain, rules)
     history: list[Action] = []
     clock = time.perf_counter

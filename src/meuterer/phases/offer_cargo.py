@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from meuterer._cache import Memo
 from meuterer.actions import PASSES, PLAYS, ROLE_CHOICES, Action, ChooseRole, Offer, Pass, Play
 from meuterer.cards import CARDS, EMPTY, ROLES, Counts, Role
 from meuterer.phases.common import Board, Changes, next_unpassed, set_at
@@ -15,7 +18,7 @@ _ROLE: tuple[tuple[Action, ...], ...] = ROLE_CHOICES
 # Phase 1 -------------------------------------------------------------------------------
 
 
-_OFFERS: dict[tuple[int, int], tuple[Action, ...]] = {}
+_OFFERS: Memo[tuple[int, int], tuple[Action, ...]] = Memo(size=64)
 
 
 def legal_offer(state: Board) -> tuple[Action, ...]:
@@ -25,9 +28,7 @@ def legal_offer(state: Board) -> tuple[Action, ...]:
     if found is None:
         found = tuple(Offer(key[0], n) for n in range(key[1] + 1))
         if key[1] <= 64:  # keep only small offer lists
-            if len(_OFFERS) >= 64:
-                _OFFERS.clear()
-            _OFFERS[key] = found
+            _OFFERS.put(key, found)
     return found
 
 
@@ -39,7 +40,9 @@ def make_offer(state: Board, action: Offer) -> Changes:
 # Phase 2 -------------------------------------------------------------------------------
 
 
-_PLAYS: dict[tuple[int, Counts], tuple[Action, ...]] = {}
+_PLAYS: Memo[tuple[int, Counts], tuple[Action, ...]] = Memo(
+    lambda key: tuple(_PLAY[key[0]][c] for c in CARDS if key[1][c]) + (_PASS[key[0]],), size=1 << 14
+)
 
 
 def legal_play(state: State) -> tuple[Action, ...]:
@@ -54,14 +57,7 @@ def plays(seat: int, hand: Counts) -> tuple[Action, ...]:
     >>> [str(a) for a in plays(1, (0, 2, 0, 0, 0, 1, 0))]
     ['p1 play salt', 'p1 play support', 'p1 pass']
     """
-    key = (seat, hand)
-    found = _PLAYS.get(key)
-    if found is None:
-        if len(_PLAYS) >= 1 << 14:
-            _PLAYS.clear()
-        listed = _PLAY[seat]
-        found = _PLAYS[key] = tuple(listed[c] for c in CARDS if hand[c]) + (_PASS[seat],)
-    return found
+    return _PLAYS[seat, hand]
 
 
 def play_card(state: State, action: Play) -> Changes:
@@ -121,7 +117,9 @@ def pass_turn(state: State, action: Pass) -> Changes:
     return changes
 
 
-_ROLES_LEFT: dict[tuple[int, tuple[Role | None, ...]], tuple[Action, ...]] = {}
+_ROLES_LEFT: Memo[tuple[int, tuple[Role | None, ...]], tuple[Action, ...]] = Memo(
+    lambda key: tuple(a for r, a in zip(ROLES, _ROLE[key[0]], strict=True) if r not in key[1]), size=1 << 12
+)
 
 
 def legal_role(state: State) -> tuple[Action, ...]:
@@ -137,13 +135,30 @@ def roles_left(seat: int, taken: tuple[Role | None, ...]) -> tuple[Action, ...]:
     >>> [str(a) for a in roles_left(0, (None, Role.MUTINEER, Role.MATE))]
     ['p0 role cabin_boy', 'p0 role merchant', 'p0 role loadmaster']
     """
-    key = (seat, taken)
-    found = _ROLES_LEFT.get(key)
-    if found is None:
-        if len(_ROLES_LEFT) >= 1 << 12:
-            _ROLES_LEFT.clear()
-        found = _ROLES_LEFT[key] = tuple(a for r, a in zip(ROLES, _ROLE[seat], strict=True) if r not in taken)
-    return found
+    return _ROLES_LEFT[seat, taken]
+
+
+def roles_seen(
+    player: int, order: Sequence[int], roles: Sequence[Role | None], choosing: bool
+) -> tuple[Role, ...] | None:
+    """The role cards ``player`` saw in the centre when he chose (or, ``choosing``, sees
+    now): every role not taken by a seat before him in ``order``; ``None`` if he has not
+    chosen and is not choosing.
+
+    >>> from meuterer.cards import Role
+    >>> [str(r) for r in roles_seen(1, (0, 1), (Role.MATE, Role.MERCHANT), False)]
+    ['mutineer', 'cabin_boy', 'merchant', 'loadmaster']
+    >>> roles_seen(1, (0,), (Role.MATE, None), False) is None
+    True
+    """
+    if player in order:
+        before = order[: order.index(player)]
+    elif choosing:
+        before = order
+    else:
+        return None
+    gone = {roles[seat] for seat in before}
+    return tuple(role for role in ROLES if role not in gone)
 
 
 def everyone_passed(state: State, action: Action) -> bool:

@@ -7,6 +7,7 @@ from itertools import product
 from operator import add
 from typing import Protocol
 
+from meuterer._cache import Memo
 from meuterer.actions import Action, Sale, Sell
 from meuterer.cards import GOODS, MAX_SEATS, Counts, Role
 from meuterer.islands import Island
@@ -126,7 +127,7 @@ _GOODS_END = max(GOODS) + 1
 _SELL_CACHE_SIZE = 1 << 15
 _SellKey = tuple[Counts, tuple[int, ...], bool]
 _SellEntry = tuple[list[tuple[Action, ...] | None], tuple[tuple[Sale, ...], ...]]
-_SELL_CACHES: dict[int, tuple[tuple[Island, ...], dict[_SellKey, _SellEntry]]] = {}
+_SELL_CACHES: Memo[int, tuple[tuple[Island, ...], Memo[_SellKey, _SellEntry]]] = Memo(size=8)
 
 
 def legal_sell(state: State) -> tuple[Action, ...]:
@@ -141,23 +142,19 @@ def legal_sell(state: State) -> tuple[Action, ...]:
     entry = _SELL_CACHES.get(id(table))
     if entry is None or entry[0] is not table:  # a table seen first, or an id reused
         # An equal table (the same rules read back from a record, say) shares its lists.
-        shared = next((known for other, known in _SELL_CACHES.values() if other == table), {})
-        if len(_SELL_CACHES) >= 8:
-            _SELL_CACHES.clear()
-        entry = _SELL_CACHES[id(table)] = (table, shared)
+        shared = next((known for other, known in _SELL_CACHES.values() if other == table), Memo(size=_SELL_CACHE_SIZE))
+        entry = _SELL_CACHES.put(id(table), (table, shared))
     cache = entry[1]
     goods = state.face_up[p][:_GOODS_END]
     indices = tuple(map(state.ring.__getitem__, state.active))
     key = (goods, indices, rules.withholding)
     found = cache.get(key)
     if found is None:
-        if len(cache) >= _SELL_CACHE_SIZE:
-            cache.clear()
         islands = tuple((table[i].name, table[i]) for i in indices)
         sale_lists = sale_declarations(goods, islands, rules.withholding)
         found = ([None] * MAX_SEATS, sale_lists)
         if len(sale_lists) <= 1024:  # huge lists (extreme decks) are not kept
-            cache[key] = found
+            cache.put(key, found)
     per_seat, sale_lists = found
     declarations = per_seat[p]
     if declarations is None:

@@ -10,6 +10,7 @@ from fractions import Fraction
 from itertools import accumulate
 from operator import add, itemgetter
 
+from meuterer._cache import Memo
 from meuterer.actions import DRAWS, Action, Discard, Draw
 from meuterer.cards import CARDS, EMPTY, Card, Counts, Role, counts_of, minus, plus
 from meuterer.phases.common import Changes, Table, clockwise_from, discarded, set_at
@@ -31,19 +32,15 @@ def draw_pool(state: Table) -> Counts:
     return state.deck if any(state.deck) else state.discard
 
 
-_DRAWS: dict[tuple[int, Counts], tuple[Action, ...]] = {}
+_DRAWS: Memo[tuple[int, Counts], tuple[Action, ...]] = Memo(
+    lambda key: tuple(_DRAW[key[0]][c] for c in CARDS if key[1][c]), size=1 << 14
+)
 
 
 def legal_draw(state: Table) -> tuple[Action, ...]:
     """Chance: the drawing player gets one of the unseen kinds still in the pool."""
     key = (state.to_act, state.deck if any(state.deck) else state.discard)  # draw_pool, inlined
-    found = _DRAWS.get(key)
-    if found is None:
-        if len(_DRAWS) >= 1 << 14:
-            _DRAWS.clear()
-        draws, pool = _DRAW[key[0]], key[1]
-        found = _DRAWS[key] = tuple(draws[c] for c in CARDS if pool[c])
-    return found
+    return _DRAWS[key]
 
 
 def draw_outcomes(state: State) -> tuple[tuple[Action, Fraction], ...]:
@@ -191,7 +188,7 @@ def discard_pool(state: State) -> Counts:
     return state.drawn
 
 
-_DISCARDS: dict[tuple[int, Counts, int], tuple[Action, ...]] = {}
+_DISCARDS: Memo[tuple[int, Counts, int], tuple[Action, ...]] = Memo(size=1 << 14)
 _CACHED_LISTS_UP_TO = 1024
 
 
@@ -210,11 +207,9 @@ def discard_choices(seat: int, pool: Counts, extra: int) -> tuple[Action, ...]:
     key = (seat, pool, extra)
     found = _DISCARDS.get(key)
     if found is None:
-        if len(_DISCARDS) >= 1 << 14:
-            _DISCARDS.clear()
         found = _discards(seat, pool, extra)
         if len(found) <= _CACHED_LISTS_UP_TO:  # huge lists (extreme rule options) are not kept
-            _DISCARDS[key] = found
+            _DISCARDS.put(key, found)
     return found
 
 

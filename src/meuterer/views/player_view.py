@@ -16,6 +16,7 @@ from meuterer.cards import CARDS, EMPTY, ROLES, Counts, Role, plus
 from meuterer.errors import FormatError, MeutererError
 from meuterer.islands import Island
 from meuterer.machine import ROLES_SECRET as _ROLES_SECRET
+from meuterer.phases.offer_cargo import roles_seen
 from meuterer.rules import Rules
 from meuterer.serialize import converter, json_with_rules, parse_json, structure
 from meuterer.state import STEP_PHASE, Phase, State, Step
@@ -227,15 +228,8 @@ if tuple(f.name for f in attrs.fields(PlayerView))[1 : 1 + len(PUBLIC_FIELDS)] !
 
 
 def _roles_seen(state: State, player: int) -> tuple[Role, ...] | None:
-    order = state.role_order
-    if player in order:
-        before = order[: order.index(player)]
-    elif state.step is Step.CHOOSE_ROLE and state.to_act == player:
-        before = order
-    else:
-        return None
-    gone = {state.roles[seat] for seat in before}
-    return tuple(role for role in ROLES if role not in gone)
+    choosing = state.step is Step.CHOOSE_ROLE and state.to_act == player
+    return roles_seen(player, state.role_order, state.roles, choosing)
 
 
 # Serialisation -----------------------------------------------------------------------------
