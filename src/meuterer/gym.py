@@ -18,7 +18,7 @@ game ends. Keyword arguments:
 - ``opponents``: an agent name of :mod:`meuterer.agents` (``"random"``, ``"greedy"``,
   ``"ismcts"``, ``"ismcts:20"``, ...), an agent (anything with ``act(view, legal, rng)``),
   a callable ``policy(view, legal, rng) -> action``, or a list of these, one per other seat.
-  The game runs on the fast engine (:mod:`meuterer.fast`); a view is built only for an
+  The game runs on the fast engine (``meuterer.fast``); a view is built only for an
   opponent that reads one (none for ``"random"``).
 - ``seat``: the learner's seat, or ``"rotate"`` (seat ``k % players`` in the ``k``-th
   episode since the last seeded reset) or ``"random"``.

@@ -2,7 +2,7 @@
 
 A state read from outside (:func:`meuterer.loads_state`, a record, a conformance
 fixture) passes :func:`check_state` before anything uses it. The step sets are read from
-:data:`meuterer.machine.STEPS` and every rule is asked of ``phases/`` (a full hand, the
+``meuterer.machine.STEPS`` and every rule is asked of ``phases/`` (a full hand, the
 loadmaster's pool, the legal sale declarations), so no rule is written here a second time.
 
 >>> import meuterer

@@ -4,7 +4,7 @@ States are the phases and their sub-steps (:class:`~meuterer.state.Step`); trigg
 the action kinds (``draw``, ``offer``, ``play``, ``pass``, ``role``, ``support``,
 ``sell``, ``discard``) plus ``advance``, which fires the automatic steps (reveal,
 resolving a mutiny, role points, sailing, clean-up, roles returning, end of round).
-Guards and effects are the pure functions of :mod:`meuterer.phases`.
+Guards and effects are the pure functions of ``meuterer.phases``.
 
 The declaration (:data:`STEPS` and :data:`TRANSITIONS`) is handed to a ``transitions``
 :class:`~transitions.Machine` once at import; the engine then runs from :data:`TABLE`,

@@ -1,7 +1,7 @@
 """The fast engine: a mutable engine for hot loops, proven equal to the reference.
 
 :mod:`meuterer.fast.engine` holds the engine (:class:`FastGame`, :func:`random_game`):
-its data layout and its loop, applying the rule functions of :mod:`meuterer.phases`;
+its data layout and its loop, applying the rule functions of ``meuterer.phases``;
 nothing in the reference imports it. :mod:`meuterer.fast.play` plays agents, who see only
 their views, on it (:func:`play_game`), with the same results as
 :func:`meuterer.agents.play_game`.

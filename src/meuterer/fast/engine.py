@@ -11,7 +11,7 @@ Its agreement with the reference is not argued but proven: ``tests/test_fast.py`
 the conformance kit (:func:`meuterer.testing.check_engine`) through
 :class:`meuterer.testing.FastAdapter`, the golden playthroughs, and a same-seed equality
 test across every rule option. It holds only its data layout and its loop: every rule
-it applies is a function of :mod:`meuterer.phases`, called on the game itself (it reads
+it applies is a function of ``meuterer.phases``, called on the game itself (it reads
 only the core's data and those rule functions).
 
 >>> import meuterer
@@ -140,8 +140,8 @@ class FastGame:
     :class:`~meuterer.errors.IllegalActionError` for any other.
 
     It holds only its data layout (lists changed in place) and its loop; every rule it
-    applies is the reference's own function in :mod:`meuterer.phases`, called on it (it
-    lays out the fields of a :class:`~meuterer.phases.common.Table`).
+    applies is the reference's own function in ``meuterer.phases``, called on it (it
+    lays out the fields of a ``phases.common.Table``).
     """
 
     __slots__ = (
