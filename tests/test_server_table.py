@@ -144,6 +144,42 @@ def test_the_log_tells_a_seat_its_own_draws_only() -> None:
     assert table.logs[(first.player + 1) % 4].seen[0] == f"draw p{first.player} ?"
 
 
+def test_a_seats_board_is_drawn_once_per_action_for_all_its_frames(monkeypatch: pytest.MonkeyPatch) -> None:
+    import meuterer.server.table as table_module
+    from meuterer.svg import board as real
+
+    drawn: list[int | None] = []
+
+    def counting(v: meuterer.PlayerView, **options: Any) -> Any:
+        drawn.append(v.player)
+        return real(v, **options)
+
+    monkeypatch.setattr(table_module, "board", counting)
+    table, _ = humans(3)
+    frames = [table.snapshot(0), table.snapshot(0), table.update(0, 0, 0), table.snapshot(None), table.snapshot(None)]
+    assert drawn == [0, None]  # seat 0's snapshots and update share one board, spectators another
+    assert frames[0] == frames[1] and frames[2]["state"] == frames[0]["state"]
+    p = table.waiting_for()
+    assert p is not None
+    table.commit(table.propose(p, table.snapshot(p)["state"]["legal"][0]["action"], at=table.at))
+    table.snapshot(0)
+    assert drawn.count(0) == 2  # a new action: a new board
+    table.leave(1)  # a seat's new holder: his name is drawn
+    table.join(1, "someone else")
+    assert "someone else" in table.snapshot(0)["state"]["svg"]
+    assert drawn.count(0) == 3
+
+
+def test_a_log_nobody_reads_is_not_kept_up_to_date_until_it_is_read() -> None:
+    table = Table("t", players=3, seats=[Seat(), Seat(bot="random"), Seat(bot="random")])
+    table.join(0, "ann")
+    table.commit(table.propose_auto())
+    unread = dict.__getitem__(table.logs, 2)
+    assert unread.seen == [] and table.at > 0
+    assert len(table.logs[2].seen) == table.at  # caught up when read
+    assert table.logs[2].view == view(table.game.state, 2)
+
+
 # The leak test --------------------------------------------------------------------------------
 
 GAMES = 1000 if os.environ.get("MEUTERER_SLOW") == "1" else 6

@@ -179,9 +179,12 @@ class SeatLog:
         self.view = after
 
 
-def seat_frame(table_id: str, log: SeatLog, seats: list[dict[str, Any]], started: bool) -> dict[str, Any]:
+def seat_frame(
+    table_id: str, log: SeatLog, seats: list[dict[str, Any]], started: bool, state: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The snapshot frame of a seat: made from its log (its views and the actions as it saw
-    them) and the public facts of the table (``seats``: who sits where; ``started``)."""
+    them) and the public facts of the table (``seats``: who sits where; ``started``).
+    ``state``: ``state_frame`` of the log's last view with these seats' names, if already made."""
     return {
         "type": "snapshot",
         "table": table_id,
@@ -192,8 +195,29 @@ def seat_frame(table_id: str, log: SeatLog, seats: list[dict[str, Any]], started
         "seen": list(log.seen),
         "lines": list(log.lines),
         "pending": log.pending(),
-        "state": state_frame(log.view, [s["name"] or s["bot"] or "open" for s in seats]),
+        "state": state_frame(log.view, _frame_names(seats)) if state is None else state,
     }
+
+
+def _frame_names(seats: list[dict[str, Any]]) -> list[str]:
+    return [s["name"] or s["bot"] or "open" for s in seats]
+
+
+class _Logs(dict[int | None, SeatLog]):
+    """Every seat's log (and the spectator's, ``None``), brought up to date with the game
+    when it is read: a log nobody reads (a bot's seat, a spectator-less table) costs nothing."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__((p, SeatLog(p, view(game.state, p))) for p in (*range(game.players), None))
+        self.game = game
+
+    def __getitem__(self, seat: int | None) -> SeatLog:
+        log = super().__getitem__(seat)
+        game = self.game
+        for k in range(len(log.seen), len(game)):
+            before, after = game.at(k), game.at(k + 1)
+            log.add(seen(before, game.actions[k], after, seat), view(after, seat))
+        return log
 
 
 @attrs.define
@@ -234,9 +258,8 @@ class Table:
             if seat.bot is not None:
                 make_agent(seat.bot)  # refuse a bad spec now (AgentSpecError)
         self.game = Game.new(players, first_captain, rules)
-        self.logs: dict[int | None, SeatLog] = {
-            p: SeatLog(p, view(self.game.state, p)) for p in (*range(players), None)
-        }
+        self.logs: dict[int | None, SeatLog] = _Logs(self.game)
+        self._frames: dict[int | None, tuple[tuple[int, tuple[str, ...]], dict[str, Any]]] = {}
         self.turn_seconds = turn_seconds
         self.stand_in_bot = stand_in_bot
         self.clock = clock
@@ -378,12 +401,9 @@ class Table:
         return known[1]
 
     def commit(self, actions: Sequence[Action]) -> None:
-        """Apply ``actions`` (as proposed, and stored) and tell every seat's log."""
+        """Apply ``actions`` (as proposed, and stored); every seat's log hears of them when it is read."""
         for action in actions:
-            before = self.game.state
-            after = self.game.push(action)
-            for p, log in self.logs.items():
-                log.add(seen(before, action, after, p), view(after, p))
+            self.game.push(action)
         if actions:
             self.started = True
             self.turn_started = self.clock()
@@ -392,18 +412,40 @@ class Table:
 
     def snapshot(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` (``None``: a spectator) may know, in one frame: for a reconnect."""
-        return seat_frame(self.id, self.logs[seat], [s.public() for s in self.seats], self.started)
+        log = self.logs[seat]
+        seats = [s.public() for s in self.seats]
+        return seat_frame(self.id, log, seats, self.started, self._state_frame(seat, log, seats))
+
+    def _state_frame(self, seat: int | None, log: SeatLog, seats: list[dict[str, Any]]) -> dict[str, Any]:
+        """``state_frame`` of the seat's log, made (and its board drawn) once per action and
+        seats' names, for every socket, reconnect and update of that seat (or of all spectators)."""
+        names = _frame_names(seats)
+        key = (len(log.seen), tuple(names))
+        made = self._frames.get(seat)
+        if made is None or made[0] != key:
+            made = (key, state_frame(log.view, names))
+            self._frames[seat] = made
+        return made[1]
 
     def update(self, seat: int | None, since: int, lines_since: int) -> dict[str, Any]:
         """What ``seat`` learns from the actions after state ``since`` (his log's lines after
         ``lines_since``), as an ``update`` frame."""
-        frame = self.snapshot(seat)
-        frame["type"] = "update"
-        frame["from"] = since
-        frame["seen"] = frame["seen"][since:]
-        frame["lines_from"] = lines_since
-        frame["lines"] = frame["lines"][lines_since:]
-        return frame
+        log = self.logs[seat]
+        seats = [s.public() for s in self.seats]
+        return {
+            "type": "update",
+            "table": self.id,
+            "seat": seat,
+            "at": len(log.seen),
+            "seats": seats,
+            "started": self.started,
+            "seen": log.seen[since:],
+            "lines": log.lines[lines_since:],
+            "pending": log.pending(),
+            "state": self._state_frame(seat, log, seats),
+            "from": since,
+            "lines_from": lines_since,
+        }
 
     # Records --------------------------------------------------------------------------------
 
