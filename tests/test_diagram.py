@@ -32,3 +32,9 @@ def test_the_diagram_has_every_step_and_transition() -> None:
 def test_the_diagram_command_prints_it(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diagram"]) == 0
     assert capsys.readouterr().out == mermaid()
+
+
+def test_each_start_and_end_is_drawn_once() -> None:
+    lines = mermaid().splitlines()
+    for edge in ("[*] --> ring", "[*] --> deal", "game_over --> [*]"):
+        assert [line.strip() for line in lines].count(edge) == 1, edge

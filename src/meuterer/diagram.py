@@ -41,4 +41,6 @@ def mermaid() -> str:
     body = source.split("stateDiagram-v2", 1)[1]
     styling = ("classDef", "Class ", "direction")
     kept = [line.rstrip() for line in body.splitlines() if line.strip() and not line.lstrip().startswith(styling)]
-    return "\n".join(["stateDiagram-v2", *kept, "  [*] --> ring", "  [*] --> deal", "  game_over --> [*]"]) + "\n"
+    # transitions already draws ``[*] --> ring`` for the initial state; add what it cannot know.
+    ends = [line for line in ("  [*] --> ring", "  [*] --> deal", "  game_over --> [*]") if line not in kept]
+    return "\n".join(["stateDiagram-v2", *kept, *ends]) + "\n"
