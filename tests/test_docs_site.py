@@ -201,11 +201,6 @@ def _edge_label_overlaps(page: Any) -> list[tuple[str, str]]:
 
 
 @pytest.mark.browser
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 19 item 18: Mermaid's dagre layout puts the self-loop labels at deal and mutiny on the "
-    "labels of their other exits; not fixed yet",
-)
 def test_no_two_edge_labels_of_the_state_machine_overlap(tmp_path: Path) -> None:
     import html
 
