@@ -25,10 +25,21 @@ def test_the_diagram_has_every_step_and_transition() -> None:
     for step in Step:
         assert f'state "{step.value}" as {step.value}' in text
     for t in TRANSITIONS:
-        assert f"{t['source']} --> {t['dest']}: " in text
+        if t["source"] == t["dest"]:
+            assert f"  {t['source']} --> {t['dest']}\n" in text
+            box = next(line for line in text.splitlines() if line.startswith(f"  {t['source']} : ↻ "))
+            assert t["trigger"] in box.split()
+        else:
+            assert f"{t['source']} --> {t['dest']}: " in text
         assert all(g.__name__ in text for g in t["conditions"])
 
 
 def test_the_diagram_command_prints_it(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diagram"]) == 0
     assert capsys.readouterr().out == mermaid()
+
+
+def test_each_start_and_end_is_drawn_once() -> None:
+    lines = mermaid().splitlines()
+    for edge in ("[*] --> ring", "[*] --> deal", "game_over --> [*]"):
+        assert [line.strip() for line in lines].count(edge) == 1, edge

@@ -185,3 +185,37 @@ def test_every_link_between_pages_finds_its_anchor(site: Path) -> None:
                 broken.append(f"{name} -> {target}#{anchor}")
     assert checked > 1000
     assert broken == []
+
+
+def _edge_label_overlaps(page: Any) -> list[tuple[str, str]]:
+    boxes = page.evaluate(
+        "[...document.querySelectorAll('svg g.edgeLabel')].map(e => {const r = e.getBoundingClientRect();"
+        " return [e.textContent.trim(), r.x, r.y, r.width, r.height]}).filter(b => b[3] > 0)"
+    )
+    overlaps = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            if a[1] < b[1] + b[3] and b[1] < a[1] + a[3] and a[2] < b[2] + b[4] and b[2] < a[2] + a[4]:
+                overlaps.append((a[0], b[0]))
+    return overlaps
+
+
+@pytest.mark.browser
+def test_no_two_edge_labels_of_the_state_machine_overlap(tmp_path: Path) -> None:
+    import html
+
+    from meuterer.diagram import mermaid
+
+    script = (ROOT / "docs" / "assets" / "javascripts" / "mermaid.min.js").as_uri()
+    page_file = tmp_path / "diagram.html"
+    page_file.write_text(
+        f'<html><body><script src="{script}"></script><pre class="mermaid">{html.escape(mermaid())}</pre>'
+        "<script>mermaid.initialize({startOnLoad: true});</script></body></html>",
+        encoding="utf-8",
+    )
+    with browser_page(width=1600, height=1200) as page:
+        page.goto(page_file.as_uri())
+        page.wait_for_selector("svg g.edgeLabel", timeout=30_000)
+        assert page.locator("svg g.edgeLabel").count() >= 30
+        screenshot(page, tmp_path / "state-machine.png", full_page=True)
+        assert _edge_label_overlaps(page) == []
