@@ -157,7 +157,7 @@ def test_the_built_site_works_offline_in_chromium(site: Path, tmp_path: Path) ->
             screenshot(page, tmp_path / f"{name}.png", full_page=True)
         page.goto((site / "viewer.html").as_uri())
         sizes = page.evaluate("[...document.images].map(i => [i.src.split('/').pop(), i.naturalWidth])")
-        assert ["board.svg", 600] in sizes and ["board-p1.svg", 600] in sizes
+        assert ["board.svg", 900] in sizes and ["board-p1.svg", 900] in sizes  # the board's default width
         page.goto((site / "api.html").as_uri())
         page.locator("a.autorefs-internal[href='#meuterer.views.sample_state']").first.click()
         assert page.evaluate("location.hash") == "#meuterer.views.sample_state"
@@ -166,7 +166,7 @@ def test_the_built_site_works_offline_in_chromium(site: Path, tmp_path: Path) ->
         page.goto((site / "examples" / "replay.html").as_uri())
         page.wait_for_selector("body[data-ready=yes]", timeout=20_000)
         page.click("#last")
-        assert page.inner_text("#position").startswith("step ")
+        assert page.inner_text("#position").startswith("action ")
         time.sleep(0.1)
     assert refused == []
 
