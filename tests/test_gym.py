@@ -338,3 +338,9 @@ def test_the_mask_handed_out_is_the_learners_own_copy() -> None:
     _, info = env.reset(seed=2)
     info["action_mask"][:] = False
     assert env.action_masks().any() and env.action_masks().flags.writeable
+
+
+def test_environments_of_one_rule_set_share_their_legal_ids() -> None:
+    first, second = adapter.MeutererEnv(players=3), adapter.MeutererEnv(players=4)
+    assert first._legal_ids is second._legal_ids
+    assert adapter.MeutererEnv(players=3, rounds=2)._legal_ids is not first._legal_ids

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any, Final
 
 try:
@@ -119,6 +120,18 @@ class LegalIds:
     def __init__(self, ids: ActionIds) -> None:
         self.ids = ids
         self._memo: dict[int, tuple[Sequence[Action], dict[int, int], np.ndarray]] = {}
+
+    @staticmethod
+    @lru_cache(maxsize=32)
+    def shared(ids: ActionIds) -> LegalIds:
+        """One memo per numbering, shared by every environment of the process (an
+        environment made for each episode starts warm).
+
+        >>> from meuterer.encoding import action_ids
+        >>> LegalIds.shared(action_ids(Rules())) is LegalIds.shared(action_ids(Rules()))
+        True
+        """
+        return LegalIds(ids)
 
     def __call__(self, game: FastGame) -> tuple[dict[int, int], np.ndarray]:
         """The legal ids (id -> place in the legal list) and the read-only boolean mask."""
@@ -213,7 +226,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.observation_space = observation_space(self.layout, observation)
         self._encoder = Encoder(self.layout)
         self.action_space = spaces.Discrete(self.ids.num_actions)
-        self._legal_ids = LegalIds(self.ids)
+        self._legal_ids = LegalIds.shared(self.ids)
         self._game = FastGame.from_state(self._initial)
         self._state: State | None = self._initial
         self._moves: dict[int, int] | None = None

@@ -154,7 +154,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self._initial.to_act]
         self._observed: dict[str, dict[str, Any]] = {}
         self._moves: dict[int, int] | None = None
-        self._legal_ids = LegalIds(self.ids)
+        self._legal_ids = LegalIds.shared(self.ids)
         self._no_mask = np.zeros(self.ids.num_actions, np.int8)
         self._no_mask.flags.writeable = False
         self._mask = self._no_mask
