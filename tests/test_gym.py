@@ -293,3 +293,54 @@ def test_no_view_is_built_for_random_opponents_and_episodes_match_the_reference(
         env.step(number)
         state = meuterer.apply(state, env.ids.action(state, number))
     assert seen and set(seen) == {2}
+
+
+def test_legal_ids_are_the_encodings_ids_memoised_on_the_legal_list() -> None:
+    from meuterer.encoding import action_ids
+    from meuterer.fast import FastGame
+
+    rules = Rules(rounds=2)
+    ids = action_ids(rules)
+    legal_ids = adapter.LegalIds(ids)
+    rng = random.Random(3)
+    for _ in range(3):
+        game = FastGame.new(4, rules=rules)
+        while not game.is_terminal():
+            if game.is_chance_node():
+                game.apply_chance(rng)
+                continue
+            moves, mask = legal_ids(game)
+            expected = sorted((ids.action_id(game, action), i) for i, action in enumerate(game.legal_actions()))
+            assert list(moves.items()) == expected
+            assert mask.nonzero()[0].tolist() == [number for number, _ in expected]
+            assert not mask.flags.writeable
+            assert legal_ids(game)[0] is moves  # asked again: not worked out again
+            game.apply_at(rng.randrange(len(game.legal_actions())))
+
+
+def test_legal_ids_forget_everything_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    from meuterer.encoding import action_ids
+    from meuterer.fast import FastGame
+
+    game = FastGame.new(3)
+    while game.is_chance_node():
+        game.apply_chance(random.Random(1))
+    legal_ids = adapter.LegalIds(action_ids(game.rules))
+    monkeypatch.setattr(adapter.LegalIds, "LIMIT", 1)
+    first, _ = legal_ids(game)
+    game.apply_at(0)
+    second, _ = legal_ids(game)
+    assert len(legal_ids._memo) == 1 and first is not second
+
+
+def test_the_mask_handed_out_is_the_learners_own_copy() -> None:
+    env = adapter.MeutererEnv(players=3)
+    _, info = env.reset(seed=2)
+    info["action_mask"][:] = False
+    assert env.action_masks().any() and env.action_masks().flags.writeable
+
+
+def test_environments_of_one_rule_set_share_their_legal_ids() -> None:
+    first, second = adapter.MeutererEnv(players=3), adapter.MeutererEnv(players=4)
+    assert first._legal_ids is second._legal_ids
+    assert adapter.MeutererEnv(players=3, rounds=2)._legal_ids is not first._legal_ids

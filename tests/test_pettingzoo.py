@@ -169,3 +169,18 @@ def test_the_wrapper_answers_last_itself_and_keeps_the_order_checks() -> None:
     observation, reward, terminated, truncated, info = environment.last()
     assert observation is raw.observe(raw.agent_selection)
     assert (reward, terminated, truncated, info) == (0.0, False, False, {})
+
+
+def test_masks_are_read_only_int8_and_only_the_agent_to_act_has_legal_ids() -> None:
+    raw = adapter.raw_env(players=4)
+    raw.reset(seed=6)
+    ids = action_ids(raw.rules)
+    for agent in raw.possible_agents:
+        mask = raw.observe(agent)["action_mask"]
+        assert mask.dtype == np.int8 and not mask.flags.writeable
+        if agent == raw.agent_selection:
+            game = raw.game_state
+            legal = sorted(ids.action_id(game, action) for action in meuterer.engine.legal_actions(game))
+            assert np.flatnonzero(mask).tolist() == legal
+        else:
+            assert not mask.any()

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any, Final
 
 try:
@@ -55,7 +56,7 @@ except ImportError as error:  # pragma: no cover - without the extra
 
 from meuterer import engine
 from meuterer.actions import Action
-from meuterer.encoding import UTILITIES, action_ids, as_action_id, utilities
+from meuterer.encoding import UTILITIES, ActionIds, action_ids, as_action_id, utilities
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.fast import FastGame
 from meuterer.fast.observation import observation_vector
@@ -64,7 +65,7 @@ from meuterer.state import State
 from meuterer.vector.observation import Encoder
 from meuterer.views import Layout, PlayerView, observation_layout, observation_text, view
 
-__all__ = ["ENV_ID", "MeutererEnv", "Policy", "observation_space", "observe"]
+__all__ = ["ENV_ID", "LegalIds", "MeutererEnv", "Policy", "observation_space", "observe"]
 
 ENV_ID: Final = "meuterer/Meuterer-v0"
 """The id :func:`gymnasium.make` knows the environment by, once this module is imported
@@ -91,6 +92,61 @@ def observe(layout: Layout[PlayerView], v: PlayerView, observation: str) -> np.n
     if observation == "vector":
         return np.array(layout.vector(v), np.int64)
     return np.array(layout.encode(v), np.float32)
+
+
+class LegalIds:
+    """The legal action ids of a :class:`~meuterer.fast.FastGame`, each with the place of
+    its action in :meth:`~meuterer.fast.FastGame.legal_actions`, in id order, and their mask.
+
+    Memoised on the legal list itself: the fast engine hands out the same (immutable)
+    tuple for the same choice, so the ids are worked out once per list, not once per step.
+    A list is held while its entry is, so its identity cannot be reused by another.
+
+    >>> from meuterer.encoding import action_ids
+    >>> from meuterer.fast import FastGame
+    >>> import random
+    >>> game = FastGame.new(3)
+    >>> while game.is_chance_node():
+    ...     _ = game.apply_chance(random.Random(7))
+    >>> legal = LegalIds(action_ids(game.rules))
+    >>> moves, mask = legal(game)
+    >>> list(moves.items()), int(mask.sum()), legal(game)[0] is moves
+    ([(0, 0), (1, 1), (2, 2), (3, 3)], 4, True)
+    """
+
+    LIMIT: Final = 4096
+    """The most lists remembered (all are forgotten when the memo is full)."""
+
+    def __init__(self, ids: ActionIds) -> None:
+        self.ids = ids
+        self._memo: dict[int, tuple[Sequence[Action], dict[int, int], np.ndarray]] = {}
+
+    @staticmethod
+    @lru_cache(maxsize=32)
+    def shared(ids: ActionIds) -> LegalIds:
+        """One memo per numbering, shared by every environment of the process (an
+        environment made for each episode starts warm).
+
+        >>> from meuterer.encoding import action_ids
+        >>> LegalIds.shared(action_ids(Rules())) is LegalIds.shared(action_ids(Rules()))
+        True
+        """
+        return LegalIds(ids)
+
+    def __call__(self, game: FastGame) -> tuple[dict[int, int], np.ndarray]:
+        """The legal ids (id -> place in the legal list) and the read-only boolean mask."""
+        legal = game.legal_actions()
+        entry = self._memo.get(id(legal))
+        if entry is None or entry[0] is not legal:
+            action_id = self.ids.action_id
+            moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(legal)))
+            mask = np.zeros(self.ids.num_actions, np.bool_)
+            mask[list(moves)] = True
+            mask.flags.writeable = False
+            if len(self._memo) >= self.LIMIT:
+                self._memo.clear()
+            entry = self._memo[id(legal)] = (legal, moves, mask)
+        return entry[1], entry[2]
 
 
 def _policy(spec: Any) -> Policy:
@@ -170,6 +226,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.observation_space = observation_space(self.layout, observation)
         self._encoder = Encoder(self.layout)
         self.action_space = spaces.Discrete(self.ids.num_actions)
+        self._legal_ids = LegalIds.shared(self.ids)
         self._game = FastGame.from_state(self._initial)
         self._state: State | None = self._initial
         self._moves: dict[int, int] | None = None
@@ -238,11 +295,10 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal action ids as booleans (sb3-contrib's ``MaskablePPO`` asks for this)."""
-        if self._mask is None:
-            mask = np.zeros(self.ids.num_actions, np.bool_)
-            mask[list(self._legal())] = True
-            self._mask = mask
-        return self._mask.copy()
+        self._legal()
+        mask = self._mask
+        assert mask is not None
+        return mask.copy()
 
     def render(self) -> str | None:
         """The learner's view as text: returned (``"ansi"``) or printed (``"human"``)."""
@@ -272,10 +328,12 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         # The learner's legal ids, each with the place of its action in the fast game's list.
         moves = self._moves
         if moves is None:
-            game, action_id = self._game, self.ids.action_id
-            moves = {} if game.is_terminal() else {action_id(game, a): i for i, a in enumerate(game.legal_actions())}
-            self._moves = dict(sorted(moves.items()))
-            moves = self._moves
+            game = self._game
+            if game.is_terminal():
+                moves, self._mask = {}, np.zeros(self.ids.num_actions, np.bool_)
+            else:
+                moves, self._mask = self._legal_ids(game)
+            self._moves = moves
         return moves
 
     def _utility(self) -> float:

@@ -23,7 +23,8 @@ shuffled ring) is played inside the environment with its own random generator, s
   :func:`~meuterer.views.observation_vector` (int64, a ``Box`` with each
   entry's own bounds); with ``"encoded"`` it is the normalised/one-hot encoding of the same
   layout (float32 in [0, 1]; :func:`meuterer.views.observation_layout` declares both).
-  Observations and masks are built once per step and agent (treat them as read-only).
+  Observations are built once per step and agent (treat them as read-only); masks are
+  shared and read-only.
 - **Rendering** (``render_mode`` ``"ansi"`` or ``"human"``): by default the spectator's
   view; ``render_view="current"`` renders the view of the agent to act, and an agent name
   (``"player_2"``) that agent's view throughout.
@@ -57,9 +58,10 @@ from meuterer.encoding import action_ids, as_action_id
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.fast import FastGame
 from meuterer.fast.observation import observation_vector
-from meuterer.gym import observation_space
+from meuterer.gym import LegalIds, observation_space
 from meuterer.rules import Rules
 from meuterer.state import State
+from meuterer.vector.observation import Encoder
 from meuterer.views import observation_layout, observation_text, view
 
 __all__ = ["env", "raw_env"]
@@ -152,6 +154,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self._initial.to_act]
         self._observed: dict[str, dict[str, Any]] = {}
         self._moves: dict[int, int] | None = None
+        self._legal_ids = LegalIds.shared(self.ids)
+        self._no_mask = np.zeros(self.ids.num_actions, np.int8)
+        self._no_mask.flags.writeable = False
+        self._mask = self._no_mask
+        self._encoder = Encoder(self.layout)
 
     @property
     def game_state(self) -> State:
@@ -167,10 +174,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if moves is None:
             game = self._game
             if game.is_terminal():
-                moves = {}
+                moves, self._mask = {}, self._no_mask
             else:
-                action_id = self.ids.action_id
-                moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(game.legal_actions())))
+                moves, mask = self._legal_ids(game)
+                self._mask = mask.view(np.int8)
             self._moves = moves
         return moves
 
@@ -263,14 +270,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if observed is None:
             seat = self._seat[agent]
             game = self._game
-            mask = np.zeros(self.ids.num_actions, np.int8)
+            mask = self._no_mask
             if seat == game.to_act and agent == self.agent_selection and not game.is_terminal():
-                mask[list(self._legal())] = 1
+                self._legal()
+                mask = self._mask
             values = observation_vector(game, seat)
             if self.observation_kind == "vector":
                 observation = np.array(values, np.int64)
             else:
-                observation = np.array(self.layout.encode_values(values), np.float32)
+                observation = self._encoder(np.array([values], np.int32))[0]  # as Layout.encode_values
             observed = self._observed[agent] = {"observation": observation, "action_mask": mask}
         return observed
 
