@@ -45,21 +45,25 @@ def observation_size(players: int, islands: int) -> int:
 
 def observations(game: VectorGame, seats: IntArray | None = None) -> npt.NDArray[np.int32]:
     """(B, P, entries): every seat's observation in every game; with ``seats`` (B,), one
-    seat per game: (B, entries)."""
+    seat per game: (B, entries), a transposed view of an (entries, B) array (each entry's
+    column contiguous; ``np.ascontiguousarray`` gives rows)."""
     if seats is None:
         return np.stack([observations(game, np.full(game.batch, s, dtype=np.int64)) for s in range(game.players)], 1)
+    # Written entry by entry into an (entries, B) array: every write is a contiguous row
+    # (numpy is slow on the short last axes of (B, 4) or (B, 7) arrays); gathers go through
+    # np.take on flat rows, sums over the 7 cards through einsum.
     g = game
     b, n, islands = g.batch, g.players, g.n_islands
     rows = np.arange(b)
     seat = seats
     step = g.step_
-    out = np.empty((b, observation_size(n, islands)), dtype=np.int32)
+    out = np.empty((observation_size(n, islands), b), dtype=np.int32)
     drawn_count = np.einsum("bk->b", g.drawn)  # einsum: far quicker than sum over 7 entries
     columns = (
         n,
         seat,
         g.round,
-        _CODE[step],
+        np.take(_CODE, step),
         g.captain,
         np.where(step == GAME_OVER, _NO, g.to_act),
         g.offer,
@@ -73,94 +77,101 @@ def observations(game: VectorGame, seats: IntArray | None = None) -> npt.NDArray
         np.einsum("bk->b", g.deck),
     )
     for column, value in enumerate(columns):
-        out[:, column] = value
+        out[column] = value
     at = len(columns)
-    out[:, at : at + islands] = g.ring
+    out[at : at + islands] = g.ring.T
     at += islands
-    flags = out[:, at : at + islands]
+    flags = out[at : at + islands]
     flags[:] = 0
-    flags[rows, g.active[:, 0]] = 1
-    two = g.active[:, 1] >= 0
-    flags[rows[two], g.active[two, 1]] = 1
+    first_active, second_active = g.active[:, 0], g.active[:, 1]
+    flags[first_active, rows] = 1
+    two = np.flatnonzero(second_active >= 0)
+    flags[second_active[two], two] = 1
     at += islands
     row = rows * n + seat
-    hand = g.hands.reshape(-1, 7)[row]
-    down = g.face_down.reshape(-1, 7)[row]
+    hand = np.take(g._hand_rows, row, axis=0)
+    down = np.take(g._down_rows, row, axis=0)
     k = len(CARDS)
-    out[:, at : at + k] = g.discard
-    unseen = out[:, at + k : at + 2 * k]
-    np.subtract(g.deck0, g.discard, out=unseen, casting="unsafe")
-    unseen -= hand + down + np.einsum("bpk->bk", g.face_up)
-    out[:, at + 2 * k : at + 3 * k] = hand
-    out[:, at + 3 * k : at + 4 * k] = down
+    out[at : at + k] = g.discard.T
+    hand, down = hand.T, down.T
+    unseen = out[at + k : at + 2 * k]
+    np.subtract(g.deck0[:, None], g.discard.T, out=unseen, casting="unsafe")
+    unseen -= hand + down + np.einsum("bpk->kb", g.face_up)
+    out[at + 2 * k : at + 3 * k] = hand
+    out[at + 3 * k : at + 4 * k] = down
     mine = (drawn_count > 0) & (g.to_act == seat)
-    out[:, at + 4 * k : at + 5 * k] = g.drawn * mine[:, None]
+    np.multiply(g.drawn.T, mine, out=out[at + 4 * k : at + 5 * k], casting="unsafe")
     at += 5 * k
-    roles = g.roles
+    roles = g.roles.T  # (P, B)
     secret = _SECRET[step]
     if secret.any():
-        roles = np.where(secret[:, None] & (np.arange(n)[None, :] != seat[:, None]), _NO, roles)
-    out[:, at] = roles[rows, seat]
+        roles = np.where(secret[None, :] & (np.arange(n)[:, None] != seat[None, :]), _NO, roles)
+    out[at] = np.take(roles.reshape(-1), seat * b + rows)
     at += 1
     order_index = _index_of(g.role_order, g.role_order_len, n)
-    out[:, at : at + len(ROLES)] = _roles_seen(g, seat, order_index[rows, seat])
+    out[at : at + len(ROLES)] = _roles_seen(g, seat, np.take(order_index.reshape(-1), seat * b + rows))
     at += len(ROLES)
     width = 7 + k + 1 + 2 * _SALE
-    per = out[:, at:].reshape(b, n, width)  # a view: written in place
+    per = out[at:].reshape(n, width, b)  # a view: written in place
     assert np.shares_memory(per, out)
-    per[:, :, 0] = np.einsum("bpk->bp", g.hands)
-    per[:, :, 1] = np.einsum("bpk->bp", g.face_down)
-    per[:, :, 2] = g.passed
-    per[:, :, 3] = roles
-    per[:, :, 4] = order_index
-    per[:, :, 5] = _index_of(g.queue, g.queue_len, n)
-    per[:, :, 6] = g.scores
-    per[:, :, 7 : 7 + k] = g.face_up
-    slots = g.sales
-    per[:, :, 7 + k] = slots[:, :, 0] >= 0
+    per[:, 0] = np.einsum("bpk->pb", g.hands)
+    per[:, 1] = np.einsum("bpk->pb", g.face_down)
+    per[:, 2] = g.passed.T
+    per[:, 3] = roles
+    per[:, 4] = order_index
+    per[:, 5] = _index_of(g.queue, g.queue_len, n)
+    per[:, 6] = g.scores.T
+    per[:, 7 : 7 + k] = g.face_up.transpose(1, 2, 0)
+    slots = g.sales.transpose(1, 2, 0)  # (P, 2, B)
+    per[:, 7 + k] = slots[:, 0] >= 0
     # Sale entries: (island, good, count) of each non-empty slot, the first one first.
-    first = 8 + k
-    sale = per[:, :, first:]
     # The first non-empty slot goes first: a slot is empty (0, or -1 undeclared) where its
     # island is -1, and slot 0 reads as (-1, -1, 0) in the slot tables.
-    s0, s1 = np.maximum(slots[:, :, 0], 0), np.maximum(slots[:, :, 1], 0)
-    isle0, isle1 = g.sale_islands[:, :, 0], g.sale_islands[:, :, 1]
+    sale = per[:, 8 + k :]
+    s0, s1 = np.maximum(slots[:, 0], 0), np.maximum(slots[:, 1], 0)
+    isles = g.sale_islands.transpose(1, 2, 0)
+    isle0, isle1 = isles[:, 0], isles[:, 1]
     lead = s0 > 0
-    first_slot, second_slot = np.where(lead, s0, s1), np.where(lead, s1, 0)
-    sale[:, :, 0] = np.where(lead, isle0, isle1)
-    sale[:, :, 1] = g.slot_good[first_slot]
-    sale[:, :, 2] = g.slot_count[first_slot]
-    sale[:, :, 3] = np.where(lead, isle1, _NO)
-    sale[:, :, 4] = g.slot_good[second_slot]
-    sale[:, :, 5] = g.slot_count[second_slot]
-    return out
+    first_slot, second_slot = np.where(lead, s0, s1), s1 * lead
+    sale[:, 0] = np.where(lead, isle0, isle1)
+    sale[:, 1] = np.take(g.slot_good, first_slot)
+    sale[:, 2] = np.take(g.slot_count, first_slot)
+    sale[:, 3] = np.where(lead, isle1, _NO)
+    sale[:, 4] = np.take(g.slot_good, second_slot)
+    sale[:, 5] = np.take(g.slot_count, second_slot)
+    observed: npt.NDArray[np.int32] = out.T
+    return observed
 
 
 def _index_of(seats: IntArray, length: IntArray, n: int) -> IntArray:
-    """(B, P): each seat's place in a per-game list of seats (``-1`` if absent; a seat is
+    """(P, B): each seat's place in a per-game list of seats (``-1`` if absent; a seat is
     in a list at most once)."""
     b, width = seats.shape
-    out = np.full((b, n + 1), _NO, dtype=np.int64)
-    target = np.where(np.arange(width) < length[:, None], seats, n)  # past the end: column n
-    out[np.arange(b)[:, None], target] = np.arange(width)
-    found: IntArray = out[:, :n]
+    out = np.full((n + 1) * b, _NO, dtype=np.int64)
+    place = np.arange(width)[:, None]
+    target = np.where(place < length[None, :], seats.T, n)  # past the end: row n
+    out[(target * b + np.arange(b)).reshape(-1)] = np.repeat(np.arange(width), b)
+    found: IntArray = out.reshape(n + 1, b)[:n]
     return found
 
 
 def _roles_seen(g: VectorGame, seat: IntArray, order_index: IntArray) -> IntArray:
-    """As the view's roles_seen: the roles in the centre when ``seat`` chose (-1: unknown);
+    """(roles, B), as the view's roles_seen: the roles in the centre when ``seat`` chose (-1: unknown);
     ``order_index``: his place in the role order (-1: not chosen)."""
-    b, n = g.batch, g.players
-    rows = np.arange(b)
+    n, r = g.players, len(ROLES)
     choosing = (g.step_ == CHOOSE_ROLE) & (g.to_act == seat)
     known = (order_index >= 0) | choosing
     before = np.where(order_index >= 0, order_index, g.role_order_len)
-    gone = np.zeros((b, len(ROLES) + 1), dtype=np.bool_)
-    chose = np.arange(n) < before[:, None]
-    role = g.roles.reshape(-1)[rows[:, None] * n + g.role_order]
-    gone[rows[:, None], np.where(chose, role, len(ROLES))] = True
-    seen = (~gone[:, : len(ROLES)]).astype(np.int64)
-    return np.where(known[:, None], seen, _NO)
+    # One bit per role taken before him (bit ``r``: nobody), column by column.
+    flat_roles = g.roles.reshape(-1)
+    base = np.arange(g.batch) * n
+    gone = np.zeros(g.batch, dtype=np.int64)
+    for j in range(n):
+        role = np.take(flat_roles, base + g.role_order[:, j])
+        gone |= np.left_shift(1, np.where(j < before, role, r))
+    seen = ((gone[None, :] >> np.arange(r)[:, None]) & 1) ^ 1
+    found: IntArray = np.where(known[None, :], seen, _NO)
+    return found
 
 
 class Encoder:
