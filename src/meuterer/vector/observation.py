@@ -36,6 +36,7 @@ _CODE = np.array([STEP_CODES[step] for step in _STEP_LIST], dtype=np.int64)
 _SECRET = np.array([step in ROLES_SECRET for step in _STEP_LIST], dtype=np.bool_)
 _NO = -1
 _SALE = 3
+_BITS = np.array([0] + [1 << role for role in range(len(ROLES))], dtype=np.int64)  # a role's bit, -1 none
 
 
 def observation_size(players: int, islands: int) -> int:
@@ -162,13 +163,15 @@ def _roles_seen(g: VectorGame, seat: IntArray, order_index: IntArray) -> IntArra
     choosing = (g.step_ == CHOOSE_ROLE) & (g.to_act == seat)
     known = (order_index >= 0) | choosing
     before = np.where(order_index >= 0, order_index, g.role_order_len)
-    # One bit per role taken before him (bit ``r``: nobody), column by column.
-    flat_roles = g.roles.reshape(-1)
-    base = np.arange(g.batch) * n
-    gone = np.zeros(g.batch, dtype=np.int64)
-    for j in range(n):
-        role = np.take(flat_roles, base + g.role_order[:, j])
-        gone |= np.left_shift(1, np.where(j < before, role, r))
+    # One bit per role (none for -1), in choosing order, summed up the order: the bits of
+    # the roles taken before each place (roles are distinct, so the sum is their union).
+    b = g.batch
+    rows = np.arange(b)
+    bits = np.take(_BITS, g.roles + 1)  # (B, P)
+    ordered = np.take(bits.reshape(-1), g.role_order.T + rows * n)  # (P, B)
+    taken = np.zeros((n + 1, b), dtype=np.int64)
+    np.cumsum(ordered, axis=0, out=taken[1:])
+    gone = np.take(taken.reshape(-1), before * b + rows)
     seen = ((gone[None, :] >> np.arange(r)[:, None]) & 1) ^ 1
     found: IntArray = np.where(known[None, :], seen, _NO)
     return found
