@@ -46,23 +46,44 @@ def observation_size(players: int, islands: int) -> int:
 
 def observations(game: VectorGame, seats: IntArray | None = None) -> npt.NDArray[np.int32]:
     """(B, P, entries): every seat's observation in every game; with ``seats`` (B,), one
-    seat per game: (B, entries), a transposed view of an (entries, B) array (each entry's
-    column contiguous; ``np.ascontiguousarray`` gives rows)."""
-    if seats is None:
-        return np.stack([observations(game, np.full(game.batch, s, dtype=np.int64)) for s in range(game.players)], 1)
+    seat per game: (B, entries). Both are transposed views of arrays holding each entry's
+    values over the batch contiguously (``np.ascontiguousarray`` gives rows)."""
     # Written entry by entry into an (entries, B) array: every write is a contiguous row
     # (numpy is slow on the short last axes of (B, 4) or (B, 7) arrays); gathers go through
-    # np.take on flat rows, sums over the 7 cards through einsum.
-    g = game
+    # np.take on flat rows, sums over the 7 cards through einsum. The entries no seat
+    # changes are written once for every seat.
+    b, n = game.batch, game.players
+    size = observation_size(n, game.n_islands)
+    if seats is None:
+        every = np.empty((n, size, b), dtype=np.int32)
+        order_index = _shared(game, every[0])
+        every[1:] = every[0]
+        for s in range(n):
+            _seat_entries(game, every[s], np.full(b, s, dtype=np.int64), order_index)
+        observed: npt.NDArray[np.int32] = every.transpose(2, 0, 1)
+        return observed
+    out = np.empty((size, b), dtype=np.int32)
+    _seat_entries(game, out, seats, _shared(game, out))
+    observed = out.T
+    return observed
+
+
+def _offsets(g: VectorGame) -> tuple[int, int, int]:
+    """Where the seat's cards, his role and the per-seat block start."""
+    cards = 15 + 2 * g.n_islands
+    role = cards + 5 * len(CARDS)
+    return cards, role, role + 1 + len(ROLES)
+
+
+def _shared(g: VectorGame, out: npt.NDArray[np.int32]) -> IntArray:
+    """Write the entries every seat sees alike into ``out`` (entries, B); returns each
+    seat's place in the role order (P, B)."""
     b, n, islands = g.batch, g.players, g.n_islands
     rows = np.arange(b)
-    seat = seats
     step = g.step_
-    out = np.empty((observation_size(n, islands), b), dtype=np.int32)
-    drawn_count = np.einsum("bk->b", g.drawn)  # einsum: far quicker than sum over 7 entries
     columns = (
         n,
-        seat,
+        0,  # the seat: written per seat
         g.round,
         np.take(_CODE, step),
         g.captain,
@@ -74,7 +95,7 @@ def observations(game: VectorGame, seats: IntArray | None = None) -> npt.NDArray
         g.mutineer_destination,
         g.mutiny,
         g.draws_left,
-        drawn_count,
+        np.einsum("bk->b", g.drawn),  # einsum: far quicker than sum over 7 entries
         np.einsum("bk->b", g.deck),
     )
     for column, value in enumerate(columns):
@@ -88,37 +109,17 @@ def observations(game: VectorGame, seats: IntArray | None = None) -> npt.NDArray
     flags[first_active, rows] = 1
     two = np.flatnonzero(second_active >= 0)
     flags[second_active[two], two] = 1
-    at += islands
-    row = rows * n + seat
-    hand = np.take(g._hand_rows, row, axis=0)
-    down = np.take(g._down_rows, row, axis=0)
+    cards, _, block = _offsets(g)
     k = len(CARDS)
-    out[at : at + k] = g.discard.T
-    hand, down = hand.T, down.T
-    unseen = out[at + k : at + 2 * k]
-    np.subtract(g.deck0[:, None], g.discard.T, out=unseen, casting="unsafe")
-    unseen -= hand + down + np.einsum("bpk->kb", g.face_up)
-    out[at + 2 * k : at + 3 * k] = hand
-    out[at + 3 * k : at + 4 * k] = down
-    mine = (drawn_count > 0) & (g.to_act == seat)
-    np.multiply(g.drawn.T, mine, out=out[at + 4 * k : at + 5 * k], casting="unsafe")
-    at += 5 * k
-    roles = g.roles.T  # (P, B)
-    secret = _SECRET[step]
-    if secret.any():
-        roles = np.where(secret[None, :] & (np.arange(n)[:, None] != seat[None, :]), _NO, roles)
-    out[at] = np.take(roles.reshape(-1), seat * b + rows)
-    at += 1
-    order_index = _index_of(g.role_order, g.role_order_len, n)
-    out[at : at + len(ROLES)] = _roles_seen(g, seat, np.take(order_index.reshape(-1), seat * b + rows))
-    at += len(ROLES)
+    out[cards : cards + k] = g.discard.T
     width = 7 + k + 1 + 2 * _SALE
-    per = out[at:].reshape(n, width, b)  # a view: written in place
+    per = out[block:].reshape(n, width, b)  # a view: written in place
     assert np.shares_memory(per, out)
+    order_index = _index_of(g.role_order, g.role_order_len, n)
     per[:, 0] = np.einsum("bpk->pb", g.hands)
     per[:, 1] = np.einsum("bpk->pb", g.face_down)
     per[:, 2] = g.passed.T
-    per[:, 3] = roles
+    # per[:, 3]: the roles, as the seat may see them (written per seat)
     per[:, 4] = order_index
     per[:, 5] = _index_of(g.queue, g.queue_len, n)
     per[:, 6] = g.scores.T
@@ -140,8 +141,35 @@ def observations(game: VectorGame, seats: IntArray | None = None) -> npt.NDArray
     sale[:, 3] = np.where(lead, isle1, _NO)
     sale[:, 4] = np.take(g.slot_good, second_slot)
     sale[:, 5] = np.take(g.slot_count, second_slot)
-    observed: npt.NDArray[np.int32] = out.T
-    return observed
+    return order_index
+
+
+def _seat_entries(g: VectorGame, out: npt.NDArray[np.int32], seat: IntArray, order_index: IntArray) -> None:
+    """Write the entries that depend on the observing seat (one per game) into ``out``."""
+    b, n = g.batch, g.players
+    rows = np.arange(b)
+    out[1] = seat
+    row = rows * n + seat
+    cards, role_at, block = _offsets(g)
+    k = len(CARDS)
+    hand = np.take(g._hand_rows, row, axis=0).T
+    down = np.take(g._down_rows, row, axis=0).T
+    unseen = out[cards + k : cards + 2 * k]
+    np.subtract(g.deck0[:, None], g.discard.T, out=unseen, casting="unsafe")
+    unseen -= hand + down + np.einsum("bpk->kb", g.face_up)
+    out[cards + 2 * k : cards + 3 * k] = hand
+    out[cards + 3 * k : cards + 4 * k] = down
+    mine = (out[13] > 0) & (g.to_act == seat)  # entry 13: the number of cards drawn
+    np.multiply(g.drawn.T, mine, out=out[cards + 4 * k : cards + 5 * k], casting="unsafe")
+    roles = g.roles.T  # (P, B)
+    secret = _SECRET[g.step_]
+    if secret.any():
+        roles = np.where(secret[None, :] & (np.arange(n)[:, None] != seat[None, :]), _NO, roles)
+    at = seat * b + rows
+    out[role_at] = np.take(roles.reshape(-1), at)
+    out[role_at + 1 : role_at + 1 + len(ROLES)] = _roles_seen(g, seat, np.take(order_index.reshape(-1), at))
+    width = 7 + k + 1 + 2 * _SALE
+    out[block:].reshape(n, width, b)[:, 3] = roles
 
 
 def _index_of(seats: IntArray, length: IntArray, n: int) -> IntArray:
