@@ -177,9 +177,12 @@ def _index_of(seats: IntArray, length: IntArray, n: int) -> IntArray:
     in a list at most once)."""
     b, width = seats.shape
     out = np.full((n + 1) * b, _NO, dtype=np.int64)
-    place = np.arange(width)[:, None]
-    target = np.where(place < length[None, :], seats.T, n)  # past the end: row n
-    out[(target * b + np.arange(b)).reshape(-1)] = np.repeat(np.arange(width), b)
+    games = np.arange(b)
+    for place in range(width):  # column by column: quicker than one (width, B) scatter
+        target = np.where(place < length, seats[:, place], n)  # past the end: row n
+        target *= b
+        target += games
+        out[target] = place
     found: IntArray = out.reshape(n + 1, b)[:n]
     return found
 
