@@ -217,3 +217,45 @@ def test_the_declaration_tables_start_afresh_past_their_bound(monkeypatch: pytes
     monkeypatch.setattr(vector_engine, "_CHOICES", {})
     assert align(3, 3, Rules(rounds=2), seed=8, every_seat=False).games == 3
     assert vector_engine._CHOICES[Rules(rounds=2), "sell"].generation > 1
+
+
+def test_simulate_plays_random_players_on_the_vector_engine_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    from meuterer.cli.main import main
+
+    assert main(["simulate", "-n", "12", "--players", "3", "--seed", "2"]) == 0
+    assert "12 games, 3 players: random (vector engine, 12 in lockstep); seed 2" in capsys.readouterr().out
+    assert main(["simulate", "-n", "3", "--players", "3", "--seed", "2", "--scalar", "--no-progress"]) == 0
+    assert "3 games, 3 players: random, random, random (seats rotate); seed 2" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [["--jobs", "2"], ["--agents", "random,greedy"], ["--out", "{tmp}/games.csv"], ["--records", "{tmp}/records"]],
+)
+def test_simulate_keeps_the_scalar_path_for_what_the_vector_one_lacks(
+    extra: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meuterer.cli.main import main
+
+    argv = ["simulate", "-n", "2", "--players", "3", "--seed", "1", "--no-progress"]
+    assert main([*argv, *(word.format(tmp=tmp_path) for word in extra)]) == 0
+    captured = capsys.readouterr()
+    assert "vector engine" not in captured.out and "(seats rotate); seed 1" in captured.out
+    assert captured.err == ""
+
+
+def test_simulate_without_numpy_says_so_in_one_line_and_plays_one_game_at_a_time(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meuterer.cli import simulate
+    from meuterer.cli.main import main
+
+    monkeypatch.setattr(simulate, "find_spec", lambda name: None)
+    assert main(["simulate", "-n", "2", "--players", "3", "--seed", "1", "--no-progress"]) == 0
+    captured = capsys.readouterr()
+    assert "(seats rotate); seed 1" in captured.out
+    assert captured.err.splitlines() == [
+        "note: numpy is not installed: the games are played one at a time (pip install 'meuterer[vector]')"
+    ]
+    assert main(["simulate", "-n", "2", "--vector", "--scalar"]) == 2
+    assert "--vector or --scalar, not both" in capsys.readouterr().err

@@ -10,8 +10,11 @@ JSON lines otherwise); they are the same for a given seed whatever ``--jobs`` or
 ``--backend``. Ctrl-C stops the run cleanly: the results of the games finished so far are
 in ``--out`` and summarised. ``--resume`` (with ``--out`` and ``--seed``) plays only the
 games whose results are not in ``--out`` yet, so an interrupted run resumed gives the
-results of an uninterrupted one. ``--vector`` plays random players on the vector engine,
-thousands of games in lockstep (:mod:`meuterer.cli.simulate_vector`).
+results of an uninterrupted one. Random players only are played on the vector engine,
+thousands of games in lockstep (:mod:`meuterer.cli.simulate_vector`), when numpy is
+installed and no option needs the game-by-game path (``--out``, ``--records``,
+``--resume``, ``--jobs``, ``--backend ray``); ``--scalar`` asks for that path anyway,
+``--vector`` refuses to fall back.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="meuterer")
@@ -30,6 +33,7 @@ import os
 import random
 import sys
 import time
+from importlib.util import find_spec
 from pathlib import Path
 
 from rich.console import Console
@@ -89,15 +93,41 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--fixed-seats", action="store_true", help="do not rotate the agents between seats")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument(
-        "--vector", action="store_true", help="random players only: thousands of games in lockstep (meuterer[vector])"
+        "--vector",
+        action="store_true",
+        help="random players only: thousands of games in lockstep (meuterer[vector]); the default for random "
+        "players when numpy is installed and no option needs the game-by-game path",
+    )
+    parser.add_argument(
+        "--scalar", action="store_true", help="play the games one at a time even with random players only"
     )
     parser.set_defaults(run=run_simulate)
     return parser
 
 
+def _on_the_vector_engine(args: argparse.Namespace) -> bool:
+    """Whether the run goes to the vector engine: asked with ``--vector``, else by default
+    for random players only with no option the vector path lacks, when numpy is there (if
+    not, a one-line note says the games are played one at a time)."""
+    if args.vector or args.scalar:
+        return bool(args.vector)
+    specs = {name.strip() for name in str(args.agents).split(",") if name.strip()}
+    lacking = args.out or args.records or args.resume or args.jobs != 1 or args.backend != "local"
+    if specs != {"random"} or lacking or args.games < 1:
+        return False
+    if find_spec("numpy") is None:
+        note = "note: numpy is not installed: the games are played one at a time (pip install 'meuterer[vector]')"
+        Console(stderr=True, highlight=False).print(note, markup=False, soft_wrap=True)
+        return False
+    return True
+
+
 def run_simulate(args: argparse.Namespace) -> int:
     """Run the ``simulate`` subcommand; returns the exit status (130 after Ctrl-C)."""
-    if args.vector:  # random players on the vector engine (meuterer.cli.simulate_vector)
+    if args.vector and args.scalar:
+        Console(stderr=True, highlight=False).print("meuterer simulate: error: --vector or --scalar, not both")
+        return 2
+    if _on_the_vector_engine(args):  # random players on the vector engine (meuterer.cli.simulate_vector)
         from meuterer.cli.simulate_vector import run_vector
 
         return run_vector(args)

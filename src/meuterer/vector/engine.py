@@ -518,8 +518,9 @@ class VectorGame:
 
     def _sell_rows_of(self, idx: IntArray) -> IntArray:
         """The row of the sale declarations' table holding each seller's."""
-        pair = self.ring[idx[:, None], np.maximum(self.active[idx], 0)]
-        pair[:, 1] = np.where(self.active[idx, 1] < 0, self.n_islands, pair[:, 1])
+        active = np.take(self.active, idx, axis=0)
+        pair = np.take(self.ring.reshape(-1), (idx * self.n_islands)[:, None] + np.maximum(active, 0))
+        pair[:, 1] = np.where(active[:, 1] < 0, self.n_islands, pair[:, 1])
         # Goods no active island buys play no part in the declarations.
         bought = self.buys[pair[:, 0]] | self.buys[pair[:, 1]]
         goods = self._up_rows[self._row(idx, self.to_act[idx]), :_GOODS] * bought

@@ -36,6 +36,7 @@ _CODE = np.array([STEP_CODES[step] for step in _STEP_LIST], dtype=np.int64)
 _SECRET = np.array([step in ROLES_SECRET for step in _STEP_LIST], dtype=np.bool_)
 _NO = -1
 _SALE = 3
+_BITS = np.array([0] + [1 << role for role in range(len(ROLES))], dtype=np.int64)  # a role's bit, -1 none
 
 
 def observation_size(players: int, islands: int) -> int:
@@ -45,21 +46,46 @@ def observation_size(players: int, islands: int) -> int:
 
 def observations(game: VectorGame, seats: IntArray | None = None) -> npt.NDArray[np.int32]:
     """(B, P, entries): every seat's observation in every game; with ``seats`` (B,), one
-    seat per game: (B, entries)."""
+    seat per game: (B, entries). Both are transposed views of arrays holding each entry's
+    values over the batch contiguously (``np.ascontiguousarray`` gives rows)."""
+    # Written entry by entry into an (entries, B) array: every write is a contiguous row
+    # (numpy is slow on the short last axes of (B, 4) or (B, 7) arrays); gathers go through
+    # np.take on flat rows, sums over the 7 cards through einsum. The entries no seat
+    # changes are written once for every seat.
+    b, n = game.batch, game.players
+    size = observation_size(n, game.n_islands)
     if seats is None:
-        return np.stack([observations(game, np.full(game.batch, s, dtype=np.int64)) for s in range(game.players)], 1)
-    g = game
+        every = np.empty((n, size, b), dtype=np.int32)
+        order_index = _shared(game, every[0])
+        every[1:] = every[0]
+        for s in range(n):
+            _seat_entries(game, every[s], np.full(b, s, dtype=np.int64), order_index)
+        observed: npt.NDArray[np.int32] = every.transpose(2, 0, 1)
+        return observed
+    out = np.empty((size, b), dtype=np.int32)
+    _seat_entries(game, out, seats, _shared(game, out))
+    observed = out.T
+    return observed
+
+
+def _offsets(g: VectorGame) -> tuple[int, int, int]:
+    """Where the seat's cards, his role and the per-seat block start."""
+    cards = 15 + 2 * g.n_islands
+    role = cards + 5 * len(CARDS)
+    return cards, role, role + 1 + len(ROLES)
+
+
+def _shared(g: VectorGame, out: npt.NDArray[np.int32]) -> IntArray:
+    """Write the entries every seat sees alike into ``out`` (entries, B); returns each
+    seat's place in the role order (P, B)."""
     b, n, islands = g.batch, g.players, g.n_islands
     rows = np.arange(b)
-    seat = seats
     step = g.step_
-    out = np.empty((b, observation_size(n, islands)), dtype=np.int32)
-    drawn_count = np.einsum("bk->b", g.drawn)  # einsum: far quicker than sum over 7 entries
     columns = (
         n,
-        seat,
+        0,  # the seat: written per seat
         g.round,
-        _CODE[step],
+        np.take(_CODE, step),
         g.captain,
         np.where(step == GAME_OVER, _NO, g.to_act),
         g.offer,
@@ -69,98 +95,117 @@ def observations(game: VectorGame, seats: IntArray | None = None) -> npt.NDArray
         g.mutineer_destination,
         g.mutiny,
         g.draws_left,
-        drawn_count,
+        np.einsum("bk->b", g.drawn),  # einsum: far quicker than sum over 7 entries
         np.einsum("bk->b", g.deck),
     )
     for column, value in enumerate(columns):
-        out[:, column] = value
+        out[column] = value
     at = len(columns)
-    out[:, at : at + islands] = g.ring
+    out[at : at + islands] = g.ring.T
     at += islands
-    flags = out[:, at : at + islands]
+    flags = out[at : at + islands]
     flags[:] = 0
-    flags[rows, g.active[:, 0]] = 1
-    two = g.active[:, 1] >= 0
-    flags[rows[two], g.active[two, 1]] = 1
-    at += islands
-    row = rows * n + seat
-    hand = g.hands.reshape(-1, 7)[row]
-    down = g.face_down.reshape(-1, 7)[row]
+    first_active, second_active = g.active[:, 0], g.active[:, 1]
+    flags[first_active, rows] = 1
+    two = np.flatnonzero(second_active >= 0)
+    flags[second_active[two], two] = 1
+    cards, _, block = _offsets(g)
     k = len(CARDS)
-    out[:, at : at + k] = g.discard
-    unseen = out[:, at + k : at + 2 * k]
-    np.subtract(g.deck0, g.discard, out=unseen, casting="unsafe")
-    unseen -= hand + down + np.einsum("bpk->bk", g.face_up)
-    out[:, at + 2 * k : at + 3 * k] = hand
-    out[:, at + 3 * k : at + 4 * k] = down
-    mine = (drawn_count > 0) & (g.to_act == seat)
-    out[:, at + 4 * k : at + 5 * k] = g.drawn * mine[:, None]
-    at += 5 * k
-    roles = g.roles
-    secret = _SECRET[step]
-    if secret.any():
-        roles = np.where(secret[:, None] & (np.arange(n)[None, :] != seat[:, None]), _NO, roles)
-    out[:, at] = roles[rows, seat]
-    at += 1
-    order_index = _index_of(g.role_order, g.role_order_len, n)
-    out[:, at : at + len(ROLES)] = _roles_seen(g, seat, order_index[rows, seat])
-    at += len(ROLES)
+    out[cards : cards + k] = g.discard.T
     width = 7 + k + 1 + 2 * _SALE
-    per = out[:, at:].reshape(b, n, width)  # a view: written in place
+    per = out[block:].reshape(n, width, b)  # a view: written in place
     assert np.shares_memory(per, out)
-    per[:, :, 0] = np.einsum("bpk->bp", g.hands)
-    per[:, :, 1] = np.einsum("bpk->bp", g.face_down)
-    per[:, :, 2] = g.passed
-    per[:, :, 3] = roles
-    per[:, :, 4] = order_index
-    per[:, :, 5] = _index_of(g.queue, g.queue_len, n)
-    per[:, :, 6] = g.scores
-    per[:, :, 7 : 7 + k] = g.face_up
-    slots = g.sales
-    per[:, :, 7 + k] = slots[:, :, 0] >= 0
+    order_index = _index_of(g.role_order, g.role_order_len, n)
+    per[:, 0] = np.einsum("bpk->pb", g.hands)
+    per[:, 1] = np.einsum("bpk->pb", g.face_down)
+    per[:, 2] = g.passed.T
+    # per[:, 3]: the roles, as the seat may see them (written per seat)
+    per[:, 4] = order_index
+    per[:, 5] = _index_of(g.queue, g.queue_len, n)
+    per[:, 6] = g.scores.T
+    per[:, 7 : 7 + k] = g.face_up.transpose(1, 2, 0)
+    slots = g.sales.transpose(1, 2, 0)  # (P, 2, B)
+    per[:, 7 + k] = slots[:, 0] >= 0
     # Sale entries: (island, good, count) of each non-empty slot, the first one first.
-    first = 8 + k
-    sale = per[:, :, first:]
     # The first non-empty slot goes first: a slot is empty (0, or -1 undeclared) where its
     # island is -1, and slot 0 reads as (-1, -1, 0) in the slot tables.
-    s0, s1 = np.maximum(slots[:, :, 0], 0), np.maximum(slots[:, :, 1], 0)
-    isle0, isle1 = g.sale_islands[:, :, 0], g.sale_islands[:, :, 1]
+    sale = per[:, 8 + k :]
+    s0, s1 = np.maximum(slots[:, 0], 0), np.maximum(slots[:, 1], 0)
+    isles = g.sale_islands.transpose(1, 2, 0)
+    isle0, isle1 = isles[:, 0], isles[:, 1]
     lead = s0 > 0
-    first_slot, second_slot = np.where(lead, s0, s1), np.where(lead, s1, 0)
-    sale[:, :, 0] = np.where(lead, isle0, isle1)
-    sale[:, :, 1] = g.slot_good[first_slot]
-    sale[:, :, 2] = g.slot_count[first_slot]
-    sale[:, :, 3] = np.where(lead, isle1, _NO)
-    sale[:, :, 4] = g.slot_good[second_slot]
-    sale[:, :, 5] = g.slot_count[second_slot]
-    return out
+    first_slot, second_slot = np.where(lead, s0, s1), s1 * lead
+    sale[:, 0] = np.where(lead, isle0, isle1)
+    sale[:, 1] = np.take(g.slot_good, first_slot)
+    sale[:, 2] = np.take(g.slot_count, first_slot)
+    sale[:, 3] = np.where(lead, isle1, _NO)
+    sale[:, 4] = np.take(g.slot_good, second_slot)
+    sale[:, 5] = np.take(g.slot_count, second_slot)
+    return order_index
+
+
+def _seat_entries(g: VectorGame, out: npt.NDArray[np.int32], seat: IntArray, order_index: IntArray) -> None:
+    """Write the entries that depend on the observing seat (one per game) into ``out``."""
+    b, n = g.batch, g.players
+    rows = np.arange(b)
+    out[1] = seat
+    row = rows * n + seat
+    cards, role_at, block = _offsets(g)
+    k = len(CARDS)
+    hand = np.take(g._hand_rows, row, axis=0).T
+    down = np.take(g._down_rows, row, axis=0).T
+    unseen = out[cards + k : cards + 2 * k]
+    np.subtract(g.deck0[:, None], g.discard.T, out=unseen, casting="unsafe")
+    unseen -= hand + down + np.einsum("bpk->kb", g.face_up)
+    out[cards + 2 * k : cards + 3 * k] = hand
+    out[cards + 3 * k : cards + 4 * k] = down
+    mine = (out[13] > 0) & (g.to_act == seat)  # entry 13: the number of cards drawn
+    np.multiply(g.drawn.T, mine, out=out[cards + 4 * k : cards + 5 * k], casting="unsafe")
+    roles = g.roles.T  # (P, B)
+    secret = _SECRET[g.step_]
+    if secret.any():
+        roles = np.where(secret[None, :] & (np.arange(n)[:, None] != seat[None, :]), _NO, roles)
+    at = seat * b + rows
+    out[role_at] = np.take(roles.reshape(-1), at)
+    out[role_at + 1 : role_at + 1 + len(ROLES)] = _roles_seen(g, seat, np.take(order_index.reshape(-1), at))
+    width = 7 + k + 1 + 2 * _SALE
+    out[block:].reshape(n, width, b)[:, 3] = roles
 
 
 def _index_of(seats: IntArray, length: IntArray, n: int) -> IntArray:
-    """(B, P): each seat's place in a per-game list of seats (``-1`` if absent; a seat is
+    """(P, B): each seat's place in a per-game list of seats (``-1`` if absent; a seat is
     in a list at most once)."""
     b, width = seats.shape
-    out = np.full((b, n + 1), _NO, dtype=np.int64)
-    target = np.where(np.arange(width) < length[:, None], seats, n)  # past the end: column n
-    out[np.arange(b)[:, None], target] = np.arange(width)
-    found: IntArray = out[:, :n]
+    out = np.full((n + 1) * b, _NO, dtype=np.int64)
+    games = np.arange(b)
+    for place in range(width):  # column by column: quicker than one (width, B) scatter
+        target = np.where(place < length, seats[:, place], n)  # past the end: row n
+        target *= b
+        target += games
+        out[target] = place
+    found: IntArray = out.reshape(n + 1, b)[:n]
     return found
 
 
 def _roles_seen(g: VectorGame, seat: IntArray, order_index: IntArray) -> IntArray:
-    """As the view's roles_seen: the roles in the centre when ``seat`` chose (-1: unknown);
+    """(roles, B), as the view's roles_seen: the roles in the centre when ``seat`` chose (-1: unknown);
     ``order_index``: his place in the role order (-1: not chosen)."""
-    b, n = g.batch, g.players
-    rows = np.arange(b)
+    n, r = g.players, len(ROLES)
     choosing = (g.step_ == CHOOSE_ROLE) & (g.to_act == seat)
     known = (order_index >= 0) | choosing
     before = np.where(order_index >= 0, order_index, g.role_order_len)
-    gone = np.zeros((b, len(ROLES) + 1), dtype=np.bool_)
-    chose = np.arange(n) < before[:, None]
-    role = g.roles.reshape(-1)[rows[:, None] * n + g.role_order]
-    gone[rows[:, None], np.where(chose, role, len(ROLES))] = True
-    seen = (~gone[:, : len(ROLES)]).astype(np.int64)
-    return np.where(known[:, None], seen, _NO)
+    # One bit per role (none for -1), in choosing order, summed up the order: the bits of
+    # the roles taken before each place (roles are distinct, so the sum is their union).
+    b = g.batch
+    rows = np.arange(b)
+    bits = np.take(_BITS, g.roles + 1)  # (B, P)
+    ordered = np.take(bits.reshape(-1), g.role_order.T + rows * n)  # (P, B)
+    taken = np.zeros((n + 1, b), dtype=np.int64)
+    np.cumsum(ordered, axis=0, out=taken[1:])
+    gone = np.take(taken.reshape(-1), before * b + rows)
+    seen = ((gone[None, :] >> np.arange(r)[:, None]) & 1) ^ 1
+    found: IntArray = np.where(known[None, :], seen, _NO)
+    return found
 
 
 class Encoder:
