@@ -149,3 +149,45 @@ def test_huge_legal_lists_are_computed_but_not_kept(monkeypatch: pytest.MonkeyPa
     small = attrs.evolve(state, drawn=(1, 1, 0, 0, 0, 0, 0), rules=Rules(loadmaster_extra=2))
     assert voyage.legal_discard(small) == (Discard(1, (Card.RUBY, Card.SALT)),)
     assert (1, small.drawn, 2) in voyage._DISCARDS
+
+
+@given(st.lists(st.integers(0, 9), min_size=7, max_size=7), st.floats(0.0, 1.0, exclude_max=True))
+def test_pick_card_is_the_bisection_of_the_running_counts(pool: list[int], x: float) -> None:
+    from bisect import bisect
+    from itertools import accumulate
+
+    from meuterer.phases.voyage import pick_card
+
+    if not any(pool):
+        return
+    expected = bisect(list(accumulate(pool)), x * (sum(pool) + 0.0))
+    if expected == len(pool):  # x rounded up to the total
+        expected = max(c for c in range(len(pool)) if pool[c])
+    assert pick_card(pool, x) == expected
+    assert pick_card(pool, 0.9999999999999999) == max(c for c in range(len(pool)) if pool[c])
+
+
+def _naive_run(state: meuterer.State, action: meuterer.Action) -> meuterer.State:
+    """The declared machine fired the plain way: every guard of every candidate asked,
+    every step (automatic ones included) a checked copy."""
+    from meuterer.machine import ADVANCE, STEPS, TABLE, Actor
+
+    fired: meuterer.Action | None = action
+    trigger = action.kind
+    while True:
+        _, effect, dest = next(c for c in TABLE[state.step, trigger] if all(g(state, fired) for g in c[0]))
+        state = evolve(state, {**effect(state, fired), "step": dest})
+        if STEPS[dest].actor is not Actor.AUTOMATIC:
+            return state
+        trigger, fired = ADVANCE, None
+
+
+@settings(max_examples=15, deadline=None)
+@given(game_setups())
+def test_run_table_is_the_plain_firing_and_leaves_the_callers_state_alone(setup: tuple[int, int, int, Rules]) -> None:
+    # run_table copies the caller's state once, moves its own snapshots on in place across
+    # automatic steps and skips a guard that already failed: none of it shows.
+    for state, action, after in walk(*setup):
+        before = dict(vars(state))
+        assert after == _naive_run(state, action)
+        assert vars(state) == before and vars(after) is not vars(state)

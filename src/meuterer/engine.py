@@ -29,7 +29,7 @@ from meuterer.explain import refusal
 from meuterer.machine import ADVANCE, INITIAL_STATE, STEPS, TABLE, Actor, Table
 from meuterer.rules import Rules
 from meuterer.rulings import winners as _winners
-from meuterer.state import State, Step, fields_of, make_state
+from meuterer.state import State, Step, fields_of, new_snapshot, store_fields
 
 CHANCE: Final = -1
 """What :func:`current_player` returns at a chance node (a card is drawn)."""
@@ -131,11 +131,14 @@ def apply(state: State, action: Action) -> State:
     cards included. A server taking actions from players calls
     :func:`meuterer.referee.apply_as` instead, which words its refusals from the sender's view.
     """
+    global _last
     cached = _last  # legal_actions' cache, read here first: callers mostly just listed them
     if cached[0] is state:
         legal = cached[1]
     elif type(state) is State or isinstance(state, State):
-        legal = legal_actions(state)
+        listing = _LEGAL[state.step]  # legal_actions(state), inlined
+        legal = listing(state) if listing is not None else ()
+        _last = (state, legal)
     else:
         view = " (a player's view holds no hidden cards to play on: apply to the game's State)"
         raise TypeError(f"apply takes a State, got {type(state).__name__}{view if hasattr(state, 'player') else ''}")
@@ -159,29 +162,43 @@ def run_table(table: Table, state: State, action: Action) -> State:
     """Fire ``action`` through a compiled machine ``table``, then its automatic steps.
 
     :func:`apply` is this with the declared machine's table, after the legality check.
-    Tests use it to run a variant of the declaration (one rule changed)."""
-    trigger: str = action.kind
+    Tests use it to run a variant of the declaration (one rule changed).
+
+    Guards are pure: one that failed for a candidate is not asked again for the next
+    (the table lists ``last_draw_of_turn`` first in three of a draw's four candidates)."""
+    candidates = table[state.step, action.kind]
     fired: Action | None = action
-    automatic = _AUTOMATIC
+    fields: dict[str, object] | None = None
     while True:
-        for guards, effect, dest in table[state.step, trigger]:
+        failed = None
+        for guards, effect, dest in candidates:
             for guard in guards:
-                if not guard(state, fired):
+                if guard is failed or not guard(state, fired):
+                    failed = guard
                     break
             else:
                 # evolve(state, changes) inlined, without its field-name check: effects
                 # return typed Changes (mypy checks their keys; tests run them through
                 # the checked evolve too).
-                fields = fields_of(state).copy()
-                fields.update(effect(state, fired))
-                fields["step"] = dest
-                state = make_state(fields)
+                changes = effect(state, fired)
+                if fields is None:  # the caller's state: copied, never changed
+                    fields = fields_of(state).copy()
+                    fields.update(changes)
+                    fields["step"] = dest
+                    state = new_snapshot(State)
+                    store_fields(state, fields)
+                else:
+                    # The snapshot before an automatic step is this call's own, seen by
+                    # nothing but the guards and the effect that just read it: its fields
+                    # move on in place instead of being copied into yet another snapshot.
+                    fields.update(changes)
+                    fields["step"] = dest
                 break
         else:
             raise AssertionError("unreachable: the last candidate transition is unguarded")
-        if dest not in automatic:
+        if dest not in _AUTOMATIC:
             return state
-        trigger, fired = ADVANCE, None
+        candidates, fired = table[dest, ADVANCE], None
 
 
 def scores(state: State) -> tuple[int, ...]:

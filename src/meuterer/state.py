@@ -276,7 +276,12 @@ class Changes(TypedDict, total=False):
 
 
 _FIELD_SET = frozenset(FIELDS)
-_new_state = object.__new__
+new_snapshot: Callable[[type[State]], State] = object.__new__
+"""An empty :class:`State` (no fields yet), for :func:`store_fields` to fill: the library's
+copy paths only (:func:`make_state` is the two in one call)."""
+store_fields: Callable[[State, dict[str, Any]], None] = _set_storage
+"""Give an empty :class:`State` from :func:`new_snapshot` its field dictionary (taken
+over, not copied; not checked): the library's copy paths only."""
 # The engine makes a new state on every step. attrs' frozen __init__ (and attrs.evolve,
 # which introspects the class on every call) pays a guarded setattr per field; State is
 # a dict-backed class so that a copy with changes is two C-level dict updates instead.
@@ -304,6 +309,6 @@ def evolve(state: State, changes: Changes | Mapping[str, Any]) -> State:
 def make_state(fields: dict[str, Any]) -> State:
     """A :class:`State` over ``fields`` (taken over, not copied; not checked): the
     library's fast path for a new snapshot."""
-    new = _new_state(State)
+    new = new_snapshot(State)
     _set_storage(new, fields)
     return new

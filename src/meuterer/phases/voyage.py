@@ -4,10 +4,8 @@ discard and reshuffles), roles returning and the end of the round."""
 from __future__ import annotations
 
 import random
-from bisect import bisect
 from collections.abc import Sequence
 from fractions import Fraction
-from itertools import accumulate
 from operator import add, itemgetter
 
 from meuterer._cache import Memo
@@ -57,21 +55,28 @@ def sample_draw(state: Table, rng: random.Random) -> Action:
     weights (one ``rng.random()`` call, the first kind whose running count exceeds it),
     returning the listed action instance.
     """
-    return _DRAW[state.to_act][pick_card(draw_pool(state), rng.random())]
+    deck = state.deck
+    return _DRAW[state.to_act][pick_card(deck if any(deck) else state.discard, rng.random())]  # draw_pool, inlined
 
 
 def pick_card(pool: Sequence[int], x: float) -> int:
     """The card kind a draw takes from ``pool`` for a uniform ``x`` in [0, 1): the first
     kind whose running count exceeds ``x`` times the pool's size, as ``random.choices``
-    weighted by the counts picks it (the same float arithmetic and bisection).
+    weighted by the counts picks it (the same float arithmetic; a bisection of the
+    running counts, walked here without building them).
 
     >>> pick_card((1, 0, 2, 0, 0, 0, 0), 0.0), pick_card((1, 0, 2, 0, 0, 0, 0), 0.5)
     (0, 2)
     """
-    card = bisect(list(accumulate(pool)), x * (sum(pool) + 0.0))
-    if card == len(pool):  # x rounded up to the total: the last kind, as bisect caps it
-        card = max((c for c in CARDS if pool[c]), default=0)
-    return card
+    target = x * (sum(pool) + 0.0)
+    running = card = 0
+    for count in pool:
+        running += count
+        if running > target:
+            return card
+        card += 1  # noqa: SIM113 - a counter beats enumerate here (the hot path of every draw)
+    # x rounded up to the total: the last kind, as random.choices' bisection caps it
+    return max((c for c in CARDS if pool[c]), default=0)
 
 
 def draw_from(deck: Sequence[int], discard: Counts, card: int, rules: Rules) -> tuple[Counts, Counts]:
