@@ -73,8 +73,9 @@ def test_the_memo_is_bounded() -> None:
 
 
 def test_the_state_fields_are_one_list() -> None:
-    # State's class body is the list; its fast __init__ and the Changes of effects (which
-    # mypy must read as text) restate it, and must not drift from it in name, order or type.
+    # State's class body is the list; its __init__ is derived from it, and the Changes of
+    # effects (a TypedDict, which mypy must read as text) restate it: neither may drift
+    # from it in name, order or type.
     import inspect
     import typing
 

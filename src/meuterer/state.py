@@ -112,7 +112,7 @@ fields_of: Callable[[Any], dict[str, Any]] = _STORAGE.__get__
 _set_storage: Callable[[Any, dict[str, Any]], None] = _STORAGE.__set__
 
 
-@attrs.frozen(slots=False, init=False)  # dict-backed: see evolve
+@attrs.frozen(slots=False)  # dict-backed: see evolve; its __init__ is replaced below
 class State(_Stored):
     """A snapshot of a game. Build one with :func:`meuterer.new_game`; never by hand.
 
@@ -192,40 +192,6 @@ class State(_Stored):
                 return position
         return None
 
-    def __init__(
-        self,
-        players: int,
-        rules: Rules,
-        step: Step,
-        round: int,
-        captain: int,
-        to_act: int,
-        queue: tuple[int, ...],
-        offer: int | None,
-        ring: tuple[int, ...],
-        start: int,
-        active: tuple[int, ...],
-        pirate: int | None,
-        hands: tuple[Counts, ...],
-        face_up: tuple[Counts, ...],
-        face_down: tuple[Counts, ...],
-        passed: tuple[bool, ...],
-        roles: tuple[Role | None, ...],
-        role_order: tuple[int, ...],
-        captain_destination: int | None,
-        mutineer_destination: int | None,
-        mutiny: bool | None,
-        sales: tuple[tuple[Sale, ...] | None, ...],
-        scores: tuple[int, ...],
-        deck: Counts,
-        discard: Counts,
-        draws_left: int,
-        drawn: Counts,
-    ) -> None:
-        fields = locals().copy()  # the parameters, in field order
-        del fields["self"]
-        _set_storage(self, fields)
-
     @property
     def __dict__(self) -> Mapping[str, Any]:  # type: ignore[override]
         """A read-only view of the fields (``vars(state)``)."""
@@ -241,6 +207,23 @@ class State(_Stored):
 
 
 FIELDS: tuple[str, ...] = tuple(f.name for f in attrs.fields(State))
+
+
+def _fields_init() -> Callable[..., None]:
+    # State's __init__, derived from its fields: one dictionary display handed to the
+    # storage, instead of attrs' guarded setattr per field (mypy reads the signature
+    # from the attrs plugin, the same fields).
+    parameters = ", ".join(FIELDS)
+    display = ", ".join(f"{name!r}: {name}" for name in FIELDS)
+    namespace: dict[str, Any] = {"_store": _set_storage}
+    exec(f"def __init__(self, {parameters}):\n    _store(self, {{{display}}})", namespace)  # noqa: S102 - our own names
+    init: Callable[..., None] = namespace["__init__"]
+    init.__annotations__ = {**{f.name: f.type for f in attrs.fields(State)}, "return": "None"}
+    init.__qualname__, init.__module__ = "State.__init__", __name__
+    return init
+
+
+setattr(State, "__init__", _fields_init())  # noqa: B010 - mypy reads the attrs plugin's signature
 
 
 class Changes(TypedDict, total=False):
