@@ -113,25 +113,6 @@ def cards_needed(rules: Rules, role: Role | None, held: int) -> int:
     return need
 
 
-def _draw(state: State, action: Draw) -> Changes:
-    # add and set_at inlined (every third step of a game is a draw)
-    p, card = action.player, action.card
-    deck, discard = draw_from(state.deck, state.discard, card, state.rules)
-    hands = list(state.hands)
-    hand = list(hands[p])
-    hand[card] += 1
-    hands[p] = tuple(hand)
-    drawn = list(state.drawn)
-    drawn[card] += 1
-    return {
-        "deck": deck,
-        "discard": discard,
-        "hands": tuple(hands),
-        "drawn": tuple(drawn),
-        "draws_left": state.draws_left - 1,
-    }
-
-
 def _next_drawer(state: State, hands: tuple[Counts, ...]) -> Changes:
     if not state.queue:
         return {"drawn": EMPTY, "draws_left": 0}
@@ -166,19 +147,34 @@ def no_one_left_to_draw(state: State, action: Action | None) -> bool:
 
 def draw_card(state: State, action: Draw) -> Changes:
     """Draw one card; the same player keeps drawing until he has drawn what he needs."""
-    return _draw(state, action)
+    # add and set_at inlined (every third step of a game is a draw)
+    p, card = action.player, action.card
+    deck, discard = draw_from(state.deck, state.discard, card, state.rules)
+    hands = list(state.hands)
+    hand = list(hands[p])
+    hand[card] += 1
+    hands[p] = tuple(hand)
+    drawn = list(state.drawn)
+    drawn[card] += 1
+    return {
+        "deck": deck,
+        "discard": discard,
+        "hands": tuple(hands),
+        "drawn": tuple(drawn),
+        "draws_left": state.draws_left - 1,
+    }
 
 
 def draw_last_card(state: State, action: Draw) -> Changes:
     """Draw the player's last card; the next player in the queue starts drawing."""
-    changes = _draw(state, action)
+    changes = draw_card(state, action)
     changes.update(_next_drawer(state, changes["hands"]))
     return changes
 
 
 def finish_deal(state: State, action: Draw) -> Changes:
     """Draw the deal's last card; phase 1 starts with the captain."""
-    changes = _draw(state, action)
+    changes = draw_card(state, action)
     changes.update({"drawn": EMPTY, "to_act": state.captain, "queue": ()})
     return changes
 
