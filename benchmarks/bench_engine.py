@@ -3,8 +3,9 @@
 Plays seeded random games on one core, enumerating the legal actions at every decision
 (as ``meuterer.random_game`` does), and prints the figures for 3 and 4 players; then the
 cost of one step, a chance draw and a decision apart, in µs on the reference
-(``meuterer.apply``) and on the fast engine (``meuterer.fast.FastGame``), with the
-yardstick's µs per game measured in the same process.
+(``meuterer.apply``) and on the fast engine (``meuterer.fast.FastGame``) over the same
+steps (CPU time in bulk, the engines alternating, medians), with the yardstick's µs per
+game measured in the same process.
 
     python benchmarks/bench_engine.py [--games N]
 """
@@ -14,50 +15,75 @@ from __future__ import annotations
 import argparse
 import platform
 import random
+import statistics
 import time
 
 import meuterer
 from meuterer.bench import engine_figures, find_yardstick, load_yardstick
 from meuterer.fast import FastGame
+from meuterer.state import State
 
 
-def step_costs(players: int, games: int) -> dict[str, float]:
-    """µs per chance draw and per decision: the reference, then the fast engine (same seeds)."""
-    clock = time.perf_counter
-    ref_chance = ref_decision = fast_chance = fast_decision = 0.0
-    chances = decisions = 0
+def _steps(players: int, games: int) -> tuple[list[State], list[tuple[State, int]]]:
+    """The chance states and the (decision state, chosen index) pairs of seeded random games."""
+    chances: list[State] = []
+    decisions: list[tuple[State, int]] = []
     for seed in range(games):
         rng = random.Random(seed)
         state = meuterer.new_game(players=players, first_captain=seed % players)
         while not meuterer.is_terminal(state):
             if meuterer.is_chance_node(state):
-                t0 = clock()
+                chances.append(state)
                 state = meuterer.apply(state, meuterer.sample_chance(state, rng))
-                ref_chance += clock() - t0
-                chances += 1
             else:
-                t0 = clock()
-                state = meuterer.apply(state, rng.choice(meuterer.legal_actions(state)))
-                ref_decision += clock() - t0
-                decisions += 1
-        rng = random.Random(seed)
-        game = FastGame.new(players=players, first_captain=seed % players)
-        while not game.is_terminal():
-            if game.is_chance_node():
-                t0 = clock()
-                game.apply_chance(rng)
-                fast_chance += clock() - t0
-            else:
-                t0 = clock()
-                game.apply(rng.choice(game.legal_actions()))
-                fast_decision += clock() - t0
-    micro = 1e6
-    return {
-        "ref µs/draw": ref_chance / chances * micro,
-        "fast µs/draw": fast_chance / chances * micro,
-        "ref µs/decision": ref_decision / decisions * micro,
-        "fast µs/decision": fast_decision / decisions * micro,
-    }
+                legal = meuterer.legal_actions(state)
+                index = rng.randrange(len(legal))
+                decisions.append((state, index))
+                state = meuterer.apply(state, legal[index])
+    return chances, decisions
+
+
+def _reference(chances: list[State], decisions: list[tuple[State, int]]) -> tuple[float, float]:
+    """CPU µs per draw (``sample_chance`` + ``apply``) and per decision (``legal_actions`` +
+    ``apply``) of the reference, in bulk over the steps."""
+    sample, apply, legal_actions, rng = meuterer.sample_chance, meuterer.apply, meuterer.legal_actions, random.Random(1)
+    start = time.process_time()
+    for state in chances:
+        apply(state, sample(state, rng))
+    draw = time.process_time() - start
+    start = time.process_time()
+    for state, index in decisions:
+        apply(state, legal_actions(state)[index])
+    return 1e6 * draw / len(chances), 1e6 * (time.process_time() - start) / len(decisions)
+
+
+def _fast(chances: list[FastGame], decisions: list[tuple[FastGame, int]]) -> tuple[float, float]:
+    """The same for the fast engine (``apply_chance``; ``legal_actions`` + ``apply``), on
+    fresh copies of the same steps' games (copying is not timed)."""
+    rng = random.Random(1)
+    games = [game.clone() for game in chances]
+    start = time.process_time()
+    for game in games:
+        game.apply_chance(rng)
+    draw = time.process_time() - start
+    pairs = [(game.clone(), index) for game, index in decisions]
+    start = time.process_time()
+    for game, index in pairs:
+        game.apply(game.legal_actions()[index])
+    return 1e6 * draw / len(chances), 1e6 * (time.process_time() - start) / len(decisions)
+
+
+def step_costs(players: int, games: int, rounds: int = 5) -> dict[str, float]:
+    """µs per chance draw and per decision, reference and fast engine, over the same steps
+    of seeded random games: CPU time in bulk, the engines alternating, medians of ``rounds``."""
+    chances, decisions = _steps(players, games)
+    fast_chances = [FastGame.from_state(state) for state in chances]
+    fast_decisions = [(FastGame.from_state(state), index) for state, index in decisions]
+    runs = []
+    for _ in range(rounds + 1):  # the first is a warm-up
+        runs.append((*_reference(chances, decisions), *_fast(fast_chances, fast_decisions)))
+    names = ("ref µs/draw", "ref µs/decision", "fast µs/draw", "fast µs/decision")
+    return {name: statistics.median(run[i] for run in runs[1:]) for i, name in enumerate(names)}
 
 
 def yardstick_game_us(players: int, games: int) -> float | None:
@@ -67,10 +93,10 @@ def yardstick_game_us(players: int, games: int) -> float | None:
         return None
     ref_sim = load_yardstick(path)
     rng = random.Random(0)
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(games):
         ref_sim.play_game(rng, players)
-    return (time.perf_counter() - start) / games * 1e6
+    return (time.process_time() - start) / games * 1e6
 
 
 def main() -> None:
