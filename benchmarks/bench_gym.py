@@ -7,7 +7,7 @@ design the env had before issue 22 (the reference engine, a ``view()`` built for
 opponent's move and the learner's observation encoded from his view), and the yardstick
 (``../shared/bench/ref_sim.py``) in games per second.
 
-    PYTHONPATH=src python benchmarks/bench_gym.py [--episodes N] [--players N]
+    PYTHONPATH=src python benchmarks/bench_gym.py [--episodes N] [--repeats N] [--players N]
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import random
 import time
 from collections.abc import Callable
 from functools import partial
+from statistics import median
 
 import numpy as np
 
@@ -79,11 +80,14 @@ def _rate(work: Callable[[], int]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--episodes", type=int, default=40, help="episodes per row")
+    parser.add_argument("--episodes", type=int, default=20, help="episodes per measurement")
+    parser.add_argument("--repeats", type=int, default=5, help="interleaved measurements per row (medians shown)")
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
     n, episodes = args.players, args.episodes
-    _env(n, 2, "encoded")  # warm-up (imports, caches)
+    for observation in ("encoded", "vector"):  # warm-up (imports, caches)
+        _env(n, 5, observation)
+        _before(n, 2, observation)
     path = find_yardstick()
     yard = None
     if path is not None:
@@ -93,11 +97,17 @@ def main() -> None:
         for _ in range(300):
             ref_sim.play_game(rng, n)
         yard = 300 / (time.process_time() - start)
+    rates: dict[tuple[str, str], list[float]] = {}
+    for _ in range(args.repeats):  # interleaved, so that the machine's load falls on every row alike
+        for observation in ("encoded", "vector"):
+            rates.setdefault(("now", observation), []).append(_rate(partial(_env, n, episodes, observation)))
+            rates.setdefault(("before", observation), []).append(_rate(partial(_before, n, episodes, observation)))
+    print(f"{n} players, {episodes} episodes per measurement, medians of {args.repeats} (CPU time)")
     for observation in ("encoded", "vector"):
-        now = _rate(partial(_env, n, episodes, observation))
-        before = _rate(partial(_before, n, episodes, observation))
-        line = f"{n} players, {observation}: {now:,.0f} learner steps/s; before (a view per move) {before:,.0f}"
-        line += f"; {now / before:.2f}x"
+        now, before = median(rates["now", observation]), median(rates["before", observation])
+        ratios = sorted(a / b for a, b in zip(rates["now", observation], rates["before", observation], strict=True))
+        line = f"{observation}: {now:,.0f} learner steps/s; before (a view per move) {before:,.0f}"
+        line += f"; {now / before:.2f}x (per repetition {ratios[0]:.2f}x to {ratios[-1]:.2f}x)"
         if yard is not None:
             line += f"; yardstick {yard:,.0f} games/s, {now / yard:.2f} learner steps per yardstick game"
         print(line)

@@ -56,16 +56,15 @@ except ImportError as error:  # pragma: no cover - without the extra
 
 from meuterer import engine
 from meuterer.actions import Action
-from meuterer.encoding import UTILITIES, ActionIds, action_ids, as_action_id, utilities
+from meuterer.encoding import UTILITIES, ActionIds, action_ids, as_action_id, score_utilities
 from meuterer.errors import IllegalActionError, SetupError
-from meuterer.fast import FastGame
+from meuterer.fast import CHANCE, FastGame
 from meuterer.fast.observation import observation_vector
 from meuterer.rules import Rules
 from meuterer.state import State
-from meuterer.vector.observation import Encoder
 from meuterer.views import Layout, PlayerView, observation_layout, observation_text, view
 
-__all__ = ["ENV_ID", "LegalIds", "MeutererEnv", "Policy", "observation_space", "observe"]
+__all__ = ["ENV_ID", "LegalIds", "MeutererEnv", "Policy", "ScalarEncoder", "observation_space", "observe"]
 
 ENV_ID: Final = "meuterer/Meuterer-v0"
 """The id :func:`gymnasium.make` knows the environment by, once this module is imported
@@ -103,7 +102,7 @@ class LegalIds:
     A list is held while its entry is, so its identity cannot be reused by another.
 
     >>> from meuterer.encoding import action_ids
-    >>> from meuterer.fast import FastGame
+    >>> from meuterer.fast import CHANCE, FastGame
     >>> import random
     >>> game = FastGame.new(3)
     >>> while game.is_chance_node():
@@ -119,7 +118,7 @@ class LegalIds:
 
     def __init__(self, ids: ActionIds) -> None:
         self.ids = ids
-        self._memo: dict[int, tuple[Sequence[Action], dict[int, int], np.ndarray]] = {}
+        self._memo: dict[int, tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]] = {}
 
     @staticmethod
     @lru_cache(maxsize=32)
@@ -134,7 +133,17 @@ class LegalIds:
         return LegalIds(ids)
 
     def __call__(self, game: FastGame) -> tuple[dict[int, int], np.ndarray]:
-        """The legal ids (id -> place in the legal list) and the read-only boolean mask."""
+        """The legal ids (id -> place in the legal list) and the read-only boolean mask
+        (no ids, an all-false mask once the game is over)."""
+        entry = self._entry(game)
+        return entry[1], entry[2]
+
+    def int8(self, game: FastGame) -> tuple[dict[int, int], np.ndarray]:
+        """As calling it, the mask as read-only ``int8`` (PettingZoo's action masks)."""
+        entry = self._entry(game)
+        return entry[1], entry[3]
+
+    def _entry(self, game: FastGame) -> tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]:
         legal = game.legal_actions()
         entry = self._memo.get(id(legal))
         if entry is None or entry[0] is not legal:
@@ -145,8 +154,46 @@ class LegalIds:
             mask.flags.writeable = False
             if len(self._memo) >= self.LIMIT:
                 self._memo.clear()
-            entry = self._memo[id(legal)] = (legal, moves, mask)
-        return entry[1], entry[2]
+            entry = self._memo[id(legal)] = (legal, moves, mask, mask.view(np.int8))
+        return entry
+
+
+class ScalarEncoder:
+    """:meth:`meuterer.views.Layout.encode_values` of one observation vector, as a new
+    float32 array: the index tables are worked out from the layout once, then each call
+    is two numpy assignments (quantities scaled, one 1.0 per category).
+
+    >>> from meuterer.views import observation_layout
+    >>> layout = observation_layout(3)
+    >>> values = np.array(layout.low)
+    >>> encode = ScalarEncoder(layout)
+    >>> encode(values).tolist() == list(np.float32(layout.encode_values(layout.low)))
+    True
+    """
+
+    def __init__(self, layout: Layout[PlayerView]) -> None:
+        low = np.array(layout.low, np.int64)
+        high = np.array(layout.high, np.int64)
+        categorical = np.array(layout.categorical, np.bool_)
+        width = np.where(categorical, high - low + 1, 1)
+        offset = np.concatenate([[0], np.cumsum(width)[:-1]])
+        self.size = layout.encoded_size
+        """The length of an encoding."""
+        quantity = ~categorical
+        span = (high - low).astype(np.float64)
+        self._quantity = np.flatnonzero(quantity)
+        self._quantity_at = offset[quantity]
+        self._quantity_low = low[quantity]
+        self._scale = np.where(span > 0, 1.0 / np.where(span > 0, span, 1), 0.0)[quantity]
+        self._category = np.flatnonzero(categorical)
+        self._category_at = offset[categorical] - low[categorical]
+
+    def __call__(self, values: np.ndarray) -> np.ndarray:
+        """The encoding of an observation vector (an int array of the layout's size)."""
+        out = np.zeros(self.size, np.float32)
+        out[self._quantity_at] = (values[self._quantity] - self._quantity_low) * self._scale
+        out[self._category_at + values[self._category]] = 1.0
+        return out
 
 
 def _policy(spec: Any) -> Policy:
@@ -224,7 +271,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.layout = observation_layout(players, self.rules)
         """The declared observation layout (:func:`meuterer.views.observation_layout`)."""
         self.observation_space = observation_space(self.layout, observation)
-        self._encoder = Encoder(self.layout)
+        self._encoder = ScalarEncoder(self.layout)
         self.action_space = spaces.Discrete(self.ids.num_actions)
         self._legal_ids = LegalIds.shared(self.ids)
         self._game = FastGame.from_state(self._initial)
@@ -328,20 +375,16 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         # The learner's legal ids, each with the place of its action in the fast game's list.
         moves = self._moves
         if moves is None:
-            game = self._game
-            if game.is_terminal():
-                moves, self._mask = {}, np.zeros(self.ids.num_actions, np.bool_)
-            else:
-                moves, self._mask = self._legal_ids(game)
+            moves, self._mask = self._legal_ids(self._game)
             self._moves = moves
         return moves
 
     def _utility(self) -> float:
-        # The learner's utility (the core's, asked again only when the scores or the end change).
+        # The learner's utility (the core's, worked out again only when the scores or the end change).
         game = self._game
         key = (tuple(game.scores), game.is_terminal())
         if key != self._utility_key:
-            self._utility_key, self._utilities = key, utilities(self.state, self.utility)
+            self._utility_key, self._utilities = key, score_utilities(key[0], key[1], self.utility)
         return self._utilities[self.seat]
 
     def _advance(self) -> None:
@@ -351,32 +394,35 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._mask = None
         self._moves = None
         self._state = None
-        game = self._game
+        game, seat, chance = self._game, self.seat, self._rng
+        blind, rngs = self._blind, self._opponent_rngs
         while True:
             player = game.current_player
-            if player is None or player == self.seat:
+            if player is None or player == seat:
                 return
-            if player == engine.CHANCE:
-                game.apply_chance(self._rng)
+            if player == CHANCE:
+                game.apply_chance(chance)
                 continue
-            which = player if player < self.seat else player - 1
+            which = player if player < seat else player - 1
             legal = game.legal_actions()
-            rng = self._opponent_rngs[which]
-            if self._blind[which]:  # as RandomAgent.act, without its view
+            rng = rngs[which]
+            if blind[which]:  # as RandomAgent.act, without its view
                 game.apply_at(rng.randrange(len(legal)))
             else:
                 game.apply(self._policies[which](view(game.to_state(), player), legal, rng))
 
     def _observation(self) -> np.ndarray:
         # The learner's observation, read straight off the fast game (the declared layout's).
-        values = observation_vector(self._game, self.seat)
+        values = np.array(observation_vector(self._game, self.seat), np.int64)
         if self.observation_kind == "vector":
-            return np.array(values, np.int64)
-        encoded: np.ndarray = self._encoder(np.array([values], np.int32))[0]  # as Layout.encode_values
-        return encoded
+            return values
+        return self._encoder(values)  # as Layout.encode_values
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "seat": self.seat, "scores": tuple(self._game.scores)}
+        self._legal()
+        mask = self._mask
+        assert mask is not None
+        return {"action_mask": mask.copy(), "seat": self.seat, "scores": tuple(self._game.scores)}
 
 
 def _is_random(policy: Policy) -> bool:

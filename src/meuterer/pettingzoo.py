@@ -58,10 +58,9 @@ from meuterer.encoding import action_ids, as_action_id
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.fast import FastGame
 from meuterer.fast.observation import observation_vector
-from meuterer.gym import LegalIds, observation_space
+from meuterer.gym import LegalIds, ScalarEncoder, observation_space
 from meuterer.rules import Rules
 from meuterer.state import State
-from meuterer.vector.observation import Encoder
 from meuterer.views import observation_layout, observation_text, view
 
 __all__ = ["env", "raw_env"]
@@ -158,7 +157,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._no_mask = np.zeros(self.ids.num_actions, np.int8)
         self._no_mask.flags.writeable = False
         self._mask = self._no_mask
-        self._encoder = Encoder(self.layout)
+        self._encoder = ScalarEncoder(self.layout)
 
     @property
     def game_state(self) -> State:
@@ -172,12 +171,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         # Each legal id and the place of its action in the fast game's legal list.
         moves = self._moves
         if moves is None:
-            game = self._game
-            if game.is_terminal():
-                moves, self._mask = {}, self._no_mask
-            else:
-                moves, mask = self._legal_ids(game)
-                self._mask = mask.view(np.int8)
+            moves, self._mask = self._legal_ids.int8(self._game)
             self._moves = moves
         return moves
 
@@ -274,11 +268,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
             if seat == game.to_act and agent == self.agent_selection and not game.is_terminal():
                 self._legal()
                 mask = self._mask
-            values = observation_vector(game, seat)
-            if self.observation_kind == "vector":
-                observation = np.array(values, np.int64)
-            else:
-                observation = self._encoder(np.array([values], np.int32))[0]  # as Layout.encode_values
+            observation = np.array(observation_vector(game, seat), np.int64)
+            if self.observation_kind != "vector":
+                observation = self._encoder(observation)  # as Layout.encode_values
             observed = self._observed[agent] = {"observation": observation, "action_mask": mask}
         return observed
 
