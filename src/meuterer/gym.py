@@ -55,7 +55,7 @@ except ImportError as error:  # pragma: no cover - without the extra
     raise ImportError(f"meuterer.gym needs Gymnasium: pip install 'meuterer[gym]' ({error})") from error
 
 from meuterer import engine
-from meuterer.actions import Action
+from meuterer.actions import Action, Sell
 from meuterer.encoding import UTILITIES, ActionIds, action_ids, as_action_id, score_utilities
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.fast import CHANCE, FastGame
@@ -97,9 +97,10 @@ class LegalIds:
     """The legal action ids of a :class:`~meuterer.fast.FastGame`, each with the place of
     its action in :meth:`~meuterer.fast.FastGame.legal_actions`, in id order, and their mask.
 
-    Memoised on the legal list itself: the fast engine hands out the same (immutable)
-    tuple for the same choice, so the ids are worked out once per list, not once per step.
-    A list is held while its entry is, so its identity cannot be reused by another.
+    Memoised on the legal list itself: the fast engine often hands out the same (immutable)
+    tuple for the same choice, so the ids are worked out once per list, not once per step
+    (a list is held while its entry is, so its identity cannot be reused by another); a
+    list built afresh is looked up by its content (and, for sales, the active islands).
 
     >>> from meuterer.encoding import action_ids
     >>> from meuterer.fast import CHANCE, FastGame
@@ -114,11 +115,12 @@ class LegalIds:
     """
 
     LIMIT: Final = 4096
-    """The most lists remembered (all are forgotten when the memo is full)."""
+    """The most lists remembered, by identity and by content (each memo is forgotten when full)."""
 
     def __init__(self, ids: ActionIds) -> None:
         self.ids = ids
         self._memo: dict[int, tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]] = {}
+        self._by_content: dict[object, tuple[dict[int, int], np.ndarray, np.ndarray]] = {}
 
     @staticmethod
     @lru_cache(maxsize=32)
@@ -147,14 +149,23 @@ class LegalIds:
         legal = game.legal_actions()
         entry = self._memo.get(id(legal))
         if entry is None or entry[0] is not legal:
-            action_id = self.ids.action_id
-            moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(legal)))
-            mask = np.zeros(self.ids.num_actions, np.bool_)
-            mask[list(moves)] = True
-            mask.flags.writeable = False
+            # A list built afresh is often equal to one seen before: look it up by content
+            # (a sale's id depends on the active islands too).
+            key = (legal, game.ring, game.active) if legal and type(legal[0]) is Sell else legal
+            found = self._by_content.get(key)
+            if found is None:
+                action_id = self.ids.action_id
+                moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(legal)))
+                mask = np.zeros(self.ids.num_actions, np.bool_)
+                mask[list(moves)] = True
+                mask.flags.writeable = False
+                found = (moves, mask, mask.view(np.int8))
+                if len(self._by_content) >= self.LIMIT:
+                    self._by_content.clear()
+                self._by_content[key] = found
             if len(self._memo) >= self.LIMIT:
                 self._memo.clear()
-            entry = self._memo[id(legal)] = (legal, moves, mask, mask.view(np.int8))
+            entry = self._memo[id(legal)] = (legal, *found)
         return entry
 
 

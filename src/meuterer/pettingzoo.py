@@ -87,6 +87,33 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     def __str__(self) -> str:
         return str(self.env)
 
+    # The attributes agent_iter reads at every step, and step, without the inherited
+    # __getattr__ layers (the same checks).
+    @property
+    def agents(self) -> list[str]:
+        """The environment's agents; before ``reset`` it raises as the wrapper does."""
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents  # type: ignore[no-any-return]
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent to act; before ``reset`` it raises as the wrapper does."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        """As ``OrderEnforcingWrapper.step``."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
 
 class raw_env(AECEnv):  # type: ignore[misc]
     """Meuterer for ``players`` seats under ``rules``, ``first_captain`` captain in round 1."""
@@ -235,13 +262,16 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._chance()
         self._cumulative_rewards[agent] = 0.0
         after = game.scores
-        seat = self._seat
-        self.rewards = {name: float(after[seat[name]] - before[seat[name]]) for name in self.agents}
+        if after == before:  # no points scored (most steps): nothing to add up
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+        else:
+            seat = self._seat
+            self.rewards = {name: float(after[seat[name]] - before[seat[name]]) for name in self.agents}
+            self._accumulate_rewards()
         if game.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[game.to_act]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

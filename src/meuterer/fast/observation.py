@@ -42,10 +42,22 @@ _UNDECLARED = [0, *_NO_SALE, *_NO_SALE]
 _SALES = 2
 
 
+_SEEN: dict[tuple[int, tuple[int, ...], tuple[Role | None, ...], bool], list[int]] = {}
+"""The layout's roles-seen entries, memoised on everything roles_seen reads."""
+_SEEN_LIMIT = 4096
+
+
 def _roles_seen(game: FastGame, player: int) -> list[int]:
-    # The rule is phases.offer_cargo.roles_seen; here as the layout's entries.
-    left = roles_seen(player, game.role_order, game.roles, game.step == _CHOOSE_ROLE and game.to_act == player)
-    return _UNKNOWN_ROLES if left is None else [int(role in left) for role in ROLES]
+    # The rule is phases.offer_cargo.roles_seen; here as the layout's entries (memoised).
+    key = (player, tuple(game.role_order), tuple(game.roles), game.step == _CHOOSE_ROLE and game.to_act == player)
+    found = _SEEN.get(key)
+    if found is None:
+        left = roles_seen(*key)
+        found = _UNKNOWN_ROLES if left is None else [int(role in left) for role in ROLES]
+        if len(_SEEN) >= _SEEN_LIMIT:
+            _SEEN.clear()
+        _SEEN[key] = found
+    return found
 
 
 def observation_vector(game: FastGame, player: int | None) -> list[int]:
@@ -55,7 +67,6 @@ def observation_vector(game: FastGame, player: int | None) -> list[int]:
     drawn = game.drawn
     drawn_count = sum(drawn)
     ring = game.ring
-    active = game.active
     roles: list[Role | None] = game.roles
     if _SECRET[step]:
         roles = [None] * game.players if player is None else [r if s == player else None for s, r in enumerate(roles)]
@@ -70,12 +81,15 @@ def observation_vector(game: FastGame, player: int | None) -> list[int]:
         seen = _roles_seen(game, player)
         own = roles[player]
         role = _NONE if own is None else int(own)
-    up = [sum(column) for column in zip(*game.face_up, strict=True)]
+    face_up = game.face_up
+    up = map(sum, zip(*face_up, strict=True))
     unseen = [n - a - b - c - d for n, a, b, c, d in zip(game.rules.deck, game.discard, hand, down, up, strict=True)]
     mutiny = game.mutiny
     flags = [0] * len(ring)
-    for pos in active:
+    for pos in game.active:
         flags[pos] = 1
+    offer, pirate = game.offer, game.pirate
+    captain_to, mutineer_to = game.captain_destination, game.mutineer_destination
     out = [
         game.players,
         _NONE if player is None else player,
@@ -83,56 +97,58 @@ def observation_vector(game: FastGame, player: int | None) -> list[int]:
         _CODE[step],
         game.captain,
         _NONE if step == _GAME_OVER else game.to_act,
-        _NONE if game.offer is None else game.offer,
+        _NONE if offer is None else offer,
         game.start,
-        _NONE if game.pirate is None else game.pirate,
-        _NONE if game.captain_destination is None else game.captain_destination,
-        _NONE if game.mutineer_destination is None else game.mutineer_destination,
+        _NONE if pirate is None else pirate,
+        _NONE if captain_to is None else captain_to,
+        _NONE if mutineer_to is None else mutineer_to,
         _NONE if mutiny is None else int(mutiny),
         game.draws_left,
         drawn_count,
         sum(game.deck),
+        *ring,
+        *flags,
+        *game.discard,
+        *unseen,
+        *hand,
+        *down,
+        *mine,
+        role,
+        *seen,
     ]
-    out += ring
-    out += flags
-    out += game.discard
-    out += unseen
-    out += hand
-    out += down
-    out += mine
-    out.append(role)
-    out += seen
-    order, queue, hands, downs, passed, scores, face_up = (
+    order, queue, hands, downs, passed, scores = (
         game.role_order,
         game.queue,
         game.hands,
         game.face_down,
         game.passed,
         game.scores,
-        game.face_up,
     )
+    append, extend = out.append, out.extend
     for seat, sales in enumerate(game.sales):
         seat_role = roles[seat]
-        out += (
-            sum(hands[seat]),
-            sum(downs[seat]),
-            int(passed[seat]),
-            _NONE if seat_role is None else int(seat_role),
-            order.index(seat) if seat in order else _NONE,
-            queue.index(seat) if seat in queue else _NONE,
-            scores[seat],
+        extend(
+            (
+                sum(hands[seat]),
+                sum(downs[seat]),
+                int(passed[seat]),
+                _NONE if seat_role is None else int(seat_role),
+                order.index(seat) if seat in order else _NONE,
+                queue.index(seat) if seat in queue else _NONE,
+                scores[seat],
+            )
         )
-        out += face_up[seat]
+        extend(face_up[seat])
         if sales is None:
-            out += _UNDECLARED
+            extend(_UNDECLARED)
             continue
-        out.append(1)
+        append(1)
         for k in range(_SALES):
             if k < len(sales):
                 sale = sales[k]
-                out += (_position(game, sale.island), int(sale.card), sale.count)
+                extend((_position(game, sale.island), int(sale.card), sale.count))
             else:
-                out += _NO_SALE
+                extend(_NO_SALE)
     return out
 
 
