@@ -62,3 +62,12 @@ def test_a_broken_writer_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(writer, "_roles_seen", lambda game, player: writer._UNKNOWN_ROLES)
     with pytest.raises(AssertionError, match="roles_seen"):
         check_game(1, 4, 0, Rules())
+
+
+def test_the_roles_seen_memo_forgets_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    import meuterer.fast.observation as writer
+
+    monkeypatch.setattr(writer, "_SEEN_LIMIT", 2)
+    monkeypatch.setattr(writer, "_SEEN", {})
+    assert check_game(3, 4, 1, Rules()) > 100
+    assert len(writer._SEEN) <= 2
