@@ -283,6 +283,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         """The declared observation layout (:func:`meuterer.views.observation_layout`)."""
         self.observation_space = observation_space(self.layout, observation)
         self._encoder = ScalarEncoder(self.layout)
+        self._size = self.layout.size
         self.action_space = spaces.Discrete(self.ids.num_actions)
         self._legal_ids = LegalIds.shared(self.ids)
         self._game = FastGame.from_state(self._initial)
@@ -424,7 +425,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _observation(self) -> np.ndarray:
         # The learner's observation, read straight off the fast game (the declared layout's).
-        values = np.array(observation_vector(self._game, self.seat), np.int64)
+        values = np.fromiter(observation_vector(self._game, self.seat), np.int64, self._size)
         if self.observation_kind == "vector":
             return values
         return self._encoder(values)  # as Layout.encode_values
