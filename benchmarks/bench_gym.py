@@ -5,7 +5,8 @@ learner choosing uniformly among his legal ids) and counts the learner's steps p
 CPU time, for the encoded and the vector observation. For comparison, in the same process: the
 design the env had before issue 22 (the reference engine, a ``view()`` built for every
 opponent's move and the learner's observation encoded from his view), and the yardstick
-(``../shared/bench/ref_sim.py``) in games per second.
+(``../shared/bench/ref_sim.py``) in games per second; and the floor, the same episodes
+stepped without observations, rewards or infos (what the engine and the harness cost).
 
     PYTHONPATH=src python benchmarks/bench_gym.py [--episodes N] [--repeats N] [--players N]
 """
@@ -39,6 +40,26 @@ def _env(players: int, episodes: int, observation: str) -> int:
             action = int(rng.choice(np.flatnonzero(env.action_masks())))
             _, _, terminated, truncated, _ = env.step(action)
             done = terminated or truncated
+            steps += 1
+    return steps
+
+
+def _floor(players: int, episodes: int, observation: str) -> int:
+    """The same episodes without observations, rewards or infos: the fast engine playing the
+    opponents and chance, the legal ids and the learner's choice (no env can step faster)."""
+    env = MeutererEnv(players=players, opponents="random", observation=observation)
+    steps = 0
+    for seed in range(episodes):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        game = env._game
+        while not game.is_terminal():
+            moves = env._legal()
+            mask = env._mask
+            assert mask is not None
+            action = int(rng.choice(np.flatnonzero(mask)))
+            game.apply_at(moves[action])
+            env._advance()
             steps += 1
     return steps
 
@@ -102,6 +123,7 @@ def main() -> None:
         for observation in ("encoded", "vector"):
             rates.setdefault(("now", observation), []).append(_rate(partial(_env, n, episodes, observation)))
             rates.setdefault(("before", observation), []).append(_rate(partial(_before, n, episodes, observation)))
+        rates.setdefault(("floor", "vector"), []).append(_rate(partial(_floor, n, episodes, "vector")))
     print(f"{n} players, {episodes} episodes per measurement, medians of {args.repeats} (CPU time)")
     for observation in ("encoded", "vector"):
         now, before = median(rates["now", observation]), median(rates["before", observation])
@@ -111,6 +133,11 @@ def main() -> None:
         if yard is not None:
             line += f"; yardstick {yard:,.0f} games/s, {now / yard:.2f} learner steps per yardstick game"
         print(line)
+    floor, before = median(rates["floor", "vector"]), median(rates["before", "vector"])
+    print(
+        f"floor (engine, legal ids and the learner's choice; no observation, reward or info): {floor:,.0f}"
+        f" learner steps/s, {floor / before:.2f}x the vector row's before"
+    )
 
 
 if __name__ == "__main__":

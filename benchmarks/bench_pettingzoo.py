@@ -8,7 +8,8 @@ at the filing of issue 22 (commit 8a06557: the legal ids and a new mask worked o
 step, the encoded observation through ``Layout.encode_values``, every step's dictionaries
 built afresh, PettingZoo's order-enforcing wrapper). It runs on today's fast engine and
 observation writer, so the ratio shows what the adapter itself gained: the gains of the
-shared engine and of ``meuterer.fast.observation`` since then count on both sides.
+shared engine and of ``meuterer.fast.observation`` since then count on both sides. The
+floor row builds no observation at all (the mask only): what everything else costs.
 
     PYTHONPATH=src python benchmarks/bench_pettingzoo.py [--games N] [--repeats N] [--players N]
 """
@@ -26,7 +27,7 @@ import numpy as np
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from meuterer.fast.observation import observation_vector
-from meuterer.pettingzoo import env, raw_env
+from meuterer.pettingzoo import _OrderEnforcing, env, raw_env
 
 
 class _IssueTimeEnv(raw_env):
@@ -97,6 +98,14 @@ class _IssueTimeWrapper(OrderEnforcingWrapper):  # type: ignore[misc]
         return self.env.last(observe)  # type: ignore[no-any-return]
 
 
+class _Floor(raw_env):
+    """Today's env with no observation built (the mask only): what the rest costs."""
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        self._legal()
+        return {"observation": None, "action_mask": self._mask if agent == self.agent_selection else self._no_mask}
+
+
 def _play(environment: Any, games: int) -> int:
     """Decisions in ``games`` seeded games with random legal actions (bench_adapters' loop)."""
     decisions = 0
@@ -121,7 +130,7 @@ def _rate(work: Callable[[], int]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10, help="games per measurement")
+    parser.add_argument("--games", type=int, default=20, help="games per measurement")
     parser.add_argument("--repeats", type=int, default=5, help="interleaved measurements per row (medians shown)")
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
@@ -134,6 +143,7 @@ def main() -> None:
     for kind in kinds:
         raw = _IssueTimeEnv(players=args.players, observation=kind, illegal="terminate")
         envs["before", kind] = _IssueTimeWrapper(raw)
+    envs["floor", "vector"] = _OrderEnforcing(_Floor(players=args.players, illegal="terminate"))
     for environment in envs.values():
         _play(environment, 2)  # warm-up (imports, caches)
     rates: dict[tuple[str, str], list[float]] = {}
@@ -148,6 +158,11 @@ def main() -> None:
             f"{kind}: {now:,.0f} decisions/s; at issue 22's filing {before:,.0f}; {now / before:.2f}x"
             f" (per repetition {ratios[0]:.2f}x to {ratios[-1]:.2f}x)"
         )
+    floor, before = median(rates["floor", "vector"]), median(rates["before", "vector"])
+    print(
+        f"floor (no observation built, the mask only): {floor:,.0f} decisions/s,"
+        f" {floor / before:.2f}x the vector row's issue-time figure"
+    )
 
 
 if __name__ == "__main__":
