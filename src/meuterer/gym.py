@@ -171,39 +171,59 @@ class LegalIds:
 
 class ScalarEncoder:
     """:meth:`meuterer.views.Layout.encode_values` of one observation vector, as a new
-    float32 array: the index tables are worked out from the layout once, then each call
-    is two numpy assignments (quantities scaled, one 1.0 per category).
+    float32 array, by one table lookup: for every entry and each of its values (``low`` to
+    ``high``) the place it writes in the encoding and the float written there (its one-hot
+    place and 1.0 for a category, its own place and the scaled value for a quantity), both
+    worked out once from the declared layout by ``encode_values`` itself.
 
     >>> from meuterer.views import observation_layout
     >>> layout = observation_layout(3)
-    >>> values = np.array(layout.low)
+    >>> values = np.array(layout.high)
     >>> encode = ScalarEncoder(layout)
-    >>> encode(values).tolist() == list(np.float32(layout.encode_values(layout.low)))
+    >>> encode(values).tolist() == list(np.float32(layout.encode_values(layout.high)))
     True
     """
 
     def __init__(self, layout: Layout[PlayerView]) -> None:
-        low = np.array(layout.low, np.int64)
-        high = np.array(layout.high, np.int64)
-        categorical = np.array(layout.categorical, np.bool_)
-        width = np.where(categorical, high - low + 1, 1)
-        offset = np.concatenate([[0], np.cumsum(width)[:-1]])
         self.size = layout.encoded_size
         """The length of an encoding."""
-        quantity = ~categorical
-        span = (high - low).astype(np.float64)
-        self._quantity = np.flatnonzero(quantity)
-        self._quantity_at = offset[quantity]
-        self._quantity_low = low[quantity]
-        self._scale = np.where(span > 0, 1.0 / np.where(span > 0, span, 1), 0.0)[quantity]
-        self._category = np.flatnonzero(categorical)
-        self._category_at = offset[categorical] - low[categorical]
+        places: list[int] = []
+        floats: list[float] = []
+        base: list[int] = []
+        at = 0  # where the entry's encoding starts
+        for index, (low, high, categorical) in enumerate(zip(layout.low, layout.high, layout.categorical, strict=True)):
+            base.append(len(places) - low)
+            probe = list(layout.low)
+            for value in range(low, high + 1):
+                probe[index] = value
+                encoded = layout.encode_values(probe)[at : at + (high - low + 1 if categorical else 1)]
+                written = [i for i, x in enumerate(encoded) if x] or [0]
+                assert len(written) == 1, "an entry writes one place"
+                places.append(at + written[0])
+                floats.append(encoded[written[0]])
+            at += high - low + 1 if categorical else 1
+        assert at == self.size
+        self._base = np.array(base, np.int64)
+        self._places = np.array(places, np.int64)
+        self._floats = np.array(floats, np.float32)
+
+    @staticmethod
+    @lru_cache(maxsize=32)
+    def of(layout: Layout[PlayerView]) -> ScalarEncoder:
+        """One encoder per layout, shared by the environments of the process (the tables
+        take some milliseconds to work out).
+
+        >>> from meuterer.views import observation_layout
+        >>> ScalarEncoder.of(observation_layout(4)) is ScalarEncoder.of(observation_layout(4))
+        True
+        """
+        return ScalarEncoder(layout)
 
     def __call__(self, values: np.ndarray) -> np.ndarray:
         """The encoding of an observation vector (an int array of the layout's size)."""
+        rows = self._base + values
         out = np.zeros(self.size, np.float32)
-        out[self._quantity_at] = (values[self._quantity] - self._quantity_low) * self._scale
-        out[self._category_at + values[self._category]] = 1.0
+        out[self._places[rows]] = self._floats[rows]
         return out
 
 
@@ -282,7 +302,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.layout = observation_layout(players, self.rules)
         """The declared observation layout (:func:`meuterer.views.observation_layout`)."""
         self.observation_space = observation_space(self.layout, observation)
-        self._encoder = ScalarEncoder(self.layout)
+        self._encoder = ScalarEncoder.of(self.layout)
         self._size = self.layout.size
         self.action_space = spaces.Discrete(self.ids.num_actions)
         self._legal_ids = LegalIds.shared(self.ids)

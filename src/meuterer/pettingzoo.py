@@ -184,7 +184,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._no_mask = np.zeros(self.ids.num_actions, np.int8)
         self._no_mask.flags.writeable = False
         self._mask = self._no_mask
-        self._encoder = ScalarEncoder(self.layout)
+        self._encoder = ScalarEncoder.of(self.layout)
 
     @property
     def game_state(self) -> State:
