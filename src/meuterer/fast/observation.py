@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from meuterer.cards import CARDS, ROLES, Role
 from meuterer.fast.engine import FastGame
+from meuterer.islands import Island
 from meuterer.machine import ROLES_SECRET, STEP_CODES
 from meuterer.phases.offer_cargo import roles_seen
 from meuterer.state import Step
@@ -143,15 +144,28 @@ def observation_vector(game: FastGame, player: int | None) -> list[int]:
             extend(_UNDECLARED)
             continue
         append(1)
+        where = _positions(game)
         for k in range(_SALES):
             if k < len(sales):
                 sale = sales[k]
-                extend((_position(game, sale.island), int(sale.card), sale.count))
+                extend((where[sale.island], int(sale.card), sale.count))
             else:
                 extend(_NO_SALE)
     return out
 
 
-def _position(game: FastGame, name: str) -> int:
-    islands = game.rules.islands
-    return next(pos for pos, index in enumerate(game.ring) if islands[index].name == name)
+_POSITIONS: dict[tuple[int, tuple[int, ...]], tuple[tuple[Island, ...], dict[str, int]]] = {}
+"""Each island's ring position by name, per island list (held, so its id stays its own) and ring."""
+
+
+def _positions(game: FastGame) -> dict[str, int]:
+    islands, ring = game.rules.islands, game.ring
+    found = _POSITIONS.get((id(islands), ring))
+    if found is None or found[0] is not islands:
+        where: dict[str, int] = {}
+        for pos, index in enumerate(ring):
+            where.setdefault(islands[index].name, pos)  # the first position of a name
+        if len(_POSITIONS) >= _SEEN_LIMIT:
+            _POSITIONS.clear()
+        found = _POSITIONS[id(islands), ring] = (islands, where)
+    return found[1]
