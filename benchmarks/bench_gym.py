@@ -16,9 +16,10 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from statistics import median
+from typing import TypeVar
 
 import numpy as np
 
@@ -27,6 +28,8 @@ from meuterer.bench import find_yardstick, load_yardstick
 from meuterer.encoding import action_ids
 from meuterer.gym import MeutererEnv
 from meuterer.views import observation_layout, view
+
+K = TypeVar("K")
 
 
 def _env(players: int, episodes: int, observation: str) -> int:
@@ -93,10 +96,22 @@ def _before(players: int, episodes: int, observation: str) -> int:
     return steps
 
 
-def _rate(work: Callable[[], int]) -> float:
-    start = time.process_time()
-    steps = work()
-    return steps / (time.process_time() - start)
+def interleaved(runs: Mapping[K, Callable[[], int]], repeats: int) -> dict[K, list[float]]:
+    """Steps per second of CPU time of each run, ``repeats`` times, the runs interleaved (so
+    that the shared machine's load falls on every run alike)."""
+    rates: dict[K, list[float]] = {key: [] for key in runs}
+    for _ in range(repeats):
+        for key, work in runs.items():
+            start = time.process_time()
+            steps = work()
+            rates[key].append(steps / (time.process_time() - start))
+    return rates
+
+
+def ratio(now: list[float], before: list[float]) -> str:
+    """The ratio of the medians, and the range of the ratios per repetition."""
+    each = sorted(a / b for a, b in zip(now, before, strict=True))
+    return f"{median(now) / median(before):.2f}x (per repetition {each[0]:.2f}x to {each[-1]:.2f}x)"
 
 
 def main() -> None:
@@ -118,25 +133,24 @@ def main() -> None:
         for _ in range(300):
             ref_sim.play_game(rng, n)
         yard = 300 / (time.process_time() - start)
-    rates: dict[tuple[str, str], list[float]] = {}
-    for _ in range(args.repeats):  # interleaved, so that the machine's load falls on every row alike
-        for observation in ("encoded", "vector"):
-            rates.setdefault(("now", observation), []).append(_rate(partial(_env, n, episodes, observation)))
-            rates.setdefault(("before", observation), []).append(_rate(partial(_before, n, episodes, observation)))
-        rates.setdefault(("floor", "vector"), []).append(_rate(partial(_floor, n, episodes, "vector")))
+    runs: dict[tuple[str, str], Callable[[], int]] = {}
+    for observation in ("encoded", "vector"):
+        runs["now", observation] = partial(_env, n, episodes, observation)
+        runs["before", observation] = partial(_before, n, episodes, observation)
+    runs["floor", "vector"] = partial(_floor, n, episodes, "vector")
+    rates = interleaved(runs, args.repeats)
     print(f"{n} players, {episodes} episodes per measurement, medians of {args.repeats} (CPU time)")
     for observation in ("encoded", "vector"):
-        now, before = median(rates["now", observation]), median(rates["before", observation])
-        ratios = sorted(a / b for a, b in zip(rates["now", observation], rates["before", observation], strict=True))
-        line = f"{observation}: {now:,.0f} learner steps/s; before (a view per move) {before:,.0f}"
-        line += f"; {now / before:.2f}x (per repetition {ratios[0]:.2f}x to {ratios[-1]:.2f}x)"
+        now, before = rates["now", observation], rates["before", observation]
+        line = f"{observation}: {median(now):,.0f} learner steps/s; before (a view per move) {median(before):,.0f}"
+        line += f"; {ratio(now, before)}"
         if yard is not None:
-            line += f"; yardstick {yard:,.0f} games/s, {now / yard:.2f} learner steps per yardstick game"
+            line += f"; yardstick {yard:,.0f} games/s, {median(now) / yard:.2f} learner steps per yardstick game"
         print(line)
-    floor, before = median(rates["floor", "vector"]), median(rates["before", "vector"])
+    floor = rates["floor", "vector"]
     print(
-        f"floor (engine, legal ids and the learner's choice; no observation, reward or info): {floor:,.0f}"
-        f" learner steps/s, {floor / before:.2f}x the vector row's before"
+        f"floor (engine, legal ids and the learner's choice; no observation, reward or info): {median(floor):,.0f}"
+        f" learner steps/s, {ratio(floor, rates['before', 'vector'])} the vector row's before"
     )
 
 

@@ -17,13 +17,12 @@ floor row builds no observation at all (the mask only): what everything else cos
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 from functools import partial
 from statistics import median
 from typing import Any
 
 import numpy as np
+from bench_gym import interleaved, ratio
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from meuterer.fast.observation import observation_vector
@@ -44,14 +43,6 @@ class _IssueTimeEnv(raw_env):
                 moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(game.legal_actions())))
             self._moves = moves
         return moves
-
-    def _chance(self) -> None:
-        game, rng = self._game, self._rng
-        while game.is_chance_node():
-            game.apply_chance(rng)
-        self._state = None
-        self._moves = None
-        self._observed = {}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -122,46 +113,31 @@ def _play(environment: Any, games: int) -> int:
     return decisions
 
 
-def _rate(work: Callable[[], int]) -> float:
-    start = time.process_time()
-    steps = work()
-    return steps / (time.process_time() - start)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games per measurement")
     parser.add_argument("--repeats", type=int, default=5, help="interleaved measurements per row (medians shown)")
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
-    kinds = ("vector", "encoded")
-    envs = {
-        (when, kind): (env(players=args.players, observation=kind) if when == "now" else None)
-        for when in ("now", "before")
-        for kind in kinds
-    }
+    n, kinds = args.players, ("vector", "encoded")
+    envs: dict[tuple[str, str], Any] = {}
     for kind in kinds:
-        raw = _IssueTimeEnv(players=args.players, observation=kind, illegal="terminate")
-        envs["before", kind] = _IssueTimeWrapper(raw)
-    envs["floor", "vector"] = _OrderEnforcing(_Floor(players=args.players, illegal="terminate"))
+        envs["now", kind] = env(players=n, observation=kind)
+        envs["before", kind] = _IssueTimeWrapper(_IssueTimeEnv(players=n, observation=kind, illegal="terminate"))
+    envs["floor", "vector"] = _OrderEnforcing(_Floor(players=n, illegal="terminate"))
     for environment in envs.values():
         _play(environment, 2)  # warm-up (imports, caches)
-    rates: dict[tuple[str, str], list[float]] = {}
-    for _ in range(args.repeats):  # interleaved, so that the machine's load falls on every row alike
-        for key, environment in envs.items():
-            rates.setdefault(key, []).append(_rate(partial(_play, environment, args.games)))
-    print(f"{args.players} players, {args.games} games per measurement, medians of {args.repeats} (CPU time)")
+    rates = interleaved({key: partial(_play, e, args.games) for key, e in envs.items()}, args.repeats)
+    print(f"{n} players, {args.games} games per measurement, medians of {args.repeats} (CPU time)")
     for kind in kinds:
-        now, before = median(rates["now", kind]), median(rates["before", kind])
-        ratios = sorted(a / b for a, b in zip(rates["now", kind], rates["before", kind], strict=True))
+        now, before = rates["now", kind], rates["before", kind]
         print(
-            f"{kind}: {now:,.0f} decisions/s; at issue 22's filing {before:,.0f}; {now / before:.2f}x"
-            f" (per repetition {ratios[0]:.2f}x to {ratios[-1]:.2f}x)"
+            f"{kind}: {median(now):,.0f} decisions/s; at issue 22's filing {median(before):,.0f}; {ratio(now, before)}"
         )
-    floor, before = median(rates["floor", "vector"]), median(rates["before", "vector"])
+    floor = rates["floor", "vector"]
     print(
-        f"floor (no observation built, the mask only): {floor:,.0f} decisions/s,"
-        f" {floor / before:.2f}x the vector row's issue-time figure"
+        f"floor (no observation built, the mask only): {median(floor):,.0f} decisions/s,"
+        f" {ratio(floor, rates['before', 'vector'])} the vector row's issue-time figure"
     )
 
 
