@@ -351,7 +351,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         game = self._game
         if game.is_terminal():
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
-        number = as_action_id(action)
+        number = action if type(action) is int else as_action_id(action)  # a plain int as it is
         moves = self._legal()
         if number not in moves:
             if self.illegal == "raise":

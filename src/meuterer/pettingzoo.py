@@ -242,7 +242,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise TypeError(f"{agent} must act: an action id, not None (None is only for agents who are done)")
-        number = as_action_id(action)
+        number = action if type(action) is int else as_action_id(action)  # a plain int as it is
         if not 0 <= number < self.ids.num_actions:
             raise IllegalActionError(
                 f"action id {number}", f"not in the action space of {agent}: ids are 0 to {self.ids.num_actions - 1}"
