@@ -41,6 +41,7 @@ _UNKNOWN_ROLES = [_NONE] * len(ROLES)
 _NO_SALE = [_NONE, _NONE, 0]
 _UNDECLARED = [0, *_NO_SALE, *_NO_SALE]
 _SALES = 2
+_ROLE_CODE = {role: int(role) for role in ROLES}
 
 
 _SEEN: dict[tuple[int, tuple[int, ...], tuple[Role | None, ...], bool], list[int]] = {}
@@ -128,20 +129,18 @@ def observation_vector(game: FastGame, player: int | None) -> list[int]:
     append, extend = out.append, out.extend
     for seat, sales in enumerate(game.sales):
         seat_role = roles[seat]
-        extend(
-            (
-                sum(hands[seat]),
-                sum(downs[seat]),
-                int(passed[seat]),
-                _NONE if seat_role is None else int(seat_role),
-                order.index(seat) if seat in order else _NONE,
-                queue.index(seat) if seat in queue else _NONE,
-                scores[seat],
-            )
+        out += (
+            sum(hands[seat]),
+            sum(downs[seat]),
+            1 if passed[seat] else 0,
+            _NONE if seat_role is None else _ROLE_CODE[seat_role],
+            order.index(seat) if seat in order else _NONE,
+            queue.index(seat) if seat in queue else _NONE,
+            scores[seat],
         )
-        extend(face_up[seat])
+        out += face_up[seat]
         if sales is None:
-            extend(_UNDECLARED)
+            out += _UNDECLARED
             continue
         append(1)
         where = _positions(game)
