@@ -103,7 +103,7 @@ class LegalIds:
     list built afresh is looked up by its content (and, for sales, the active islands).
 
     >>> from meuterer.encoding import action_ids
-    >>> from meuterer.fast import CHANCE, FastGame
+    >>> from meuterer.fast import FastGame
     >>> import random
     >>> game = FastGame.new(3)
     >>> while game.is_chance_node():
@@ -220,7 +220,7 @@ class ScalarEncoder:
         return ScalarEncoder(layout)
 
     def __call__(self, values: np.ndarray) -> np.ndarray:
-        """The encoding of an observation vector (an int array of the layout's size)."""
+        """The encoding of an observation vector (an int array of the layout's size, each entry within its bounds)."""
         rows = self._base + values
         out = np.zeros(self.size, np.float32)
         out[self._places[rows]] = self._floats[rows]
