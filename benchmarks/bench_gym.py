@@ -5,9 +5,10 @@ learner choosing uniformly among his legal ids) and counts the learner's steps p
 CPU time, for the encoded and the vector observation. For comparison, in the same process: the
 design the env had before issue 22 (the reference engine, a ``view()`` built for every
 opponent's move and the learner's observation encoded from his view), and the yardstick
-(``../shared/bench/ref_sim.py``) in games per second.
+(``../shared/bench/ref_sim.py``) in games per second; and the floor, the same episodes
+stepped without observations, rewards or infos (what the engine and the harness cost).
 
-    PYTHONPATH=src python benchmarks/bench_gym.py [--episodes N] [--players N]
+    PYTHONPATH=src python benchmarks/bench_gym.py [--episodes N] [--repeats N] [--players N]
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
+from statistics import median
+from typing import TypeVar
 
 import numpy as np
 
@@ -25,6 +28,8 @@ from meuterer.bench import find_yardstick, load_yardstick
 from meuterer.encoding import action_ids
 from meuterer.gym import MeutererEnv
 from meuterer.views import observation_layout, view
+
+K = TypeVar("K")
 
 
 def _env(players: int, episodes: int, observation: str) -> int:
@@ -38,6 +43,26 @@ def _env(players: int, episodes: int, observation: str) -> int:
             action = int(rng.choice(np.flatnonzero(env.action_masks())))
             _, _, terminated, truncated, _ = env.step(action)
             done = terminated or truncated
+            steps += 1
+    return steps
+
+
+def _floor(players: int, episodes: int, observation: str) -> int:
+    """The same episodes without observations, rewards or infos: the fast engine playing the
+    opponents and chance, the legal ids and the learner's choice (no env can step faster)."""
+    env = MeutererEnv(players=players, opponents="random", observation=observation)
+    steps = 0
+    for seed in range(episodes):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        game = env._game
+        while not game.is_terminal():
+            moves = env._legal()
+            mask = env._mask
+            assert mask is not None
+            action = int(rng.choice(np.flatnonzero(mask)))
+            game.apply_at(moves[action])
+            env._advance()
             steps += 1
     return steps
 
@@ -71,19 +96,34 @@ def _before(players: int, episodes: int, observation: str) -> int:
     return steps
 
 
-def _rate(work: Callable[[], int]) -> float:
-    start = time.process_time()
-    steps = work()
-    return steps / (time.process_time() - start)
+def interleaved(runs: Mapping[K, Callable[[], int]], repeats: int) -> dict[K, list[float]]:
+    """Steps per second of CPU time of each run, ``repeats`` times, the runs interleaved (so
+    that the shared machine's load falls on every run alike)."""
+    rates: dict[K, list[float]] = {key: [] for key in runs}
+    for _ in range(repeats):
+        for key, work in runs.items():
+            start = time.process_time()
+            steps = work()
+            rates[key].append(steps / (time.process_time() - start))
+    return rates
+
+
+def ratio(now: list[float], before: list[float]) -> str:
+    """The ratio of the medians, and the range of the ratios per repetition."""
+    each = sorted(a / b for a, b in zip(now, before, strict=True))
+    return f"{median(now) / median(before):.2f}x (per repetition {each[0]:.2f}x to {each[-1]:.2f}x)"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--episodes", type=int, default=40, help="episodes per row")
+    parser.add_argument("--episodes", type=int, default=20, help="episodes per measurement")
+    parser.add_argument("--repeats", type=int, default=5, help="interleaved measurements per row (medians shown)")
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
     n, episodes = args.players, args.episodes
-    _env(n, 2, "encoded")  # warm-up (imports, caches)
+    for observation in ("encoded", "vector"):  # warm-up (imports, caches)
+        _env(n, 5, observation)
+        _before(n, 2, observation)
     path = find_yardstick()
     yard = None
     if path is not None:
@@ -93,14 +133,25 @@ def main() -> None:
         for _ in range(300):
             ref_sim.play_game(rng, n)
         yard = 300 / (time.process_time() - start)
+    runs: dict[tuple[str, str], Callable[[], int]] = {}
     for observation in ("encoded", "vector"):
-        now = _rate(partial(_env, n, episodes, observation))
-        before = _rate(partial(_before, n, episodes, observation))
-        line = f"{n} players, {observation}: {now:,.0f} learner steps/s; before (a view per move) {before:,.0f}"
-        line += f"; {now / before:.2f}x"
+        runs["now", observation] = partial(_env, n, episodes, observation)
+        runs["before", observation] = partial(_before, n, episodes, observation)
+    runs["floor", "vector"] = partial(_floor, n, episodes, "vector")
+    rates = interleaved(runs, args.repeats)
+    print(f"{n} players, {episodes} episodes per measurement, medians of {args.repeats} (CPU time)")
+    for observation in ("encoded", "vector"):
+        now, before = rates["now", observation], rates["before", observation]
+        line = f"{observation}: {median(now):,.0f} learner steps/s; before (a view per move) {median(before):,.0f}"
+        line += f"; {ratio(now, before)}"
         if yard is not None:
-            line += f"; yardstick {yard:,.0f} games/s, {now / yard:.2f} learner steps per yardstick game"
+            line += f"; yardstick {yard:,.0f} games/s, {median(now) / yard:.2f} learner steps per yardstick game"
         print(line)
+    floor = rates["floor", "vector"]
+    print(
+        f"floor (engine, legal ids and the learner's choice; no observation, reward or info): {median(floor):,.0f}"
+        f" learner steps/s, {ratio(floor, rates['before', 'vector'])} the vector row's before"
+    )
 
 
 if __name__ == "__main__":

@@ -62,3 +62,13 @@ def test_a_broken_writer_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(writer, "_roles_seen", lambda game, player: writer._UNKNOWN_ROLES)
     with pytest.raises(AssertionError, match="roles_seen"):
         check_game(1, 4, 0, Rules())
+
+
+def test_the_writers_memos_forget_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    import meuterer.fast.observation as writer
+
+    monkeypatch.setattr(writer, "_SEEN_LIMIT", 0)  # forgotten before every entry
+    monkeypatch.setattr(writer, "_SEEN", {})
+    monkeypatch.setattr(writer, "_POSITIONS", {})
+    assert check_game(3, 4, 1, Rules(ring="shuffled")) > 100
+    assert len(writer._SEEN) <= 1 and len(writer._POSITIONS) == 1

@@ -344,3 +344,99 @@ def test_environments_of_one_rule_set_share_their_legal_ids() -> None:
     first, second = adapter.MeutererEnv(players=3), adapter.MeutererEnv(players=4)
     assert first._legal_ids is second._legal_ids
     assert adapter.MeutererEnv(players=3, rounds=2)._legal_ids is not first._legal_ids
+
+
+def reference_episode(env: Any, seed: int, learner: random.Random) -> int:
+    """Play a seeded episode of ``env`` (random opponents) and, beside it, the same episode
+    on the reference engine with the documented generators; at every learner step the
+    observation, the mask and the reward must be the reference's (views, legal ids,
+    utilities). Returns the learner's steps."""
+    observation, info = env.reset(seed=seed)
+    seat, players, layout = env.seat, env.players, env.layout
+    ids = env.ids
+    chance = random.Random(seed)
+    if env.seat_choice == "random":
+        chance.randrange(players)  # the seat was drawn from the dealer's generator first
+    opponents = [random.Random(f"{seed}/opponent/{i}") for i in range(players - 1)]
+    state = meuterer.new_game(players, 0, env.rules)
+    base = utilities(state, env.utility)[seat]
+    steps, reward, terminated = 0, 0.0, False
+    while True:
+        while (player := meuterer.current_player(state)) not in (None, seat):
+            if player == meuterer.CHANCE:
+                state = meuterer.apply(state, meuterer.sample_chance(state, chance))
+            else:
+                legal = meuterer.legal_actions(state)
+                which = player if player < seat else player - 1
+                state = meuterer.apply(state, legal[opponents[which].randrange(len(legal))])
+        over = meuterer.is_terminal(state)
+        if steps:  # the learner's change of utility since his previous decision
+            now = utilities(state, env.utility)[seat]
+            assert reward == pytest.approx(now - base) and terminated == over, (seed, steps)
+            base = now
+        seen = view(state, seat)
+        if env.observation_kind == "vector":
+            expected = np.array(layout.vector(seen), np.int64)
+        else:
+            expected = np.array(layout.encode(seen), np.float32)
+        assert observation.dtype == expected.dtype and np.array_equal(observation, expected), (seed, steps)
+        legal_ids = [] if over else list(ids.legal_ids(state))
+        assert np.flatnonzero(info["action_mask"]).tolist() == legal_ids, (seed, steps)
+        assert info["scores"] == state.scores and info["seat"] == seat
+        if over:
+            return steps
+        number = learner.choice(legal_ids)
+        observation, reward, terminated, truncated, info = env.step(number)
+        assert not truncated
+        state = meuterer.apply(state, ids.action(state, number))
+        steps += 1
+
+
+@pytest.mark.parametrize("observation", ["encoded", "vector"])
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (4, {}),
+        (3, {"rules": Rules(pirates=True, ring="shuffled", withholding=True), "seat": "rotate"}),
+        (4, {"rules": Rules(discard_pool="hand", reshuffle="when_empty", rounds=3), "seat": "random"}),
+        (3, {"rules": Rules(rounds=4, hand_size=4, loadmaster_extra=2, max_offer=5), "utility": "win"}),
+    ],
+    ids=["4p", "3p-pirates-shuffled-rotate", "4p-variants-random-seat", "3p-options-win"],
+)
+def test_every_step_of_many_seeded_episodes_equals_the_reference(
+    observation: str, players: int, options: dict[str, Any]
+) -> None:
+    # The fast engine, the fast observation writer, the scalar encoder, the memoised legal
+    # ids and the utilities from the scores, step by step against views and the engine.
+    env = adapter.MeutererEnv(players=players, observation=observation, **options)
+    learner = random.Random(players)
+    assert sum(reference_episode(env, seed, learner) for seed in range(20)) > 300
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_scalar_encoder_writes_the_layouts_encoding(players: int) -> None:
+    rules = Rules(pirates=True, hand_size=4, loadmaster_extra=2, max_offer=5)
+    layout = observation_layout(players, rules)
+    encode = adapter.ScalarEncoder(layout)
+    rng = random.Random(players)
+    for _ in range(50):
+        values = [rng.randint(low, high) for low, high in zip(layout.low, layout.high, strict=True)]
+        encoded = encode(np.array(values, np.int64))
+        assert encoded.dtype == np.float32 and encoded.shape == (layout.encoded_size,)
+        assert np.array_equal(encoded, np.array(layout.encode_values(values), np.float32))
+
+
+def test_legal_ids_look_a_list_built_afresh_up_by_its_content() -> None:
+    from meuterer.encoding import action_ids
+    from meuterer.fast import FastGame
+
+    game = FastGame.new(4)
+    while game.is_chance_node():
+        game.apply_chance(random.Random(2))
+    legal_ids = adapter.LegalIds(action_ids(game.rules))
+    moves, mask = legal_ids(game)
+    first = game.legal_actions()
+    game._legal = (*first,)  # equal, not the same list
+    again, again_mask = legal_ids(game)
+    assert again is moves and again_mask is mask and len(legal_ids._memo) == 2 and game._legal is not first
+    assert legal_ids.int8(game)[1].dtype == np.int8

@@ -55,7 +55,12 @@ def play(environment: Any, seed: int) -> tuple[list[str], dict[str, float]]:
         legal = list(np.flatnonzero(obs["action_mask"]))
         assert legal == list(action_ids(raw.rules).legal_ids(state))
         assert sorted(raw.action_to_string(a) for a in legal) == sorted(map(str, meuterer.legal_actions(state)))
-        assert list(obs["observation"]) == list(observation_vector(view(state, state.to_act)))
+        seen = view(state, state.to_act)
+        if raw.observation_kind == "vector":
+            assert list(obs["observation"]) == list(observation_vector(seen))
+        else:  # the scalar encoder writes exactly the layout's encoding
+            expected = np.array(raw.layout.encode(seen), np.float32)
+            assert obs["observation"].dtype == np.float32 and np.array_equal(obs["observation"], expected)
         for other in environment.agents:
             if other != agent:
                 assert not environment.observe(other)["action_mask"].any()
@@ -184,3 +189,34 @@ def test_masks_are_read_only_int8_and_only_the_agent_to_act_has_legal_ids() -> N
             assert np.flatnonzero(mask).tolist() == legal
         else:
             assert not mask.any()
+
+
+@pytest.mark.parametrize("observation", ["vector", "encoded"])
+@pytest.mark.parametrize("kwargs", VARIANTS, ids=IDS)
+def test_many_seeded_games_agree_with_the_engine_at_every_step(kwargs: dict[str, Any], observation: str) -> None:
+    # Observations (both kinds), masks and legal ids against views and the engine; rewards
+    # add up to the scores.
+    environment = adapter.env(observation=observation, **kwargs)
+    for seed in range(4):
+        _played, totals = play(environment, seed)
+        final = environment.unwrapped.game_state
+        assert [totals[f"player_{seat}"] for seat in range(final.players)] == [float(s) for s in final.scores]
+
+
+def test_the_wrapper_checks_the_order_of_steps_itself(caplog: pytest.LogCaptureFixture) -> None:
+    environment = adapter.env(players=3)
+    for name in ("agents", "agent_selection"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(environment, name)
+    with pytest.raises(AssertionError, match="reset"):
+        environment.step(0)
+    environment.reset(seed=1)
+    assert environment.agents == environment.unwrapped.agents
+    assert environment.agent_selection == environment.unwrapped.agent_selection
+    for _agent in environment.agent_iter():
+        observation, _, terminated, truncated, _ = environment.last()
+        environment.step(None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0]))
+    assert environment.agents == []
+    with caplog.at_level("WARNING"):
+        environment.step(None)
+    assert "after all agents are terminated" in caplog.text

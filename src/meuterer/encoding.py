@@ -308,7 +308,15 @@ def utilities(state: State, utility: str) -> tuple[float, ...]:
     >>> final.scores, utilities(final, "relative"), utilities(final, "win")
     ((24, 25, 27), (-2.0, -0.5, 2.5), (0.0, 0.0, 1.0))
     """
-    scores = state.scores
+    return score_utilities(state.scores, engine.is_terminal(state), utility)
+
+
+def score_utilities(scores: Sequence[int], over: bool, utility: str) -> tuple[float, ...]:
+    """:func:`utilities` of a game whose seats have ``scores``, over or not (all a utility reads).
+
+    >>> score_utilities((24, 25, 27), True, "win"), score_utilities((24, 25, 27), False, "win")
+    ((0.0, 0.0, 1.0), (0.0, 0.0, 0.0))
+    """
     if utility == "score":
         return tuple(map(float, scores))
     if utility == "relative":
@@ -316,7 +324,7 @@ def utilities(state: State, utility: str) -> tuple[float, ...]:
         return tuple(score - (total - score) / others for score in scores)
     if utility != "win":
         raise ValueError(f"utility must be one of {', '.join(UTILITIES)}, got {utility!r}")
-    if not engine.is_terminal(state):
+    if not over:
         return (0.0,) * len(scores)
     winners = leaders(scores)
     return tuple(1.0 / len(winners) if p in winners else 0.0 for p in range(len(scores)))

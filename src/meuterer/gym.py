@@ -55,17 +55,16 @@ except ImportError as error:  # pragma: no cover - without the extra
     raise ImportError(f"meuterer.gym needs Gymnasium: pip install 'meuterer[gym]' ({error})") from error
 
 from meuterer import engine
-from meuterer.actions import Action
-from meuterer.encoding import UTILITIES, ActionIds, action_ids, as_action_id, utilities
+from meuterer.actions import Action, Sell
+from meuterer.encoding import UTILITIES, ActionIds, action_ids, as_action_id, score_utilities
 from meuterer.errors import IllegalActionError, SetupError
-from meuterer.fast import FastGame
+from meuterer.fast import CHANCE, FastGame
 from meuterer.fast.observation import observation_vector
 from meuterer.rules import Rules
 from meuterer.state import State
-from meuterer.vector.observation import Encoder
 from meuterer.views import Layout, PlayerView, observation_layout, observation_text, view
 
-__all__ = ["ENV_ID", "LegalIds", "MeutererEnv", "Policy", "observation_space", "observe"]
+__all__ = ["ENV_ID", "LegalIds", "MeutererEnv", "Policy", "ScalarEncoder", "observation_space", "observe"]
 
 ENV_ID: Final = "meuterer/Meuterer-v0"
 """The id :func:`gymnasium.make` knows the environment by, once this module is imported
@@ -98,9 +97,10 @@ class LegalIds:
     """The legal action ids of a :class:`~meuterer.fast.FastGame`, each with the place of
     its action in :meth:`~meuterer.fast.FastGame.legal_actions`, in id order, and their mask.
 
-    Memoised on the legal list itself: the fast engine hands out the same (immutable)
-    tuple for the same choice, so the ids are worked out once per list, not once per step.
-    A list is held while its entry is, so its identity cannot be reused by another.
+    Memoised on the legal list itself: the fast engine often hands out the same (immutable)
+    tuple for the same choice, so the ids are worked out once per list, not once per step
+    (a list is held while its entry is, so its identity cannot be reused by another); a
+    list built afresh is looked up by its content (and, for sales, the active islands).
 
     >>> from meuterer.encoding import action_ids
     >>> from meuterer.fast import FastGame
@@ -115,11 +115,12 @@ class LegalIds:
     """
 
     LIMIT: Final = 4096
-    """The most lists remembered (all are forgotten when the memo is full)."""
+    """The most lists remembered, by identity and by content (each memo is forgotten when full)."""
 
     def __init__(self, ids: ActionIds) -> None:
         self.ids = ids
-        self._memo: dict[int, tuple[Sequence[Action], dict[int, int], np.ndarray]] = {}
+        self._memo: dict[int, tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]] = {}
+        self._by_content: dict[object, tuple[dict[int, int], np.ndarray, np.ndarray]] = {}
 
     @staticmethod
     @lru_cache(maxsize=32)
@@ -134,19 +135,96 @@ class LegalIds:
         return LegalIds(ids)
 
     def __call__(self, game: FastGame) -> tuple[dict[int, int], np.ndarray]:
-        """The legal ids (id -> place in the legal list) and the read-only boolean mask."""
+        """The legal ids (id -> place in the legal list) and the read-only boolean mask
+        (no ids, an all-false mask once the game is over)."""
+        entry = self._entry(game)
+        return entry[1], entry[2]
+
+    def int8(self, game: FastGame) -> tuple[dict[int, int], np.ndarray]:
+        """As calling it, the mask as read-only ``int8`` (PettingZoo's action masks)."""
+        entry = self._entry(game)
+        return entry[1], entry[3]
+
+    def _entry(self, game: FastGame) -> tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]:
         legal = game.legal_actions()
         entry = self._memo.get(id(legal))
         if entry is None or entry[0] is not legal:
-            action_id = self.ids.action_id
-            moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(legal)))
-            mask = np.zeros(self.ids.num_actions, np.bool_)
-            mask[list(moves)] = True
-            mask.flags.writeable = False
+            # A list built afresh is often equal to one seen before: look it up by content
+            # (a sale's id depends on the active islands too).
+            key = (legal, game.ring, game.active) if legal and type(legal[0]) is Sell else legal
+            found = self._by_content.get(key)
+            if found is None:
+                action_id = self.ids.action_id
+                moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(legal)))
+                mask = np.zeros(self.ids.num_actions, np.bool_)
+                mask[list(moves)] = True
+                mask.flags.writeable = False
+                found = (moves, mask, mask.view(np.int8))
+                if len(self._by_content) >= self.LIMIT:
+                    self._by_content.clear()
+                self._by_content[key] = found
             if len(self._memo) >= self.LIMIT:
                 self._memo.clear()
-            entry = self._memo[id(legal)] = (legal, moves, mask)
-        return entry[1], entry[2]
+            entry = self._memo[id(legal)] = (legal, *found)
+        return entry
+
+
+class ScalarEncoder:
+    """:meth:`meuterer.views.Layout.encode_values` of one observation vector, as a new
+    float32 array, by one table lookup: for every entry and each of its values (``low`` to
+    ``high``) the place it writes in the encoding and the float written there (its one-hot
+    place and 1.0 for a category, its own place and the scaled value for a quantity), both
+    worked out once from the declared layout by ``encode_values`` itself.
+
+    >>> from meuterer.views import observation_layout
+    >>> layout = observation_layout(3)
+    >>> values = np.array(layout.high)
+    >>> encode = ScalarEncoder(layout)
+    >>> encode(values).tolist() == list(np.float32(layout.encode_values(layout.high)))
+    True
+    """
+
+    def __init__(self, layout: Layout[PlayerView]) -> None:
+        self.size = layout.encoded_size
+        """The length of an encoding."""
+        places: list[int] = []
+        floats: list[float] = []
+        base: list[int] = []
+        at = 0  # where the entry's encoding starts
+        for index, (low, high, categorical) in enumerate(zip(layout.low, layout.high, layout.categorical, strict=True)):
+            base.append(len(places) - low)
+            probe = list(layout.low)
+            for value in range(low, high + 1):
+                probe[index] = value
+                encoded = layout.encode_values(probe)[at : at + (high - low + 1 if categorical else 1)]
+                written = [i for i, x in enumerate(encoded) if x] or [0]
+                assert len(written) == 1, "an entry writes one place"
+                places.append(at + written[0])
+                floats.append(encoded[written[0]])
+            at += high - low + 1 if categorical else 1
+        assert at == self.size
+        self._base = np.array(base, np.int64)
+        self._places = np.array(places, np.int64)
+        self._floats = np.array(floats, np.float32)
+
+    @staticmethod
+    @lru_cache(maxsize=32)
+    def of(layout: Layout[PlayerView]) -> ScalarEncoder:
+        """One encoder per layout, shared by the environments of the process (the tables
+        take some milliseconds to work out).
+
+        >>> from meuterer.views import observation_layout
+        >>> ScalarEncoder.of(observation_layout(4)) is ScalarEncoder.of(observation_layout(4))
+        True
+        """
+        return ScalarEncoder(layout)
+
+    def __call__(self, values: np.ndarray) -> np.ndarray:
+        """The encoding of an observation vector (an int array of the layout's size, each entry within its bounds)."""
+        rows = self._base + values
+        out = np.zeros(self.size, np.float32)
+        out[self._places[rows]] = self._floats[rows]
+        return out
 
 
 def _policy(spec: Any) -> Policy:
@@ -224,7 +302,8 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.layout = observation_layout(players, self.rules)
         """The declared observation layout (:func:`meuterer.views.observation_layout`)."""
         self.observation_space = observation_space(self.layout, observation)
-        self._encoder = Encoder(self.layout)
+        self._encoder = ScalarEncoder.of(self.layout)
+        self._size = self.layout.size
         self.action_space = spaces.Discrete(self.ids.num_actions)
         self._legal_ids = LegalIds.shared(self.ids)
         self._game = FastGame.from_state(self._initial)
@@ -272,7 +351,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         game = self._game
         if game.is_terminal():
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
-        number = as_action_id(action)
+        number = action if type(action) is int else as_action_id(action)  # a plain int as it is
         moves = self._legal()
         if number not in moves:
             if self.illegal == "raise":
@@ -328,20 +407,16 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         # The learner's legal ids, each with the place of its action in the fast game's list.
         moves = self._moves
         if moves is None:
-            game = self._game
-            if game.is_terminal():
-                moves, self._mask = {}, np.zeros(self.ids.num_actions, np.bool_)
-            else:
-                moves, self._mask = self._legal_ids(game)
+            moves, self._mask = self._legal_ids(self._game)
             self._moves = moves
         return moves
 
     def _utility(self) -> float:
-        # The learner's utility (the core's, asked again only when the scores or the end change).
+        # The learner's utility (the core's, worked out again only when the scores or the end change).
         game = self._game
         key = (tuple(game.scores), game.is_terminal())
         if key != self._utility_key:
-            self._utility_key, self._utilities = key, utilities(self.state, self.utility)
+            self._utility_key, self._utilities = key, score_utilities(key[0], key[1], self.utility)
         return self._utilities[self.seat]
 
     def _advance(self) -> None:
@@ -351,32 +426,35 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._mask = None
         self._moves = None
         self._state = None
-        game = self._game
+        game, seat, chance = self._game, self.seat, self._rng
+        blind, rngs = self._blind, self._opponent_rngs
         while True:
             player = game.current_player
-            if player is None or player == self.seat:
+            if player is None or player == seat:
                 return
-            if player == engine.CHANCE:
-                game.apply_chance(self._rng)
+            if player == CHANCE:
+                game.apply_chance(chance)
                 continue
-            which = player if player < self.seat else player - 1
+            which = player if player < seat else player - 1
             legal = game.legal_actions()
-            rng = self._opponent_rngs[which]
-            if self._blind[which]:  # as RandomAgent.act, without its view
+            rng = rngs[which]
+            if blind[which]:  # as RandomAgent.act, without its view
                 game.apply_at(rng.randrange(len(legal)))
             else:
                 game.apply(self._policies[which](view(game.to_state(), player), legal, rng))
 
     def _observation(self) -> np.ndarray:
         # The learner's observation, read straight off the fast game (the declared layout's).
-        values = observation_vector(self._game, self.seat)
+        values = np.fromiter(observation_vector(self._game, self.seat), np.int64, self._size)
         if self.observation_kind == "vector":
-            return np.array(values, np.int64)
-        encoded: np.ndarray = self._encoder(np.array([values], np.int32))[0]  # as Layout.encode_values
-        return encoded
+            return values
+        return self._encoder(values)  # as Layout.encode_values
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "seat": self.seat, "scores": tuple(self._game.scores)}
+        self._legal()
+        mask = self._mask
+        assert mask is not None
+        return {"action_mask": mask.copy(), "seat": self.seat, "scores": tuple(self._game.scores)}
 
 
 def _is_random(policy: Policy) -> bool:

@@ -58,10 +58,9 @@ from meuterer.encoding import action_ids, as_action_id
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.fast import FastGame
 from meuterer.fast.observation import observation_vector
-from meuterer.gym import LegalIds, observation_space
+from meuterer.gym import LegalIds, ScalarEncoder, observation_space
 from meuterer.rules import Rules
 from meuterer.state import State
-from meuterer.vector.observation import Encoder
 from meuterer.views import observation_layout, observation_text, view
 
 __all__ = ["env", "raw_env"]
@@ -87,6 +86,33 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return str(self.env)
+
+    # The attributes agent_iter reads at every step, and step, without the inherited
+    # __getattr__ layers (the same checks).
+    @property
+    def agents(self) -> list[str]:
+        """The environment's agents; before ``reset`` it raises as the wrapper does."""
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents  # type: ignore[no-any-return]
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent to act; before ``reset`` it raises as the wrapper does."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        """As ``OrderEnforcingWrapper.step``."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]
@@ -158,7 +184,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._no_mask = np.zeros(self.ids.num_actions, np.int8)
         self._no_mask.flags.writeable = False
         self._mask = self._no_mask
-        self._encoder = Encoder(self.layout)
+        self._encoder = ScalarEncoder.of(self.layout)
 
     @property
     def game_state(self) -> State:
@@ -172,12 +198,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         # Each legal id and the place of its action in the fast game's legal list.
         moves = self._moves
         if moves is None:
-            game = self._game
-            if game.is_terminal():
-                moves, self._mask = {}, self._no_mask
-            else:
-                moves, mask = self._legal_ids(game)
-                self._mask = mask.view(np.int8)
+            moves, self._mask = self._legal_ids.int8(self._game)
             self._moves = moves
         return moves
 
@@ -221,7 +242,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise TypeError(f"{agent} must act: an action id, not None (None is only for agents who are done)")
-        number = as_action_id(action)
+        number = action if type(action) is int else as_action_id(action)  # a plain int as it is
         if not 0 <= number < self.ids.num_actions:
             raise IllegalActionError(
                 f"action id {number}", f"not in the action space of {agent}: ids are 0 to {self.ids.num_actions - 1}"
@@ -241,13 +262,16 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._chance()
         self._cumulative_rewards[agent] = 0.0
         after = game.scores
-        seat = self._seat
-        self.rewards = {name: float(after[seat[name]] - before[seat[name]]) for name in self.agents}
+        if after == before:  # no points scored (most steps): nothing to add up
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+        else:
+            seat = self._seat
+            self.rewards = {name: float(after[seat[name]] - before[seat[name]]) for name in self.agents}
+            self._accumulate_rewards()
         if game.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[game.to_act]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -274,11 +298,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
             if seat == game.to_act and agent == self.agent_selection and not game.is_terminal():
                 self._legal()
                 mask = self._mask
-            values = observation_vector(game, seat)
-            if self.observation_kind == "vector":
-                observation = np.array(values, np.int64)
-            else:
-                observation = self._encoder(np.array([values], np.int32))[0]  # as Layout.encode_values
+            observation = np.fromiter(observation_vector(game, seat), np.int64, self.layout.size)
+            if self.observation_kind != "vector":
+                observation = self._encoder(observation)  # as Layout.encode_values
             observed = self._observed[agent] = {"observation": observation, "action_mask": mask}
         return observed
 

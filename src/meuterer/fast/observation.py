@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from meuterer.cards import CARDS, ROLES, Role
 from meuterer.fast.engine import FastGame
+from meuterer.islands import Island
 from meuterer.machine import ROLES_SECRET, STEP_CODES
 from meuterer.phases.offer_cargo import roles_seen
 from meuterer.state import Step
@@ -40,12 +41,25 @@ _UNKNOWN_ROLES = [_NONE] * len(ROLES)
 _NO_SALE = [_NONE, _NONE, 0]
 _UNDECLARED = [0, *_NO_SALE, *_NO_SALE]
 _SALES = 2
+_ROLE_CODE = {role: int(role) for role in ROLES}
+
+
+_SEEN: dict[tuple[int, tuple[int, ...], tuple[Role | None, ...], bool], list[int]] = {}
+"""The layout's roles-seen entries, memoised on everything roles_seen reads."""
+_SEEN_LIMIT = 4096
 
 
 def _roles_seen(game: FastGame, player: int) -> list[int]:
-    # The rule is phases.offer_cargo.roles_seen; here as the layout's entries.
-    left = roles_seen(player, game.role_order, game.roles, game.step == _CHOOSE_ROLE and game.to_act == player)
-    return _UNKNOWN_ROLES if left is None else [int(role in left) for role in ROLES]
+    # The rule is phases.offer_cargo.roles_seen; here as the layout's entries (memoised).
+    key = (player, tuple(game.role_order), tuple(game.roles), game.step == _CHOOSE_ROLE and game.to_act == player)
+    found = _SEEN.get(key)
+    if found is None:
+        left = roles_seen(*key)
+        found = _UNKNOWN_ROLES if left is None else [int(role in left) for role in ROLES]
+        if len(_SEEN) >= _SEEN_LIMIT:
+            _SEEN.clear()
+        _SEEN[key] = found
+    return found
 
 
 def observation_vector(game: FastGame, player: int | None) -> list[int]:
@@ -55,7 +69,6 @@ def observation_vector(game: FastGame, player: int | None) -> list[int]:
     drawn = game.drawn
     drawn_count = sum(drawn)
     ring = game.ring
-    active = game.active
     roles: list[Role | None] = game.roles
     if _SECRET[step]:
         roles = [None] * game.players if player is None else [r if s == player else None for s, r in enumerate(roles)]
@@ -70,12 +83,15 @@ def observation_vector(game: FastGame, player: int | None) -> list[int]:
         seen = _roles_seen(game, player)
         own = roles[player]
         role = _NONE if own is None else int(own)
-    up = [sum(column) for column in zip(*game.face_up, strict=True)]
+    face_up = game.face_up
+    up = map(sum, zip(*face_up, strict=True))
     unseen = [n - a - b - c - d for n, a, b, c, d in zip(game.rules.deck, game.discard, hand, down, up, strict=True)]
     mutiny = game.mutiny
     flags = [0] * len(ring)
-    for pos in active:
+    for pos in game.active:
         flags[pos] = 1
+    offer, pirate = game.offer, game.pirate
+    captain_to, mutineer_to = game.captain_destination, game.mutineer_destination
     out = [
         game.players,
         _NONE if player is None else player,
@@ -83,41 +99,41 @@ def observation_vector(game: FastGame, player: int | None) -> list[int]:
         _CODE[step],
         game.captain,
         _NONE if step == _GAME_OVER else game.to_act,
-        _NONE if game.offer is None else game.offer,
+        _NONE if offer is None else offer,
         game.start,
-        _NONE if game.pirate is None else game.pirate,
-        _NONE if game.captain_destination is None else game.captain_destination,
-        _NONE if game.mutineer_destination is None else game.mutineer_destination,
+        _NONE if pirate is None else pirate,
+        _NONE if captain_to is None else captain_to,
+        _NONE if mutineer_to is None else mutineer_to,
         _NONE if mutiny is None else int(mutiny),
         game.draws_left,
         drawn_count,
         sum(game.deck),
+        *ring,
+        *flags,
+        *game.discard,
+        *unseen,
+        *hand,
+        *down,
+        *mine,
+        role,
+        *seen,
     ]
-    out += ring
-    out += flags
-    out += game.discard
-    out += unseen
-    out += hand
-    out += down
-    out += mine
-    out.append(role)
-    out += seen
-    order, queue, hands, downs, passed, scores, face_up = (
+    order, queue, hands, downs, passed, scores = (
         game.role_order,
         game.queue,
         game.hands,
         game.face_down,
         game.passed,
         game.scores,
-        game.face_up,
     )
+    append, extend = out.append, out.extend
     for seat, sales in enumerate(game.sales):
         seat_role = roles[seat]
         out += (
             sum(hands[seat]),
             sum(downs[seat]),
-            int(passed[seat]),
-            _NONE if seat_role is None else int(seat_role),
+            1 if passed[seat] else 0,
+            _NONE if seat_role is None else _ROLE_CODE[seat_role],
             order.index(seat) if seat in order else _NONE,
             queue.index(seat) if seat in queue else _NONE,
             scores[seat],
@@ -126,16 +142,29 @@ def observation_vector(game: FastGame, player: int | None) -> list[int]:
         if sales is None:
             out += _UNDECLARED
             continue
-        out.append(1)
+        append(1)
+        where = _positions(game)
         for k in range(_SALES):
             if k < len(sales):
                 sale = sales[k]
-                out += (_position(game, sale.island), int(sale.card), sale.count)
+                extend((where[sale.island], int(sale.card), sale.count))
             else:
-                out += _NO_SALE
+                extend(_NO_SALE)
     return out
 
 
-def _position(game: FastGame, name: str) -> int:
-    islands = game.rules.islands
-    return next(pos for pos, index in enumerate(game.ring) if islands[index].name == name)
+_POSITIONS: dict[tuple[int, tuple[int, ...]], tuple[tuple[Island, ...], dict[str, int]]] = {}
+"""Each island's ring position by name, per island list (held, so its id stays its own) and ring."""
+
+
+def _positions(game: FastGame) -> dict[str, int]:
+    islands, ring = game.rules.islands, game.ring
+    found = _POSITIONS.get((id(islands), ring))
+    if found is None or found[0] is not islands:
+        where: dict[str, int] = {}
+        for pos, index in enumerate(ring):
+            where.setdefault(islands[index].name, pos)  # the first position of a name
+        if len(_POSITIONS) >= _SEEN_LIMIT:
+            _POSITIONS.clear()
+        found = _POSITIONS[id(islands), ring] = (islands, where)
+    return found[1]
