@@ -219,6 +219,20 @@ def test_the_declaration_tables_start_afresh_past_their_bound(monkeypatch: pytes
     assert vector_engine._CHOICES[Rules(rounds=2), "sell"].generation > 1
 
 
+def test_the_declaration_tables_look_keys_up_dense_or_sorted(monkeypatch: pytest.MonkeyPatch) -> None:
+    from meuterer.vector import engine as vector_engine
+
+    # A key space past the dense bound is searched in its sorted keys: the same games.
+    monkeypatch.setattr(vector_engine._Choices, "DENSE", 0)
+    monkeypatch.setattr(vector_engine, "_CHOICES", {})
+    assert align(3, 4, Rules(rounds=2), seed=9, every_seat=False).games == 3
+    table = vector_engine._CHOICES[Rules(rounds=2), "sell"]
+    assert table.dense is None and len(table.sorted_keys) == len(table.rows) > 0
+    monkeypatch.undo()
+    dense = VectorGame(2, 4, Rules(rounds=2))._sells
+    assert dense.dense is not None and dense.space == 7 * 7 * 5 * 6 * 7 * 8 * 9  # buy kinds, then goods
+
+
 def test_simulate_plays_random_players_on_the_vector_engine_by_default(capsys: pytest.CaptureFixture[str]) -> None:
     from meuterer.cli.main import main
 

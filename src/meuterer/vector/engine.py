@@ -172,10 +172,17 @@ class VectorGame:
         for i, island in enumerate(rules.islands):
             self.buys[i] = [island.buys_card(card) for card in GOODS]
         # Shared by every batch of the same rules (they depend on nothing else).
-        self._sells = _choices(rules, "sell", ids.sell)
-        self._discards = _choices(rules, "discard", ids.discard)
-        self._goods_base = max(rules.deck[:_GOODS]) + 1
-        self._pool_base = max(max(rules.deck), self.hand_size + self.extra) + 1
+        # Keys of counts in mixed radix: no one holds more of a card than the deck has.
+        radix = np.array(rules.deck, dtype=np.int64) + 1
+        self._pool_stride = np.concatenate([np.cumprod(radix[::-1])[::-1][1:], [1]])
+        self._goods_stride = np.concatenate([np.cumprod(radix[:_GOODS][::-1])[::-1][1:], [1]])
+        # The declarations depend on the islands only through what each buys: an island's
+        # kind is the good it buys, _GOODS for every good, _GOODS + 1 for no second island.
+        kinds = [_GOODS if island.buys is None else int(island.buys) for island in rules.islands]
+        self._buy_kind = np.array([*kinds, _GOODS + 1], dtype=np.int64)
+        pairs = (_GOODS + 2) ** 2
+        self._sells = _choices(rules, "sell", ids.sell, pairs * int(np.prod(radix[:_GOODS])))
+        self._discards = _choices(rules, "discard", ids.discard, int(np.prod(radix)))
 
     def _allocate(self) -> None:
         b, p, n = self.batch, self.players, self.n_islands
@@ -524,17 +531,15 @@ class VectorGame:
         # Goods no active island buys play no part in the declarations.
         bought = self.buys[pair[:, 0]] | self.buys[pair[:, 1]]
         goods = self._up_rows[self._row(idx, self.to_act[idx]), :_GOODS] * bought
-        key = pair[:, 0] * (self.n_islands + 1) + pair[:, 1]
-        for k in range(_GOODS):
-            key = key * self._goods_base + goods[:, k]
+        kind = np.take(self._buy_kind, pair)
+        key = (kind[:, 0] * (_GOODS + 2) + kind[:, 1]) * int(self._goods_stride[0] * (self.rules.deck[0] + 1))
+        key += goods @ self._goods_stride
         return self._rows(key, idx, self._sells)
 
     def _discard_rows_of(self, idx: IntArray) -> IntArray:
         seat = self.to_act[idx]
         pool = self.hands[idx, seat] if self.rules.discard_pool is DiscardPool.HAND else self.drawn[idx]
-        key = np.zeros(len(idx), dtype=np.int64)
-        for k in range(len(CARDS)):
-            key = key * self._pool_base + pool[:, k]
+        key: IntArray = pool @ self._pool_stride
         return self._rows(key, idx, self._discards)
 
     def _rows(self, key: IntArray, idx: IntArray, choices: _Choices) -> IntArray:
@@ -1067,8 +1072,13 @@ class _Choices:
     MOST_ROWS: Final = 1 << 15
     """Rows kept at most; past it the table starts afresh (``generation`` counts the starts)."""
 
-    def __init__(self, block: range) -> None:
+    DENSE: Final = 1 << 21
+    """Key spaces up to this size are looked up in a dense table (one gather), larger ones
+    by a search of the sorted keys."""
+
+    def __init__(self, block: range, space: int) -> None:
         self.block = block
+        self.space = space
         self.generation = 0
         self._clear()
 
@@ -1079,6 +1089,7 @@ class _Choices:
         self.count = np.zeros(16, dtype=np.int64)
         self.sorted_keys = np.zeros(0, dtype=np.int64)
         self.sorted_rows = np.zeros(0, dtype=np.int64)
+        self.dense = np.full(self.space, -1, dtype=np.int32) if self.space <= self.DENSE else None
         self._new: list[tuple[int, int]] = []
         self.generation += 1
 
@@ -1113,12 +1124,18 @@ class _Choices:
             return
         new = np.array(sorted(self._new), dtype=np.int64)
         self._new = []
+        if self.dense is not None:
+            self.dense[new[:, 0]] = new[:, 1]
+            return
         at = np.searchsorted(self.sorted_keys, new[:, 0])  # merged in, the keys stay sorted
         self.sorted_keys = np.insert(self.sorted_keys, at, new[:, 0])
         self.sorted_rows = np.insert(self.sorted_rows, at, new[:, 1])
 
     def lookup(self, key: IntArray) -> IntArray:
         """Each key's row, ``-1`` for a key not seen."""
+        if self.dense is not None:
+            rows: IntArray = np.take(self.dense, key).astype(np.int64)
+            return rows
         if not len(self.sorted_keys):
             return np.full(len(key), -1, dtype=np.int64)
         at = np.minimum(np.searchsorted(self.sorted_keys, key), len(self.sorted_keys) - 1)
@@ -1134,12 +1151,12 @@ class _Choices:
 _CHOICES: dict[tuple[Rules, str], _Choices] = {}
 
 
-def _choices(rules: Rules, kind: str, block: range) -> _Choices:
+def _choices(rules: Rules, kind: str, block: range, space: int) -> _Choices:
     found = _CHOICES.get((rules, kind))
     if found is None:
         if len(_CHOICES) >= 32:
             _CHOICES.clear()
-        found = _CHOICES[rules, kind] = _Choices(block)
+        found = _CHOICES[rules, kind] = _Choices(block, space)
     return found
 
 
