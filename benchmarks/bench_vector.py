@@ -3,7 +3,8 @@
 Random playouts (``meuterer.vector.random_playouts``: whole games, uniformly random legal
 decisions, ``--batch`` games in lockstep, finished games replaced) in games per second, as a
 ratio to the yardstick (``../shared/bench/ref_sim.py``) timed right after; decisions per
-second at B = 4096 (the engine alone, and an env's hot loop: mask, observation, step); the
+second at B = 4096, every seat's decisions counted (the engine alone, and an env's hot loop:
+legal mask, the acting seat's observation or every seat's, step); the
 memory of one game in the batch, and of B = 65,536.
 
     PYTHONPATH=src python benchmarks/bench_vector.py [--games N] [--batch B] [--players N]
@@ -75,22 +76,28 @@ def main() -> None:
             yard = count / _cpu(partial(_yardstick, ref_sim, rng, n, count))
             line += f"; yardstick {yard:,.0f} games/s; ratios {rate / yard:.2f}x, {steady / yard:.2f}x"
         print(line)
-    # Decisions per second at B = 4096 (all seats), the engine alone (a random legal choice
-    # and the step), then as an env's hot loop (also the full mask and the acting seat's
-    # observation).
+    # Decisions per second at B = 4096 (every seat's decisions counted, chance steps not),
+    # the engine alone (a random legal choice and the step), then as an env's hot loop
+    # (also the full legal mask and the acting seat's observation, or every seat's).
+    random_playouts(16_384, 4, batch=4096, seed=0)  # the declaration tables warm
     g = VectorGame(4096, 4, seed=2)
-    for _ in range(600):  # past the deal, caches warm
+    for _ in range(600):  # past the deal
         g.step(g.random_actions(), checked=False)
         g.reset(g.terminal)
     alone = None
-    for label, full in (("random choice + step", False), ("mask + observation + random choice + step", True)):
+    loops = (
+        ("random choice + step", None),
+        ("mask + acting seat's observation + random choice + step", False),
+        ("mask + every seat's observation + random choice + step", True),
+    )
+    for label, every in loops:
         decisions = 0
         start = time.process_time()
         while time.process_time() - start < args.seconds:
             deciding = ~g.chance & ~g.terminal
-            if full:
+            if every is not None:
                 g.legal_mask()
-                observations(g, g.to_act)
+                observations(g) if every else observations(g, g.to_act)
             actions = g.random_actions()
             decisions += int(deciding.sum())
             g.step(actions, checked=False)
