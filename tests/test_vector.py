@@ -169,7 +169,14 @@ def test_observations_shape_dtype_and_bytes() -> None:
     every = observations(games)
     assert every.shape == (3, 4, 164) and every.dtype == np.int32
     assert (observations(games, games.current_player) == every[np.arange(3), games.current_player]).all()
-    assert 1000 < games.nbytes() / games.batch < 4000
+    assert 500 < games.nbytes() / games.batch < 1000  # a seat's cards in bytes
+    assert games.hands.dtype == games.face_up.dtype == games.face_down.dtype == np.int8
+
+
+def test_a_deck_with_over_127_of_a_kind_keeps_the_seats_cards_in_int16() -> None:
+    rules = Rules(deck=(130, 5, 6, 7, 8, 6, 0), rounds=2)
+    assert VectorGame(2, 4, rules).hands.dtype == np.int16
+    assert align(3, 4, rules, seed=1).games == 3
 
 
 @pytest.mark.parametrize(

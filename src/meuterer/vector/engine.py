@@ -187,6 +187,9 @@ class VectorGame:
     def _allocate(self) -> None:
         b, p, n = self.batch, self.players, self.n_islands
         z = np.zeros
+        # A seat's cards: small counts (a hand holds at most 26 cards, a seat no more of a
+        # kind than the deck has), in bytes unless the deck has over 127 of a kind.
+        cards = np.int8 if max(self.rules.deck) <= np.iinfo(np.int8).max else np.int16
         self.step_ = z(b, np.int64)
         self.round = z(b, np.int64)
         self.captain = z(b, np.int64)
@@ -198,9 +201,9 @@ class VectorGame:
         self.start = z(b, np.int64)
         self.active = z((b, 2), np.int64)
         self.pirate = z(b, np.int64)
-        self.hands = z((b, p, 7), np.int64)
-        self.face_up = z((b, p, 7), np.int64)
-        self.face_down = z((b, p, 7), np.int64)
+        self.hands = z((b, p, 7), cards)
+        self.face_up = z((b, p, 7), cards)
+        self.face_down = z((b, p, 7), cards)
         self.passed = z((b, p), np.bool_)
         self.roles = z((b, p), np.int64)
         self.role_order = z((b, p), np.int64)
