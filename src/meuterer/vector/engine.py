@@ -137,6 +137,7 @@ class VectorGame:
         self._history: list[list[int]] = [[] for _ in range(batch)]
         self._version = 0
         self._memos: dict[str, tuple[tuple[int, int, int], IntArray, IntArray]] = {}
+        self._grouped: tuple[int, Callable[[int], IntArray]] | None = None
         self._allocate()
         self.reset()
 
@@ -489,31 +490,38 @@ class VectorGame:
         node or when over), the ids :meth:`meuterer.encoding.ActionIds.legal_ids` lists."""
         ids = self.ids
         mask = np.zeros((self.batch, ids.num_actions), dtype=np.bool_)
-        s = self.step_
-        i = np.flatnonzero(s == OFFER)
+        group = self._step_groups()
+        i = group(OFFER)
         mask[i, ids.offer.start : ids.offer.stop] = True
-        i = np.flatnonzero(s == PLAY)
+        i = group(PLAY)
         if len(i):
             mask[i, ids.play.start : ids.play.stop] = self._hand_rows[self._row(i, self.to_act[i])] > 0
             mask[i, ids.pass_.start] = True
-        i = np.flatnonzero(s == CHOOSE_ROLE)
+        i = group(CHOOSE_ROLE)
         if len(i):
             taken = np.zeros((len(i), len(ROLES) + 1), dtype=np.bool_)
             taken[np.arange(len(i))[:, None], self.roles[i]] = True  # -1 marks the last column
             mask[i, ids.role.start : ids.role.stop] = ~taken[:, : len(ROLES)]
-        i = np.flatnonzero(s == MUTINY)
+        i = group(MUTINY)
         if len(i):
             most = self.face_down[i, self.to_act[i], _SUPPORT]
             mask[i, ids.support.start : ids.support.stop] = np.arange(len(ids.support)) <= most[:, None]
-        i = np.flatnonzero(s == SELL)
+        i = group(SELL)
         if len(i):
             rows = self._memo("sell", i, self._sell_rows_of)
             mask[i, ids.sell.start : ids.sell.stop] = self._sells.mask[rows]
-        i = np.flatnonzero(s == LOADMASTER_DISCARD)
+        i = group(LOADMASTER_DISCARD)
         if len(i):
             rows = self._memo("discard", i, self._discard_rows_of)
             mask[i, ids.discard.start : ids.discard.stop] = self._discards.mask[rows]
         return mask
+
+    def _step_groups(self) -> Callable[[int], IntArray]:
+        # the games at each step, found once per state of the batch (legal_mask and
+        # random_actions share them)
+        if self._grouped is None or self._grouped[0] != self._version:
+            self._grouped = (self._version, _groups(self.step_))
+        return self._grouped[1]
 
     def _memo(self, name: str, idx: IntArray, find: Any) -> IntArray:
         # rows found once per state of the batch (legal_mask and random_actions share them)
@@ -568,7 +576,7 @@ class VectorGame:
         rng = self.rng if rng is None else rng
         ids = self.ids
         out = np.zeros(self.batch, dtype=np.int64)
-        group = _groups(self.step_)
+        group = self._step_groups()
         u = rng.random(self.batch)
         i = group(OFFER)
         out[i] = ids.offer.start + (u[i] * len(ids.offer)).astype(np.int64)
@@ -682,6 +690,7 @@ class VectorGame:
         other._views()
         other._history = [list(h) for h in self._history]
         other._memos = {}
+        other._grouped = None
         other.rng = np.random.Generator(type(self.rng.bit_generator)())
         other.rng.bit_generator.state = self.rng.bit_generator.state
         return other
