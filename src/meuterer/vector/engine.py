@@ -41,6 +41,7 @@ from meuterer.actions import Action, ArrangeRing, Draw, RingArrangements, Sale
 from meuterer.cards import CARDS, GOODS, ROLES, Card, Role
 from meuterer.encoding import UTILITIES, ActionIds, action_ids
 from meuterer.errors import IllegalActionError, SetupError
+from meuterer.machine import STEP_CODES
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
 from meuterer.state import State, Step
 
@@ -54,7 +55,9 @@ CHANCE: Final = -1
 TERMINAL: Final = -2
 """:attr:`VectorGame.current_player` of a game that is over."""
 
-_STEPS: Final = tuple(Step)
+# Steps are numbered by the machine's stable step codes (meuterer.machine.STEP_CODES).
+_NUMBER: Final = STEP_CODES
+_STEPS: Final = tuple(sorted(_NUMBER, key=_NUMBER.__getitem__))
 (
     RING,
     DEAL,
@@ -73,8 +76,25 @@ _STEPS: Final = tuple(Step)
     ROLES_RETURN,
     END_OF_ROUND,
     GAME_OVER,
-) = range(len(_STEPS))
-_NUMBER: Final = {step: i for i, step in enumerate(_STEPS)}
+) = (
+    _NUMBER[Step.RING],
+    _NUMBER[Step.DEAL],
+    _NUMBER[Step.OFFER],
+    _NUMBER[Step.PLAY],
+    _NUMBER[Step.CHOOSE_ROLE],
+    _NUMBER[Step.REVEAL],
+    _NUMBER[Step.MUTINY],
+    _NUMBER[Step.RESOLVE_MUTINY],
+    _NUMBER[Step.ROLE_POINTS],
+    _NUMBER[Step.SELL],
+    _NUMBER[Step.SAIL],
+    _NUMBER[Step.CLEAN_UP],
+    _NUMBER[Step.DRAW],
+    _NUMBER[Step.LOADMASTER_DISCARD],
+    _NUMBER[Step.ROLES_RETURN],
+    _NUMBER[Step.END_OF_ROUND],
+    _NUMBER[Step.GAME_OVER],
+)
 _SUPPORT, _PIRATE = int(Card.SUPPORT), int(Card.PIRATE)
 _MUTINEER, _CABIN_BOY, _MATE, _MERCHANT, _LOADMASTER = map(int, ROLES)
 _NO: Final = -1
