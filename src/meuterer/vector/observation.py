@@ -20,6 +20,8 @@ True
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import numpy.typing as npt
 
@@ -230,17 +232,12 @@ class _Shared:
             flat[(block + 3) * b + seat * (width * b) + rows] = own
 
 
-_CELLS: dict[tuple[int, int], IntArray] = {}
-
-
+@functools.lru_cache(maxsize=8)
 def _cells(k: int, b: int) -> IntArray:
-    """(k, B): the flat place of card ``row`` of game ``column`` in a (k, B) array."""
-    found = _CELLS.get((k, b))
-    if found is None:
-        if len(_CELLS) > 8:
-            _CELLS.clear()
-        found = _CELLS[k, b] = np.arange(k * b, dtype=np.int64).reshape(k, b)
-    return found
+    """(k, B): the flat place of card ``row`` of game ``column`` in a (k, B) array (read only)."""
+    cells = np.arange(k * b, dtype=np.int64).reshape(k, b)
+    cells.flags.writeable = False
+    return cells
 
 
 def _index_of(seats: IntArray, length: IntArray, n: int) -> IntArray:
