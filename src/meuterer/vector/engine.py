@@ -1152,9 +1152,7 @@ class _Choices:
 
     def index(self) -> None:
         """Sort the keys for :meth:`lookup` (after adding some)."""
-        if not self._new:
-            return
-        new = np.array(sorted(self._new), dtype=np.int64)
+        new = np.array(sorted(self._new), dtype=np.int64).reshape(-1, 2)
         self._new = []
         if self.dense is not None:
             self.dense[new[:, 0]] = new[:, 1]
