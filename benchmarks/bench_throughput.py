@@ -59,8 +59,9 @@ def _deciding(game: VectorGame, where: Any = None) -> int:
 
 
 def env_loop(seconds: float, batch: int = BATCH) -> float:
+    random_playouts(16_384, PLAYERS, batch=batch, seed=0)  # the declaration tables warm
     g = VectorGame(batch, PLAYERS, seed=2)
-    for _ in range(300):  # past the deals, the declaration caches warm
+    for _ in range(300):  # past the deals
         g.step(g.random_actions(), checked=False)
         g.reset(g.terminal)
 

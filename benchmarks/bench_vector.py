@@ -3,16 +3,18 @@
 Random playouts (``meuterer.vector.random_playouts``: whole games, uniformly random legal
 decisions, ``--batch`` games in lockstep, finished games replaced) in games per second, as a
 ratio to the yardstick (``../shared/bench/ref_sim.py``) timed right after; decisions per
-second at B = 4096 (the engine alone, and an env's hot loop: mask, observation, step); the
+second at B = 4096, every seat's decisions counted (the engine alone, and an env's hot loop:
+legal mask, the acting seat's observation or every seat's, step); the
 memory of one game in the batch, and of B = 65,536.
 
-    PYTHONPATH=src python benchmarks/bench_vector.py [--games N] [--batch B] [--players N]
+    PYTHONPATH=src python benchmarks/bench_vector.py [--games N] [--batch B] [--players N] [--seconds S] [--repeats R]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from collections.abc import Callable
 from functools import partial
@@ -55,7 +57,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=65_536, help="random playouts per player count")
     parser.add_argument("--batch", type=int, default=16_384, help="games in lockstep")
     parser.add_argument("--players", type=int, nargs="*", default=[4, 3])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time of the decisions/s loop")
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of each decisions/s loop")
+    parser.add_argument("--repeats", type=int, default=1, help="runs of the loops, alternating; medians printed")
     args = parser.parse_args()
     path = find_yardstick()
     ref_sim = load_yardstick(path) if path is not None else None
@@ -75,32 +78,41 @@ def main() -> None:
             yard = count / _cpu(partial(_yardstick, ref_sim, rng, n, count))
             line += f"; yardstick {yard:,.0f} games/s; ratios {rate / yard:.2f}x, {steady / yard:.2f}x"
         print(line)
-    # Decisions per second at B = 4096 (all seats), the engine alone (a random legal choice
-    # and the step), then as an env's hot loop (also the full mask and the acting seat's
-    # observation).
+    # Decisions per second at B = 4096 (every seat's decisions counted, chance steps not),
+    # the engine alone (a random legal choice and the step), then as an env's hot loop
+    # (also the full legal mask and the acting seat's observation, or every seat's).
+    random_playouts(16_384, 4, batch=4096, seed=0)  # the declaration tables warm
     g = VectorGame(4096, 4, seed=2)
-    for _ in range(600):  # past the deal, caches warm
+    for _ in range(600):  # past the deal
         g.step(g.random_actions(), checked=False)
         g.reset(g.terminal)
-    alone = None
-    for label, full in (("random choice + step", False), ("mask + observation + random choice + step", True)):
-        decisions = 0
-        start = time.process_time()
-        while time.process_time() - start < args.seconds:
-            deciding = ~g.chance & ~g.terminal
-            if full:
-                g.legal_mask()
-                observations(g, g.to_act)
-            actions = g.random_actions()
-            decisions += int(deciding.sum())
-            g.step(actions, checked=False)
-            g.reset(g.terminal)
-        rate = decisions / (time.process_time() - start)
-        # The loop next to the engine alone timed right before: a figure that moves less
+    loops = (
+        ("random choice + step", None),
+        ("mask + acting seat's observation + random choice + step", False),
+        ("mask + every seat's observation + random choice + step", True),
+    )
+    rates: list[list[float]] = [[] for _ in loops]
+    for _ in range(args.repeats):  # the loops alternate: each gets its share of the machine's load
+        for (_, every), found in zip(loops, rates, strict=True):
+            decisions = 0
+            start = time.process_time()
+            while time.process_time() - start < args.seconds:
+                deciding = ~g.chance & ~g.terminal
+                if every is not None:
+                    g.legal_mask()
+                    observations(g) if every else observations(g, g.to_act)
+                actions = g.random_actions()
+                decisions += int(deciding.sum())
+                g.step(actions, checked=False)
+                g.reset(g.terminal)
+            found.append(decisions / (time.process_time() - start))
+    for (label, _), found in zip(loops, rates, strict=True):
+        # Each loop next to the engine alone timed right before it: a figure that moves less
         # with the machine's load than either rate.
-        share = f", {rate / alone:.2f}x the engine alone" if alone else ""
-        alone = alone or rate
-        print(f"4 players, B=4096: {rate:,.0f} decisions/s (all seats; {label}{share})")
+        share = [rate / alone for rate, alone in zip(found, rates[0], strict=True)]
+        spread = f" (median of {len(found)}: {min(found):,.0f} to {max(found):,.0f})" if len(found) > 1 else ""
+        versus = f", {statistics.median(share):.2f}x the engine alone" if found is not rates[0] else ""
+        print(f"4 players, B=4096: {statistics.median(found):,.0f} decisions/s{spread} (all seats; {label}{versus})")
     print(f"memory: {g.nbytes() / g.batch:,.0f} bytes of state per game (+ {g.ids.num_actions} bytes of mask)")
     big = VectorGame(65_536, 4, seed=3)
     print(f"B=65,536: {big.nbytes() / 2**20:,.0f} MiB of state, {big.legal_mask().nbytes / 2**20:,.0f} MiB of mask")

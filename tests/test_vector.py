@@ -169,7 +169,14 @@ def test_observations_shape_dtype_and_bytes() -> None:
     every = observations(games)
     assert every.shape == (3, 4, 164) and every.dtype == np.int32
     assert (observations(games, games.current_player) == every[np.arange(3), games.current_player]).all()
-    assert 1000 < games.nbytes() / games.batch < 4000
+    assert 500 < games.nbytes() / games.batch < 1000  # a seat's cards in bytes
+    assert games.hands.dtype == games.face_up.dtype == games.face_down.dtype == np.int8
+
+
+def test_a_deck_with_over_127_of_a_kind_keeps_the_seats_cards_in_int16() -> None:
+    rules = Rules(deck=(130, 5, 6, 7, 8, 6, 0), rounds=2)
+    assert VectorGame(2, 4, rules).hands.dtype == np.int16
+    assert align(3, 4, rules, seed=1).games == 3
 
 
 @pytest.mark.parametrize(
@@ -217,6 +224,20 @@ def test_the_declaration_tables_start_afresh_past_their_bound(monkeypatch: pytes
     monkeypatch.setattr(vector_engine, "_CHOICES", {})
     assert align(3, 3, Rules(rounds=2), seed=8, every_seat=False).games == 3
     assert vector_engine._CHOICES[Rules(rounds=2), "sell"].generation > 1
+
+
+def test_the_declaration_tables_look_keys_up_dense_or_sorted(monkeypatch: pytest.MonkeyPatch) -> None:
+    from meuterer.vector import engine as vector_engine
+
+    # A key space past the dense bound is searched in its sorted keys: the same games.
+    monkeypatch.setattr(vector_engine._Choices, "DENSE", 0)
+    monkeypatch.setattr(vector_engine, "_CHOICES", {})
+    assert align(3, 4, Rules(rounds=2), seed=9, every_seat=False).games == 3
+    table = vector_engine._CHOICES[Rules(rounds=2), "sell"]
+    assert table.dense is None and len(table.sorted_keys) == len(table.rows) > 0
+    monkeypatch.undo()
+    dense = VectorGame(2, 4, Rules(rounds=2))._sells
+    assert dense.dense is not None and dense.space == 7 * 7 * 5 * 6 * 7 * 8 * 9  # buy kinds, then goods
 
 
 def test_simulate_plays_random_players_on_the_vector_engine_by_default(capsys: pytest.CaptureFixture[str]) -> None:

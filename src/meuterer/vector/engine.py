@@ -41,6 +41,7 @@ from meuterer.actions import Action, ArrangeRing, Draw, RingArrangements, Sale
 from meuterer.cards import CARDS, GOODS, ROLES, Card, Role
 from meuterer.encoding import UTILITIES, ActionIds, action_ids
 from meuterer.errors import IllegalActionError, SetupError
+from meuterer.machine import STEP_CODES
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
 from meuterer.state import State, Step
 
@@ -54,7 +55,9 @@ CHANCE: Final = -1
 TERMINAL: Final = -2
 """:attr:`VectorGame.current_player` of a game that is over."""
 
-_STEPS: Final = tuple(Step)
+# Steps are numbered by the machine's stable step codes (meuterer.machine.STEP_CODES).
+_NUMBER: Final = STEP_CODES
+_STEPS: Final = tuple(sorted(_NUMBER, key=_NUMBER.__getitem__))
 (
     RING,
     DEAL,
@@ -73,8 +76,25 @@ _STEPS: Final = tuple(Step)
     ROLES_RETURN,
     END_OF_ROUND,
     GAME_OVER,
-) = range(len(_STEPS))
-_NUMBER: Final = {step: i for i, step in enumerate(_STEPS)}
+) = (
+    _NUMBER[Step.RING],
+    _NUMBER[Step.DEAL],
+    _NUMBER[Step.OFFER],
+    _NUMBER[Step.PLAY],
+    _NUMBER[Step.CHOOSE_ROLE],
+    _NUMBER[Step.REVEAL],
+    _NUMBER[Step.MUTINY],
+    _NUMBER[Step.RESOLVE_MUTINY],
+    _NUMBER[Step.ROLE_POINTS],
+    _NUMBER[Step.SELL],
+    _NUMBER[Step.SAIL],
+    _NUMBER[Step.CLEAN_UP],
+    _NUMBER[Step.DRAW],
+    _NUMBER[Step.LOADMASTER_DISCARD],
+    _NUMBER[Step.ROLES_RETURN],
+    _NUMBER[Step.END_OF_ROUND],
+    _NUMBER[Step.GAME_OVER],
+)
 _SUPPORT, _PIRATE = int(Card.SUPPORT), int(Card.PIRATE)
 _MUTINEER, _CABIN_BOY, _MATE, _MERCHANT, _LOADMASTER = map(int, ROLES)
 _NO: Final = -1
@@ -137,6 +157,7 @@ class VectorGame:
         self._history: list[list[int]] = [[] for _ in range(batch)]
         self._version = 0
         self._memos: dict[str, tuple[tuple[int, int, int], IntArray, IntArray]] = {}
+        self._grouped: tuple[int, Callable[[int], IntArray]] | None = None
         self._allocate()
         self.reset()
 
@@ -172,14 +193,24 @@ class VectorGame:
         for i, island in enumerate(rules.islands):
             self.buys[i] = [island.buys_card(card) for card in GOODS]
         # Shared by every batch of the same rules (they depend on nothing else).
-        self._sells = _choices(rules, "sell", ids.sell)
-        self._discards = _choices(rules, "discard", ids.discard)
-        self._goods_base = max(rules.deck[:_GOODS]) + 1
-        self._pool_base = max(max(rules.deck), self.hand_size + self.extra) + 1
+        # Keys of counts in mixed radix: no one holds more of a card than the deck has.
+        radix = np.array(rules.deck, dtype=np.int64) + 1
+        self._pool_stride = np.concatenate([np.cumprod(radix[::-1])[::-1][1:], [1]])
+        self._goods_stride = np.concatenate([np.cumprod(radix[:_GOODS][::-1])[::-1][1:], [1]])
+        # The declarations depend on the islands only through what each buys: an island's
+        # kind is the good it buys, _GOODS for every good, _GOODS + 1 for no second island.
+        kinds = [_GOODS if island.buys is None else int(island.buys) for island in rules.islands]
+        self._buy_kind = np.array([*kinds, _GOODS + 1], dtype=np.int64)
+        pairs = (_GOODS + 2) ** 2
+        self._sells = _choices(rules, "sell", ids.sell, pairs * int(np.prod(radix[:_GOODS])))
+        self._discards = _choices(rules, "discard", ids.discard, int(np.prod(radix)))
 
     def _allocate(self) -> None:
         b, p, n = self.batch, self.players, self.n_islands
         z = np.zeros
+        # A seat's cards: small counts (a hand holds at most 26 cards, a seat no more of a
+        # kind than the deck has), in bytes unless the deck has over 127 of a kind.
+        cards = np.int8 if max(self.rules.deck) <= np.iinfo(np.int8).max else np.int16
         self.step_ = z(b, np.int64)
         self.round = z(b, np.int64)
         self.captain = z(b, np.int64)
@@ -191,9 +222,9 @@ class VectorGame:
         self.start = z(b, np.int64)
         self.active = z((b, 2), np.int64)
         self.pirate = z(b, np.int64)
-        self.hands = z((b, p, 7), np.int64)
-        self.face_up = z((b, p, 7), np.int64)
-        self.face_down = z((b, p, 7), np.int64)
+        self.hands = z((b, p, 7), cards)
+        self.face_up = z((b, p, 7), cards)
+        self.face_down = z((b, p, 7), cards)
         self.passed = z((b, p), np.bool_)
         self.roles = z((b, p), np.int64)
         self.role_order = z((b, p), np.int64)
@@ -479,31 +510,38 @@ class VectorGame:
         node or when over), the ids :meth:`meuterer.encoding.ActionIds.legal_ids` lists."""
         ids = self.ids
         mask = np.zeros((self.batch, ids.num_actions), dtype=np.bool_)
-        s = self.step_
-        i = np.flatnonzero(s == OFFER)
+        group = self._step_groups()
+        i = group(OFFER)
         mask[i, ids.offer.start : ids.offer.stop] = True
-        i = np.flatnonzero(s == PLAY)
+        i = group(PLAY)
         if len(i):
             mask[i, ids.play.start : ids.play.stop] = self._hand_rows[self._row(i, self.to_act[i])] > 0
             mask[i, ids.pass_.start] = True
-        i = np.flatnonzero(s == CHOOSE_ROLE)
+        i = group(CHOOSE_ROLE)
         if len(i):
             taken = np.zeros((len(i), len(ROLES) + 1), dtype=np.bool_)
             taken[np.arange(len(i))[:, None], self.roles[i]] = True  # -1 marks the last column
             mask[i, ids.role.start : ids.role.stop] = ~taken[:, : len(ROLES)]
-        i = np.flatnonzero(s == MUTINY)
+        i = group(MUTINY)
         if len(i):
             most = self.face_down[i, self.to_act[i], _SUPPORT]
             mask[i, ids.support.start : ids.support.stop] = np.arange(len(ids.support)) <= most[:, None]
-        i = np.flatnonzero(s == SELL)
+        i = group(SELL)
         if len(i):
             rows = self._memo("sell", i, self._sell_rows_of)
             mask[i, ids.sell.start : ids.sell.stop] = self._sells.mask[rows]
-        i = np.flatnonzero(s == LOADMASTER_DISCARD)
+        i = group(LOADMASTER_DISCARD)
         if len(i):
             rows = self._memo("discard", i, self._discard_rows_of)
             mask[i, ids.discard.start : ids.discard.stop] = self._discards.mask[rows]
         return mask
+
+    def _step_groups(self) -> Callable[[int], IntArray]:
+        # the games at each step, found once per state of the batch (legal_mask and
+        # random_actions share them)
+        if self._grouped is None or self._grouped[0] != self._version:
+            self._grouped = (self._version, _groups(self.step_))
+        return self._grouped[1]
 
     def _memo(self, name: str, idx: IntArray, find: Any) -> IntArray:
         # rows found once per state of the batch (legal_mask and random_actions share them)
@@ -524,17 +562,15 @@ class VectorGame:
         # Goods no active island buys play no part in the declarations.
         bought = self.buys[pair[:, 0]] | self.buys[pair[:, 1]]
         goods = self._up_rows[self._row(idx, self.to_act[idx]), :_GOODS] * bought
-        key = pair[:, 0] * (self.n_islands + 1) + pair[:, 1]
-        for k in range(_GOODS):
-            key = key * self._goods_base + goods[:, k]
+        kind = np.take(self._buy_kind, pair)
+        key = (kind[:, 0] * (_GOODS + 2) + kind[:, 1]) * int(self._goods_stride[0] * (self.rules.deck[0] + 1))
+        key += goods @ self._goods_stride
         return self._rows(key, idx, self._sells)
 
     def _discard_rows_of(self, idx: IntArray) -> IntArray:
         seat = self.to_act[idx]
         pool = self.hands[idx, seat] if self.rules.discard_pool is DiscardPool.HAND else self.drawn[idx]
-        key = np.zeros(len(idx), dtype=np.int64)
-        for k in range(len(CARDS)):
-            key = key * self._pool_base + pool[:, k]
+        key: IntArray = pool @ self._pool_stride
         return self._rows(key, idx, self._discards)
 
     def _rows(self, key: IntArray, idx: IntArray, choices: _Choices) -> IntArray:
@@ -560,7 +596,7 @@ class VectorGame:
         rng = self.rng if rng is None else rng
         ids = self.ids
         out = np.zeros(self.batch, dtype=np.int64)
-        group = _groups(self.step_)
+        group = self._step_groups()
         u = rng.random(self.batch)
         i = group(OFFER)
         out[i] = ids.offer.start + (u[i] * len(ids.offer)).astype(np.int64)
@@ -674,6 +710,7 @@ class VectorGame:
         other._views()
         other._history = [list(h) for h in self._history]
         other._memos = {}
+        other._grouped = None
         other.rng = np.random.Generator(type(self.rng.bit_generator)())
         other.rng.bit_generator.state = self.rng.bit_generator.state
         return other
@@ -1067,8 +1104,13 @@ class _Choices:
     MOST_ROWS: Final = 1 << 15
     """Rows kept at most; past it the table starts afresh (``generation`` counts the starts)."""
 
-    def __init__(self, block: range) -> None:
+    DENSE: Final = 1 << 21
+    """Key spaces up to this size are looked up in a dense table (one gather), larger ones
+    by a search of the sorted keys."""
+
+    def __init__(self, block: range, space: int) -> None:
         self.block = block
+        self.space = space
         self.generation = 0
         self._clear()
 
@@ -1079,6 +1121,7 @@ class _Choices:
         self.count = np.zeros(16, dtype=np.int64)
         self.sorted_keys = np.zeros(0, dtype=np.int64)
         self.sorted_rows = np.zeros(0, dtype=np.int64)
+        self.dense = np.full(self.space, -1, dtype=np.int32) if self.space <= self.DENSE else None
         self._new: list[tuple[int, int]] = []
         self.generation += 1
 
@@ -1109,16 +1152,20 @@ class _Choices:
 
     def index(self) -> None:
         """Sort the keys for :meth:`lookup` (after adding some)."""
-        if not self._new:
-            return
-        new = np.array(sorted(self._new), dtype=np.int64)
+        new = np.array(sorted(self._new), dtype=np.int64).reshape(-1, 2)
         self._new = []
+        if self.dense is not None:
+            self.dense[new[:, 0]] = new[:, 1]
+            return
         at = np.searchsorted(self.sorted_keys, new[:, 0])  # merged in, the keys stay sorted
         self.sorted_keys = np.insert(self.sorted_keys, at, new[:, 0])
         self.sorted_rows = np.insert(self.sorted_rows, at, new[:, 1])
 
     def lookup(self, key: IntArray) -> IntArray:
         """Each key's row, ``-1`` for a key not seen."""
+        if self.dense is not None:
+            rows: IntArray = np.take(self.dense, key).astype(np.int64)
+            return rows
         if not len(self.sorted_keys):
             return np.full(len(key), -1, dtype=np.int64)
         at = np.minimum(np.searchsorted(self.sorted_keys, key), len(self.sorted_keys) - 1)
@@ -1134,12 +1181,12 @@ class _Choices:
 _CHOICES: dict[tuple[Rules, str], _Choices] = {}
 
 
-def _choices(rules: Rules, kind: str, block: range) -> _Choices:
+def _choices(rules: Rules, kind: str, block: range, space: int) -> _Choices:
     found = _CHOICES.get((rules, kind))
     if found is None:
         if len(_CHOICES) >= 32:
             _CHOICES.clear()
-        found = _CHOICES[rules, kind] = _Choices(block)
+        found = _CHOICES[rules, kind] = _Choices(block, space)
     return found
 
 

@@ -20,6 +20,8 @@ True
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import numpy.typing as npt
 
@@ -32,16 +34,22 @@ from meuterer.views import Layout, PlayerView
 __all__ = ["Encoder", "observation_size", "observations"]
 
 _STEP_LIST = tuple(Step)
-_CODE = np.array([STEP_CODES[step] for step in _STEP_LIST], dtype=np.int64)
+_CODE = np.array([STEP_CODES[step] for step in _STEP_LIST], dtype=np.int32)
 _SECRET = np.array([step in ROLES_SECRET for step in _STEP_LIST], dtype=np.bool_)
 _NO = -1
 _SALE = 3
-_BITS = np.array([0] + [1 << role for role in range(len(ROLES))], dtype=np.int64)  # a role's bit, -1 none
+_R = len(ROLES)
+_BITS = np.array([0] + [1 << role for role in range(_R)], dtype=np.int8)  # a role's bit, -1 none
+# _SEEN[:, gone]: roles_seen of a seat who saw the roles whose bits are ``gone`` taken
+# (1: in the centre); columns from 1 << _R on: unknown (-1).
+_SEEN = np.array(
+    [[((gone >> r) & 1) ^ 1 for gone in range(1 << _R)] + [_NO] * (1 << _R) for r in range(_R)], dtype=np.int32
+)
 
 
 def observation_size(players: int, islands: int) -> int:
     """The length of one observation vector (as ``observation_layout(players, rules).size``)."""
-    return 15 + 2 * islands + 5 * len(CARDS) + 1 + len(ROLES) + players * (7 + len(CARDS) + 1 + 2 * _SALE)
+    return 15 + 2 * islands + 5 * len(CARDS) + 1 + _R + players * (7 + len(CARDS) + 1 + 2 * _SALE)
 
 
 def observations(game: VectorGame, seats: IntArray | None = None) -> npt.NDArray[np.int32]:
@@ -49,21 +57,24 @@ def observations(game: VectorGame, seats: IntArray | None = None) -> npt.NDArray
     seat per game: (B, entries). Both are transposed views of arrays holding each entry's
     values over the batch contiguously (``np.ascontiguousarray`` gives rows)."""
     # Written entry by entry into an (entries, B) array: every write is a contiguous row
-    # (numpy is slow on the short last axes of (B, 4) or (B, 7) arrays); gathers go through
-    # np.take on flat rows, sums over the 7 cards through einsum. The entries no seat
-    # changes are written once for every seat.
+    # (numpy is slow on the short last axes of (B, 4) or (B, 7) arrays); the per-seat
+    # (B, P, 7) arrays are transposed once to (P, 7, B), so a seat's cards are rows and
+    # a seat per game one flat gather. The entries no seat changes, and what every seat's
+    # entries are made of, are computed once.
     b, n = game.batch, game.players
     size = observation_size(n, game.n_islands)
     if seats is None:
         every = np.empty((n, size, b), dtype=np.int32)
-        order_index = _shared(game, every[0])
+        shared = _Shared(game, every[0])
         every[1:] = every[0]
         for s in range(n):
-            _seat_entries(game, every[s], np.full(b, s, dtype=np.int64), order_index)
+            shared.seat_entries(every[s], s)
         observed: npt.NDArray[np.int32] = every.transpose(2, 0, 1)
         return observed
     out = np.empty((size, b), dtype=np.int32)
-    _seat_entries(game, out, seats, _shared(game, out))
+    seat = np.asarray(seats)
+    one = int(seat[0]) if len(seat) else 0
+    _Shared(game, out).seat_entries(out, one if (seat == one).all() else seat.astype(np.int64))
     observed = out.T
     return observed
 
@@ -72,104 +83,161 @@ def _offsets(g: VectorGame) -> tuple[int, int, int]:
     """Where the seat's cards, his role and the per-seat block start."""
     cards = 15 + 2 * g.n_islands
     role = cards + 5 * len(CARDS)
-    return cards, role, role + 1 + len(ROLES)
+    return cards, role, role + 1 + _R
 
 
-def _shared(g: VectorGame, out: npt.NDArray[np.int32]) -> IntArray:
-    """Write the entries every seat sees alike into ``out`` (entries, B); returns each
-    seat's place in the role order (P, B)."""
-    b, n, islands = g.batch, g.players, g.n_islands
-    rows = np.arange(b)
-    step = g.step_
-    columns = (
-        n,
-        0,  # the seat: written per seat
-        g.round,
-        np.take(_CODE, step),
-        g.captain,
-        np.where(step == GAME_OVER, _NO, g.to_act),
-        g.offer,
-        g.start,
-        g.pirate,
-        g.captain_destination,
-        g.mutineer_destination,
-        g.mutiny,
-        g.draws_left,
-        np.einsum("bk->b", g.drawn),  # einsum: far quicker than sum over 7 entries
-        np.einsum("bk->b", g.deck),
-    )
-    for column, value in enumerate(columns):
-        out[column] = value
-    at = len(columns)
-    out[at : at + islands] = g.ring.T
-    at += islands
-    flags = out[at : at + islands]
-    flags[:] = 0
-    first_active, second_active = g.active[:, 0], g.active[:, 1]
-    flags[first_active, rows] = 1
-    two = np.flatnonzero(second_active >= 0)
-    flags[second_active[two], two] = 1
-    cards, _, block = _offsets(g)
-    k = len(CARDS)
-    out[cards : cards + k] = g.discard.T
-    width = 7 + k + 1 + 2 * _SALE
-    per = out[block:].reshape(n, width, b)  # a view: written in place
-    assert np.shares_memory(per, out)
-    order_index = _index_of(g.role_order, g.role_order_len, n)
-    per[:, 0] = np.einsum("bpk->pb", g.hands)
-    per[:, 1] = np.einsum("bpk->pb", g.face_down)
-    per[:, 2] = g.passed.T
-    # per[:, 3]: the roles, as the seat may see them (written per seat)
-    per[:, 4] = order_index
-    per[:, 5] = _index_of(g.queue, g.queue_len, n)
-    per[:, 6] = g.scores.T
-    per[:, 7 : 7 + k] = g.face_up.transpose(1, 2, 0)
-    slots = g.sales.transpose(1, 2, 0)  # (P, 2, B)
-    per[:, 7 + k] = slots[:, 0] >= 0
-    # Sale entries: (island, good, count) of each non-empty slot, the first one first.
-    # The first non-empty slot goes first: a slot is empty (0, or -1 undeclared) where its
-    # island is -1, and slot 0 reads as (-1, -1, 0) in the slot tables.
-    sale = per[:, 8 + k :]
-    s0, s1 = np.maximum(slots[:, 0], 0), np.maximum(slots[:, 1], 0)
-    isles = g.sale_islands.transpose(1, 2, 0)
-    isle0, isle1 = isles[:, 0], isles[:, 1]
-    lead = s0 > 0
-    first_slot, second_slot = np.where(lead, s0, s1), s1 * lead
-    sale[:, 0] = np.where(lead, isle0, isle1)
-    sale[:, 1] = np.take(g.slot_good, first_slot)
-    sale[:, 2] = np.take(g.slot_count, first_slot)
-    sale[:, 3] = np.where(lead, isle1, _NO)
-    sale[:, 4] = np.take(g.slot_good, second_slot)
-    sale[:, 5] = np.take(g.slot_count, second_slot)
-    return order_index
+def _rows(a: npt.NDArray[np.int64]) -> npt.NDArray[np.int32]:
+    """(B, P, 7) counts as a (P, 7, B) int32 array: a seat's cards are contiguous rows."""
+    b, p, k = a.shape
+    out = np.empty((p, k, b), dtype=np.int32)
+    out[...] = a.transpose(1, 2, 0)
+    return out
 
 
-def _seat_entries(g: VectorGame, out: npt.NDArray[np.int32], seat: IntArray, order_index: IntArray) -> None:
-    """Write the entries that depend on the observing seat (one per game) into ``out``."""
-    b, n = g.batch, g.players
-    rows = np.arange(b)
-    out[1] = seat
-    row = rows * n + seat
-    cards, role_at, block = _offsets(g)
-    k = len(CARDS)
-    hand = np.take(g._hand_rows, row, axis=0).T
-    down = np.take(g._down_rows, row, axis=0).T
-    unseen = out[cards + k : cards + 2 * k]
-    np.subtract(g.deck0[:, None], g.discard.T, out=unseen, casting="unsafe")
-    unseen -= hand + down + np.einsum("bpk->kb", g.face_up)
-    out[cards + 2 * k : cards + 3 * k] = hand
-    out[cards + 3 * k : cards + 4 * k] = down
-    mine = (out[13] > 0) & (g.to_act == seat)  # entry 13: the number of cards drawn
-    np.multiply(g.drawn.T, mine, out=out[cards + 4 * k : cards + 5 * k], casting="unsafe")
-    roles = g.roles.T  # (P, B)
-    secret = _SECRET[g.step_]
-    if secret.any():
-        roles = np.where(secret[None, :] & (np.arange(n)[:, None] != seat[None, :]), _NO, roles)
-    at = seat * b + rows
-    out[role_at] = np.take(roles.reshape(-1), at)
-    out[role_at + 1 : role_at + 1 + len(ROLES)] = _roles_seen(g, seat, np.take(order_index.reshape(-1), at))
-    width = 7 + k + 1 + 2 * _SALE
-    out[block:].reshape(n, width, b)[:, 3] = roles
+class _Shared:
+    """Writes the entries every seat sees alike into ``out`` (entries, B), and keeps what
+    the seat-dependent entries are made of."""
+
+    def __init__(self, g: VectorGame, out: npt.NDArray[np.int32]) -> None:
+        self.g = g
+        b, n, islands = g.batch, g.players, g.n_islands
+        rows = np.arange(b)
+        step = g.step_
+        drawn = g.drawn.T.astype(np.int32)  # (7, B)
+        columns: tuple[int | IntArray, ...] = (
+            n,
+            0,  # the seat: written per seat
+            g.round,
+            np.take(_CODE, step),
+            g.captain,
+            np.where(step == GAME_OVER, _NO, g.to_act),
+            g.offer,
+            g.start,
+            g.pirate,
+            g.captain_destination,
+            g.mutineer_destination,
+            g.mutiny,
+            g.draws_left,
+        )
+        for column, value in enumerate(columns):
+            out[column] = value
+        # einsum: far quicker than sum over 7 entries, or than a reduction over the first axis
+        out[13] = np.einsum("kb->b", drawn)
+        out[14] = np.einsum("bk->b", g.deck)
+        at = 15
+        out[at : at + islands] = g.ring.T
+        at += islands
+        flags = out[at : at + islands]
+        flags[:] = 0
+        first_active, second_active = g.active[:, 0], g.active[:, 1]
+        flags[first_active, rows] = 1
+        two = np.flatnonzero(second_active >= 0)
+        flags[second_active[two], two] = 1
+        cards, _, block = _offsets(g)
+        k = len(CARDS)
+        out[cards : cards + k] = g.discard.T
+        width = 7 + k + 1 + 2 * _SALE
+        per = out[block:].reshape(n, width, b)  # a view: written in place
+        assert np.shares_memory(per, out)
+        order_index = _index_of(g.role_order, g.role_order_len, n)
+        self.hands, self.down = _rows(g.hands), _rows(g.face_down)
+        np.add.reduce(self.hands, axis=1, out=per[:, 0])
+        np.add.reduce(self.down, axis=1, out=per[:, 1])
+        per[:, 2] = g.passed.T
+        # per[:, 3]: the roles, as the seat may see them (written per seat)
+        per[:, 4] = order_index
+        per[:, 5] = _index_of(g.queue, g.queue_len, n)
+        per[:, 6] = g.scores.T
+        up = per[:, 7 : 7 + k]
+        up[...] = g.face_up.transpose(1, 2, 0)
+        # The cards no seat sees: the deck as dealt less the discard pile and every face-up
+        # card (each seat then takes off his hand and face-down cards).
+        self.unseen = g.deck0.astype(np.int32)[:, None] - out[cards : cards + k]
+        self.unseen -= np.einsum("pkb->kb", up)
+        slots = g.sales.transpose(1, 2, 0)  # (P, 2, B)
+        per[:, 7 + k] = slots[:, 0] >= 0
+        # Sale entries: (island, good, count) of each non-empty slot, the first one first.
+        # The first non-empty slot goes first: a slot is empty (0, or -1 undeclared) where its
+        # island is -1, and slot 0 reads as (-1, -1, 0) in the slot tables.
+        sale = per[:, 8 + k :]
+        s0, s1 = np.maximum(slots[:, 0], 0), np.maximum(slots[:, 1], 0)
+        isles = g.sale_islands.transpose(1, 2, 0)
+        isle0, isle1 = isles[:, 0], isles[:, 1]
+        lead = s0 > 0
+        first_slot, second_slot = np.where(lead, s0, s1), s1 * lead
+        sale[:, 0] = np.where(lead, isle0, isle1)
+        sale[:, 1] = np.take(g.slot_good, first_slot)
+        sale[:, 2] = np.take(g.slot_count, first_slot)
+        sale[:, 3] = np.where(lead, isle1, _NO)
+        sale[:, 4] = np.take(g.slot_good, second_slot)
+        sale[:, 5] = np.take(g.slot_count, second_slot)
+        self.drawn, self.order_index = drawn, order_index
+        self.drawing = out[13] > 0
+        # The roles as another seat sees them (hidden while the roles are secret).
+        roles = g.roles.T.astype(np.int32)  # (P, B)
+        secret = _SECRET[step]
+        self.roles = roles
+        self.others = np.where(secret, np.int32(_NO), roles) if secret.any() else roles
+        # roles_seen: the bits of the roles taken before each place of the role order.
+        bits = np.take(_BITS, g.roles + 1)  # (B, P)
+        ordered = np.take(bits.reshape(-1), g.role_order.T + rows * n)  # (P, B)
+        taken = np.zeros((n + 1, b), dtype=np.int8)
+        for place in range(n):  # row by row: np.cumsum over the first axis is far slower
+            np.add(taken[place], ordered[place], out=taken[place + 1])
+        self.taken = taken.reshape(-1)
+        self.chooser = np.where(step == CHOOSE_ROLE, g.to_act, _NO)
+        self.per = per
+
+    def seat_entries(self, out: npt.NDArray[np.int32], seat: int | IntArray) -> None:
+        """Write the entries that depend on the observing seat (one, or one per game) into ``out``."""
+        g = self.g
+        b, n = g.batch, g.players
+        cards, role_at, block = _offsets(g)
+        k = len(CARDS)
+        out[1] = seat
+        hand, down = out[cards + 2 * k : cards + 3 * k], out[cards + 3 * k : cards + 4 * k]
+        rows = np.arange(b)
+        if isinstance(seat, int):
+            hand[...] = self.hands[seat]
+            down[...] = self.down[seat]
+            own: npt.NDArray[np.int32] = self.roles[seat]
+            index: IntArray = self.order_index[seat]
+            at: int | IntArray = seat * b + rows
+        else:
+            cells = _cells(k, b) + seat * (k * b)
+            np.take(self.hands.reshape(-1), cells, out=hand, mode="clip")
+            np.take(self.down.reshape(-1), cells, out=down, mode="clip")
+            at = seat * b + rows
+            own = np.take(self.roles.reshape(-1), at)
+            index = np.take(self.order_index.reshape(-1), at)
+        unseen = out[cards + k : cards + 2 * k]
+        np.subtract(self.unseen, hand, out=unseen)
+        unseen -= down
+        mine = self.drawing & (g.to_act == seat)
+        np.multiply(self.drawn, mine, out=out[cards + 4 * k : cards + 5 * k])
+        out[role_at] = own
+        # roles_seen: the roles in the centre when the seat chose (-1: unknown)
+        known = (index >= 0) | (self.chooser == seat)
+        before = np.where(index >= 0, index, g.role_order_len)
+        before *= b
+        before += rows
+        column = np.take(self.taken, before)
+        column += np.where(known, 0, 1 << _R).astype(np.int8)
+        np.take(_SEEN, column.astype(np.intp), axis=1, out=out[role_at + 1 : role_at + 1 + _R], mode="clip")
+        # every seat's role as this one sees it: the others' (maybe hidden), then his own
+        width = 7 + k + 1 + 2 * _SALE
+        out[block:].reshape(n, width, b)[:, 3] = self.others
+        if self.others is not self.roles:
+            flat = out.reshape(-1)
+            flat[(block + 3) * b + seat * (width * b) + rows] = own
+
+
+@functools.lru_cache(maxsize=8)
+def _cells(k: int, b: int) -> IntArray:
+    """(k, B): the flat place of card ``row`` of game ``column`` in a (k, B) array (read only)."""
+    cells = np.arange(k * b, dtype=np.int64).reshape(k, b)
+    cells.flags.writeable = False
+    return cells
 
 
 def _index_of(seats: IntArray, length: IntArray, n: int) -> IntArray:
@@ -184,27 +252,6 @@ def _index_of(seats: IntArray, length: IntArray, n: int) -> IntArray:
         target += games
         out[target] = place
     found: IntArray = out.reshape(n + 1, b)[:n]
-    return found
-
-
-def _roles_seen(g: VectorGame, seat: IntArray, order_index: IntArray) -> IntArray:
-    """(roles, B), as the view's roles_seen: the roles in the centre when ``seat`` chose (-1: unknown);
-    ``order_index``: his place in the role order (-1: not chosen)."""
-    n, r = g.players, len(ROLES)
-    choosing = (g.step_ == CHOOSE_ROLE) & (g.to_act == seat)
-    known = (order_index >= 0) | choosing
-    before = np.where(order_index >= 0, order_index, g.role_order_len)
-    # One bit per role (none for -1), in choosing order, summed up the order: the bits of
-    # the roles taken before each place (roles are distinct, so the sum is their union).
-    b = g.batch
-    rows = np.arange(b)
-    bits = np.take(_BITS, g.roles + 1)  # (B, P)
-    ordered = np.take(bits.reshape(-1), g.role_order.T + rows * n)  # (P, B)
-    taken = np.zeros((n + 1, b), dtype=np.int64)
-    np.cumsum(ordered, axis=0, out=taken[1:])
-    gone = np.take(taken.reshape(-1), before * b + rows)
-    seen = ((gone[None, :] >> np.arange(r)[:, None]) & 1) ^ 1
-    found: IntArray = np.where(known[None, :], seen, _NO)
     return found
 
 
