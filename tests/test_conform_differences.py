@@ -239,6 +239,56 @@ def test_the_fuzzer_reports_engine_failures_and_stops_shrinking_in_time() -> Non
     assert fuzzer.played == 1
 
 
+class Recording(InProcess):
+    """The reference, remembering the rules of every game started; ``later_round`` makes
+    its scores wrong from the second captain's offer on (a bug one-round games never show)."""
+
+    def __init__(self, later_round: bool = False) -> None:
+        super().__init__()
+        self.rules: list[dict[str, Any]] = []
+        self.offers: dict[str, int] = {}
+        self.later_round = later_round
+
+    def request(self, request: Reply, timeout: float | None = None) -> Reply:
+        reply = super().request(request)
+        if request["cmd"] == "new":
+            self.rules.append(request["rules"])
+        elif request["cmd"] == "apply" and " offer " in request["action"]:
+            self.offers[request["game"]] = self.offers.get(request["game"], 0) + 1
+        elif request["cmd"] == "scores" and self.later_round and self.offers.get(request["game"], 0) > 1:
+            reply = {**reply, "scores": [99] * len(reply["scores"])}
+        return reply
+
+
+def test_the_fuzzer_plays_one_round_games_first_then_games_of_any_length() -> None:
+    engine = Recording()
+    fuzzer = Fuzzer(Player(engine, CAPS), lambda: None)
+    assert fuzzer.run(10, seed=1, tick=lambda: None) is None
+    assert fuzzer.played == len(engine.rules) == 10
+    assert [rules["rounds"] for rules in engine.rules[:5]] == [1] * 5
+    assert {rules["rounds"] for rules in engine.rules[5:]} - {1}
+
+
+def test_a_bug_of_later_rounds_is_found_in_games_of_several_rounds() -> None:
+    engine = Recording(later_round=True)
+    fuzzer = Fuzzer(Player(engine, CAPS), lambda: None, shrink_seconds=5.0)
+    found = fuzzer.run(20, seed=1, tick=lambda: None)
+    assert found is not None
+    setup, actions, difference = found
+    assert setup.rules.rounds != 1
+    assert difference.what == "scores"
+    assert sum(1 for action in actions if isinstance(action, meuterer.actions.Offer)) == 2
+    assert fuzzer.played > 10
+
+
+def test_an_engine_without_the_rounds_option_gets_games_of_any_length_from_the_start() -> None:
+    engine = Recording()
+    caps = Capabilities({"capabilities": {"players": [3, 4], "options": []}})
+    assert Fuzzer(Player(engine, caps), lambda: None).run(3, seed=1, tick=lambda: None) is None
+    assert len(engine.rules) == 3
+    assert all(rules["rounds"] is None for rules in engine.rules)
+
+
 def test_the_summary_of_many_problems() -> None:
     report = Report(engine={"name": "x", "version": "1", "language": "y"}, suite_version="1.0.0", exit_code=1)
     report.results += [Result("game", f"g{i}", "failed", "oops", ["a.jsonl"]) for i in range(25)]

@@ -26,13 +26,14 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from meuterer.actions import Action, Offer, Pass, Play, Sell, Support, parse_action
+from meuterer.actions import Action, ArrangeRing, Offer, Pass, Play, Sell, Support, parse_action
 from meuterer.cards import Card
 from meuterer.engine import apply, is_chance_node, is_terminal, legal_actions, new_game, sample_chance
 from meuterer.fast.engine import FastGame
 from meuterer.game import Game
 from meuterer.record import Record, make_record
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
+from meuterer.rulings import robbery
 from meuterer.state import State
 from meuterer.views import dumps_view, view
 
@@ -122,17 +123,45 @@ def action_sequences(
         if is_chance_node(state):
             # A seeded draw keeps chance faithful to the deck while shrinking to seed 0.
             action = sample_chance(state, random.Random(draw(st.integers(0, 2**16))))
+            if isinstance(action, ArrangeRing) and setup.rules.pirates:
+                action = _pirates_near(state, action, draw(st.integers(0, setup.rules.hand_size)))
         elif len(legal) == 1:
             action = legal[0]
         else:
             # Passing first: choices shrink towards the shortest rounds.
             options = sorted(legal, key=lambda a: not isinstance(a, Pass))
             weights = _weights(state, options, style)
+            if setup.rules.pirates:
+                weights = [w * _ROBS if _robs(state, a) else w for w, a in zip(weights, options, strict=True)]
             ticket = draw(st.integers(0, sum(weights) - 1))
             action = options[bisect_right(list(accumulate(weights)), ticket)]
         actions.append(action)
         state = apply(state, action)
     return setup, tuple(actions)
+
+
+_ROBS = 8
+"""How much likelier :func:`action_sequences` plays a pirate card that robs."""
+
+
+def _robs(state: State, action: Action) -> bool:
+    """Whether ``action`` plays the pirate card so that the pirates rob the merchant ship."""
+    return (
+        isinstance(action, Play) and action.card is Card.PIRATE and robbery(state, sum(state.hands[action.player]) - 1)
+    )
+
+
+def _pirates_near(state: State, arrangement: ArrangeRing, near: int) -> ArrangeRing:
+    """``arrangement`` with Piratennest swapped to ``near`` islands clockwise of Hochland when
+    ``near`` is within the first hand's reach (1 to ``hand_size - 1``), so that the pirate
+    card can rob in round 1; otherwise ``arrangement`` as drawn (``near`` shrinks to 0)."""
+    if not 1 <= near < state.rules.hand_size:
+        return arrangement
+    pirate = apply(state, arrangement).pirate
+    assert pirate is not None
+    islands = list(arrangement.islands)
+    islands[pirate], islands[near] = islands[near], islands[pirate]
+    return ArrangeRing(tuple(islands))
 
 
 def games(setup: Setup | None = None) -> st.SearchStrategy[Game]:
@@ -224,6 +253,17 @@ class FastAdapter:
 
     def public_view(self, game: FastGame) -> str | None:
         return dumps_view(view(game.to_state(), None))
+
+
+FIND_SETTINGS = settings(
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    phases=[Phase.generate, Phase.shrink],
+)
+"""The hypothesis settings of a search for a counterexample (:func:`check_engine`, and
+``meuterer conform``'s fuzzing): no example database, no deadline, no health checks, no
+explicit examples; each search adds ``max_examples`` and ``derandomize``."""
 
 
 class ConformanceError(AssertionError):
@@ -324,14 +364,7 @@ def check_engine(
     the error then shows the smallest counterexample found so far and says so.
     """
     strategy = action_sequences(setup, complete=complete)
-    config = settings(
-        max_examples=max_examples,
-        database=None,
-        deadline=None,
-        derandomize=seed is None,
-        suppress_health_check=list(HealthCheck),
-        phases=[Phase.generate, Phase.shrink],
-    )
+    config = settings(FIND_SETTINGS, max_examples=max_examples, derandomize=seed is None)
     clock = time.monotonic
     best: list[tuple[Setup, tuple[Action, ...]]] = []
     first_found: list[float] = []

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import attrs
-from hypothesis import HealthCheck, Phase, find, settings
+from hypothesis import find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
@@ -38,7 +38,7 @@ from meuterer.conform.fixtures import (
 )
 from meuterer.engine import apply, new_game
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
-from meuterer.testing import Setup, action_sequences, drop_rounds
+from meuterer.testing import FIND_SETTINGS, Setup, action_sequences, drop_rounds
 from meuterer.views import dumps_view, view
 
 EXIT_OK: Final = 0
@@ -336,17 +336,17 @@ def compare_legal(index: int, step: Fixture, reply: dict[str, Any]) -> Differenc
 # Fuzzing ----------------------------------------------------------------------------------
 
 
-def setups_for(caps: Capabilities) -> st.SearchStrategy[Setup]:
+def setups_for(caps: Capabilities, rounds: int | None = None) -> st.SearchStrategy[Setup]:
     """Setups drawn over the options the engine supports (the others at their defaults).
 
     An engine that plays ``rounds`` also gets short games (1 to 3 rounds; hypothesis shrinks
     toward 1), so that a bug of the last round, or one that takes rounds of play to show (a
     reshuffle, a robbery, a rare tie), shrinks to a counterexample of one or two rounds; the
-    corpus holds the full-length games.
+    corpus holds the full-length games. ``rounds`` given: games of that many rounds only.
     """
     options: dict[str, st.SearchStrategy[Any]] = {}
     choices: dict[str, st.SearchStrategy[Any]] = {
-        "rounds": st.sampled_from([1, 2, 3, None]),
+        "rounds": st.sampled_from([1, 2, 3, None]) if rounds is None else st.just(rounds),
         "sale_order": st.sampled_from(SaleOrder),
         "withholding": st.booleans(),
         "discard_pool": st.sampled_from(DiscardPool),
@@ -388,8 +388,17 @@ class Fuzzer:
     def run(
         self, games: int, seed: int | None, tick: Callable[[], None]
     ) -> tuple[Setup, tuple[Action, ...], Difference] | None:
-        """Play ``games`` games; the shrunk counterexample of the first difference, or ``None``."""
-        strategy = setups_for(self.player.caps).flatmap(lambda s: action_sequences(s))
+        """Play ``games`` games; the shrunk counterexample of the first difference, or ``None``.
+
+        An engine that plays the ``rounds`` option first gets half of the games as one-round
+        games, then games of 1 to 3 rounds or full length: a bug that can show in round 1 is
+        then usually found there, and shrinks to one round, even when games of many rounds
+        would show it sooner (a robbery, which needs the pirate card played within reach of
+        the merchant ship)."""
+        caps = self.player.caps
+        parts = [(setups_for(caps), games)]
+        if "rounds" in caps.options:
+            parts = [(setups_for(caps, rounds=1), games // 2), (setups_for(caps), games - games // 2)]
         clock = time.monotonic
         first_found: list[float] = []
         best: list[tuple[Setup, tuple[Action, ...]]] = []
@@ -413,20 +422,20 @@ class Fuzzer:
                 first_found.append(clock())
             return True
 
-        config = settings(
-            max_examples=games,
-            database=None,
-            deadline=None,
-            derandomize=seed is None,
-            suppress_health_check=list(HealthCheck),
-            phases=[Phase.generate, Phase.shrink],
-        )
-        try:
-            find(strategy, differs, settings=config, random=None if seed is None else random.Random(seed))
-        except NoSuchExample:
+        for setups, count in parts:
+            if count <= 0:
+                continue
+            strategy = setups.flatmap(lambda s: action_sequences(s))
+            config = settings(FIND_SETTINGS, max_examples=count, derandomize=seed is None)
+            try:
+                find(strategy, differs, settings=config, random=None if seed is None else random.Random(seed))
+            except NoSuchExample:
+                continue
+            except _OutOfTime:
+                pass
+            break
+        if not best:
             return None
-        except _OutOfTime:
-            pass
         setup, actions = best[0]
 
         def step_of(setup: Setup, candidate: Sequence[Action]) -> int | None:
