@@ -263,10 +263,14 @@ class Recording(InProcess):
 def test_the_fuzzer_plays_one_round_games_first_then_games_of_any_length() -> None:
     engine = Recording()
     fuzzer = Fuzzer(Player(engine, CAPS), lambda: None)
-    assert fuzzer.run(10, seed=1, tick=lambda: None) is None
-    assert fuzzer.played == len(engine.rules) == 10
-    assert [rules["rounds"] for rules in engine.rules[:5]] == [1] * 5
-    assert {rules["rounds"] for rules in engine.rules[5:]} - {1}
+    assert fuzzer.run(20, seed=1, tick=lambda: None) is None
+    assert fuzzer.played == len(engine.rules) == len(engine.offers) == 20
+    games = sorted(engine.offers, key=lambda handle: int(handle[1:]))
+    # First one round: games of one round, or the first round of games of two.
+    assert {rules["rounds"] for rules in engine.rules[:10]} == {1, 2}
+    assert {engine.offers[game] for game in games[:10]} == {1}
+    assert {rules["rounds"] for rules in engine.rules[10:]} - {1, 2}
+    assert max(engine.offers[game] for game in games[10:]) > 2
 
 
 def test_a_bug_of_later_rounds_is_found_in_games_of_several_rounds() -> None:

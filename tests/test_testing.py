@@ -173,3 +173,14 @@ def test_pirate_games_are_steered_to_robberies_in_round_one() -> None:
     with pytest.raises(NoSuchExample):
         find(action_sequences(setup), robs, settings=settings(FIND_SETTINGS, max_examples=40, derandomize=True))
     assert len(robbed) >= 10
+
+
+@settings(max_examples=10, deadline=None)
+@given(action_sequences(Setup(4, 1, Rules(rounds=3)), max_rounds=1))
+def test_action_sequences_stop_before_the_round_after_max_rounds(
+    example: tuple[Setup, tuple[meuterer.Action, ...]],
+) -> None:
+    setup, actions = example
+    state = meuterer.Game.replay(actions, setup.players, setup.first_captain, setup.rules).state
+    assert sum(isinstance(action, meuterer.actions.Offer) for action in actions) == 1
+    assert (state.round, state.step) == (2, meuterer.state.Step.OFFER)

@@ -34,29 +34,39 @@ from meuterer.game import Game
 from meuterer.record import Record, make_record
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
 from meuterer.rulings import robbery
-from meuterer.state import State
+from meuterer.state import State, Step
 from meuterer.views import dumps_view, view
 
 # Strategies ------------------------------------------------------------------------------
 
 
-def rules(variants: bool = True) -> st.SearchStrategy[Rules]:
-    """Rule sets: every option of :class:`~meuterer.Rules` (``variants=False``: base game,
-    fixed ring, open-point options only)."""
-    base: dict[str, st.SearchStrategy[Any]] = {
+def option_choices(variants: bool = True) -> dict[str, st.SearchStrategy[Any]]:
+    """The strategy of each rule option the kit varies, by its name in :class:`~meuterer.Rules`
+    (``variants=False``: the open-point options only, without the pirates and the ring).
+
+    >>> list(option_choices(variants=False))
+    ['sale_order', 'withholding', 'discard_pool', 'reshuffle']
+    """
+    choices: dict[str, st.SearchStrategy[Any]] = {
         "sale_order": st.sampled_from(SaleOrder),
         "withholding": st.booleans(),
         "discard_pool": st.sampled_from(DiscardPool),
         "reshuffle": st.sampled_from(Reshuffle),
     }
     if variants:
-        base.update(
+        choices.update(
             pirates=st.booleans(),
             ring=st.sampled_from(Ring),
             pirates_rob_at_start=st.booleans(),
             pirates_return=st.booleans(),
         )
-    return st.fixed_dictionaries(base).map(lambda options: Rules(**options))
+    return choices
+
+
+def rules(variants: bool = True) -> st.SearchStrategy[Rules]:
+    """Rule sets: every option of :func:`option_choices` (``variants=False``: base game,
+    fixed ring, open-point options only)."""
+    return st.fixed_dictionaries(option_choices(variants)).map(lambda options: Rules(**options))
 
 
 @attrs.frozen
@@ -105,13 +115,20 @@ def _weights(state: State, legal: Sequence[Action], style: str) -> list[int]:
 
 @st.composite
 def action_sequences(
-    draw: st.DrawFn, setup: Setup | None = None, complete: bool = True, max_actions: int = 2000
+    draw: st.DrawFn,
+    setup: Setup | None = None,
+    complete: bool = True,
+    max_actions: int = 2000,
+    max_rounds: int | None = None,
 ) -> tuple[Setup, tuple[Action, ...]]:
     """A legal sequence of actions from a new game: a complete game (or, with
-    ``complete=False``, any prefix of one). Every choice, chance included, is drawn from
-    hypothesis, so failures shrink to short, simple games. Play styles are mixed in to
-    reach edge cases (0-card captains, empty hands, mutiny ties, 4-way ties, reshuffles,
-    pirate robberies)."""
+    ``complete=False``, any prefix of one; with ``max_rounds``, the game up to the captain's
+    offer of the round after it). Every choice, chance included, is drawn from hypothesis,
+    so failures shrink to short, simple games. Play styles are mixed in to reach edge cases
+    (0-card captains, empty hands, mutiny ties, 4-way ties, reshuffles), and pirate games
+    are steered toward robberies: a pirate card that robs is :data:`_ROBS` times likelier,
+    and a shuffled ring often puts Piratennest within reach of the merchant ship in round 1
+    (:func:`_pirates_near`)."""
     if setup is None:
         setup = draw(setups())
     state = new_game(setup.players, setup.first_captain, setup.rules)
@@ -119,6 +136,8 @@ def action_sequences(
     stop = max_actions if complete else draw(st.integers(0, max_actions))
     actions: list[Action] = []
     while not is_terminal(state) and len(actions) < stop:
+        if max_rounds is not None and state.round > max_rounds and state.step is Step.OFFER:
+            break
         legal = legal_actions(state)
         if is_chance_node(state):
             # A seeded draw keeps chance faithful to the deck while shrinking to seed 0.
