@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import meuterer
+from meuterer.conform import driver
 from meuterer.conform.client import EngineFailure
 from meuterer.conform.driver import Capabilities, Difference, Fuzzer, Player, Report, Result, compare_legal, summary
 from meuterer.conform.engine import ReferenceEngine
@@ -283,6 +284,37 @@ def test_a_bug_of_later_rounds_is_found_in_games_of_several_rounds() -> None:
     assert difference.what == "scores"
     assert sum(1 for action in actions if isinstance(action, meuterer.actions.Offer)) == 2
     assert fuzzer.played > 10
+
+
+@pytest.mark.parametrize("share", [None, 1.0])
+def test_hypothesis_leaves_a_third_of_the_shrinking_time_to_cutting_rounds(
+    monkeypatch: pytest.MonkeyPatch, share: float | None
+) -> None:
+    """With a clock that advances one second at every reading, hypothesis would shrink for
+    longer than the 30 s bound; it stops at two thirds of it, so that cutting whole rounds
+    still has time (with all of it, ``share=1.0``, it would have none)."""
+
+    class Clock:
+        now = 0.0
+
+        def monotonic(self) -> float:
+            self.now += 1.0
+            return self.now
+
+    monkeypatch.setattr(driver, "time", Clock())
+    if share is not None:
+        monkeypatch.setattr(driver, "HYPOTHESIS_SHARE", share)
+    time_left: list[bool] = []
+    cut = driver.drop_rounds
+
+    def drop_rounds(differs: Any, setup: Setup, actions: Any, out_of_time: Callable[[], bool]) -> Any:
+        time_left.append(not out_of_time())
+        return cut(differs, setup, actions, out_of_time)
+
+    monkeypatch.setattr(driver, "drop_rounds", drop_rounds)
+    fuzzer = Fuzzer(Player(Recording(later_round=True), CAPS), lambda: None, shrink_seconds=30.0)
+    assert fuzzer.run(20, seed=1, tick=lambda: None) is not None
+    assert time_left == [share is None]
 
 
 def test_an_engine_without_the_rounds_option_gets_games_of_any_length_from_the_start() -> None:
