@@ -305,7 +305,7 @@ def test_hypothesis_leaves_a_third_of_the_shrinking_time_to_cutting_rounds(
     if share is not None:
         monkeypatch.setattr(driver, "HYPOTHESIS_SHARE", share)
     time_left: list[bool] = []
-    cut = driver.drop_rounds
+    cut = meuterer.testing.drop_rounds
 
     def drop_rounds(differs: Any, setup: Setup, actions: Any, out_of_time: Callable[[], bool]) -> Any:
         time_left.append(not out_of_time())
