@@ -29,13 +29,10 @@ ENGINE_JS = ROOT / "examples" / "engine-js" / "engine.js"
 MAIN_JS = ROOT / "examples" / "engine-js" / "main.js"
 MAX_SECONDS = 60.0
 MAX_ROUNDS = 1
-LONGER = {"no-reshuffle": 2, "no-robbery": 8}
+LONGER = {"no-reshuffle": 2}
 """Mutations allowed a longer counterexample, and why: the deck runs out in round 1 only with
 four players who lay out at least 14 of their 20 cards, and hypothesis shrinks toward three
-players, whose deck never runs out in round 1. A robbery needs pirates, a pirate card played and
-the merchant ship on the robbed island, which whole-round cutting seldom keeps together: with the
-kit's present strategies ``no-robbery`` shrinks to 2-8 rounds (a known regression, see
-docs/conformance-mutations.md)."""
+players, whose deck never runs out in round 1."""
 
 
 @dataclass

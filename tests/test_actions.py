@@ -38,6 +38,7 @@ EXAMPLES = {
     ),
     "p3 sell none": Sell(3, ()),
     "p2 discard grain grain salt": Discard(2, (Card.GRAIN, Card.GRAIN, Card.SALT)),
+    "p1 discard none": Discard(1, ()),
     "draw p1 grain": Draw(1, Card.GRAIN),
 }
 
@@ -62,7 +63,10 @@ def test_the_notation_of_the_issue(text: str, action: meuterer.Action) -> None:
         ("P1 pass", "'P1' is not a seat"),
         ("p1 pass now", "expected 0 argument(s)"),
         ("p2 sell hochland:cloth", "a sale is island:card:count"),
-        ("p2 discard", "at least one card"),
+        ("p2 discard", "names its cards, or 'none'"),
+        ("p2 discard ", "not an action"),
+        ("p2 discard none none", "unknown card 'none'"),
+        ("p2 discard none salt", "unknown card 'none'"),
         ("draw p1", "expected 2 argument(s)"),
         ("", "not an action"),
     ],
@@ -103,7 +107,7 @@ actions = st.one_of(
             max_size=2,
         ).map(tuple),
     ),
-    st.builds(Discard, seats, st.lists(cards, min_size=1, max_size=4).map(tuple)),
+    st.builds(Discard, seats, st.lists(cards, max_size=4).map(tuple)),
 )
 
 
@@ -155,3 +159,17 @@ def test_parsed_draws_plays_passes_and_roles_are_the_instances_the_engine_lists(
             shared += 1
         state = meuterer.apply(state, parsed)
     assert state == final and shared > 100
+
+
+def test_a_game_without_the_loadmasters_extra_cards_is_written_and_read_back() -> None:
+    """With ``loadmaster_extra=0`` the loadmaster discards nothing: ``pN discard none``."""
+    rules = meuterer.Rules(loadmaster_extra=0)
+    actions, _ = meuterer.random_game(seed=1, players=3, rules=rules)
+    discards = [str(a) for a in actions if isinstance(a, Discard)]
+    assert discards and all(text.endswith(" discard none") for text in discards)
+    game = meuterer.Game.replay(actions, 3, 0, rules)
+    text = meuterer.write_record(game)
+    assert ' discard none"' in text
+    record = meuterer.read_record(text)
+    assert tuple(record.actions) == tuple(actions)
+    assert meuterer.verify(text).ok

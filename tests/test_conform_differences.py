@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import meuterer
+from meuterer.conform import driver
 from meuterer.conform.client import EngineFailure
 from meuterer.conform.driver import Capabilities, Difference, Fuzzer, Player, Report, Result, compare_legal, summary
 from meuterer.conform.engine import ReferenceEngine
@@ -237,6 +238,91 @@ def test_the_fuzzer_reports_engine_failures_and_stops_shrinking_in_time() -> Non
     assert str(difference).endswith("the engine (died): expected a reply, got the engine exited with status 3")
     assert restarts
     assert fuzzer.played == 1
+
+
+class Recording(InProcess):
+    """The reference, remembering the rules of every game started; ``later_round`` makes
+    its scores wrong from the second captain's offer on (a bug one-round games never show)."""
+
+    def __init__(self, later_round: bool = False) -> None:
+        super().__init__()
+        self.rules: list[dict[str, Any]] = []
+        self.offers: dict[str, int] = {}
+        self.later_round = later_round
+
+    def request(self, request: Reply, timeout: float | None = None) -> Reply:
+        reply = super().request(request)
+        if request["cmd"] == "new":
+            self.rules.append(request["rules"])
+        elif request["cmd"] == "apply" and " offer " in request["action"]:
+            self.offers[request["game"]] = self.offers.get(request["game"], 0) + 1
+        elif request["cmd"] == "scores" and self.later_round and self.offers.get(request["game"], 0) > 1:
+            reply = {**reply, "scores": [99] * len(reply["scores"])}
+        return reply
+
+
+def test_the_fuzzer_plays_one_round_games_first_then_games_of_any_length() -> None:
+    engine = Recording()
+    fuzzer = Fuzzer(Player(engine, CAPS), lambda: None)
+    assert fuzzer.run(20, seed=1, tick=lambda: None) is None
+    assert fuzzer.played == len(engine.rules) == len(engine.offers) == 20
+    games = sorted(engine.offers, key=lambda handle: int(handle[1:]))
+    # First one round: games of one round, or the first round of games of two.
+    assert {rules["rounds"] for rules in engine.rules[:10]} == {1, 2}
+    assert {engine.offers[game] for game in games[:10]} == {1}
+    assert {rules["rounds"] for rules in engine.rules[10:]} - {1, 2}
+    assert max(engine.offers[game] for game in games[10:]) > 2
+
+
+def test_a_bug_of_later_rounds_is_found_in_games_of_several_rounds() -> None:
+    engine = Recording(later_round=True)
+    fuzzer = Fuzzer(Player(engine, CAPS), lambda: None, shrink_seconds=5.0)
+    found = fuzzer.run(20, seed=1, tick=lambda: None)
+    assert found is not None
+    setup, actions, difference = found
+    assert setup.rules.rounds != 1
+    assert difference.what == "scores"
+    assert sum(1 for action in actions if isinstance(action, meuterer.actions.Offer)) == 2
+    assert fuzzer.played > 10
+
+
+@pytest.mark.parametrize("share", [None, 1.0])
+def test_hypothesis_leaves_a_third_of_the_shrinking_time_to_cutting_rounds(
+    monkeypatch: pytest.MonkeyPatch, share: float | None
+) -> None:
+    """With a clock that advances one second at every reading, hypothesis would shrink for
+    longer than the 30 s bound; it stops at two thirds of it, so that cutting whole rounds
+    still has time (with all of it, ``share=1.0``, it would have none)."""
+
+    class Clock:
+        now = 0.0
+
+        def monotonic(self) -> float:
+            self.now += 1.0
+            return self.now
+
+    monkeypatch.setattr(driver, "time", Clock())
+    if share is not None:
+        monkeypatch.setattr(driver, "HYPOTHESIS_SHARE", share)
+    time_left: list[bool] = []
+    cut = meuterer.testing.drop_rounds
+
+    def drop_rounds(differs: Any, setup: Setup, actions: Any, out_of_time: Callable[[], bool]) -> Any:
+        time_left.append(not out_of_time())
+        return cut(differs, setup, actions, out_of_time)
+
+    monkeypatch.setattr(driver, "drop_rounds", drop_rounds)
+    fuzzer = Fuzzer(Player(Recording(later_round=True), CAPS), lambda: None, shrink_seconds=30.0)
+    assert fuzzer.run(20, seed=1, tick=lambda: None) is not None
+    assert time_left == [share is None]
+
+
+def test_an_engine_without_the_rounds_option_gets_games_of_any_length_from_the_start() -> None:
+    engine = Recording()
+    caps = Capabilities({"capabilities": {"players": [3, 4], "options": []}})
+    assert Fuzzer(Player(engine, caps), lambda: None).run(3, seed=1, tick=lambda: None) is None
+    assert len(engine.rules) == 3
+    assert all(rules["rounds"] is None for rules in engine.rules)
 
 
 def test_the_summary_of_many_problems() -> None:

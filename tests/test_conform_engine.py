@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import meuterer
+from meuterer.conform.client import rules_data
 from meuterer.conform.engine import MAX_REQUEST_BYTES, ReferenceEngine, legal_reply, serve
 from meuterer.views import dumps_view, view
 
@@ -39,7 +40,8 @@ def test_hello_declares_everything() -> None:
     assert reply["protocol"] == 1
     assert reply["implementation"]["language"] == "python"
     assert reply["capabilities"]["players"] == [3, 4]
-    assert "pirates" in reply["capabilities"]["options"]
+    # Every rule option, by the names a rules object has in a record and in `new`.
+    assert reply["capabilities"]["options"] == list(rules_data(meuterer.Rules()))
     assert reply["capabilities"]["views"] is True
     assert reply["capabilities"]["clone"] is True
 

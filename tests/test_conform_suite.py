@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import attrs
 import jsonschema
 import pytest
 
@@ -86,18 +87,7 @@ def test_size_and_coverage() -> None:
         "shared-win",
     ):
         assert covered.get(label, 0) >= 3, label
-    options: tuple[str, ...] = (
-        "islands",
-        "pirates",
-        "deck",
-        "ring",
-        "rounds",
-        "sale_order",
-        "withholding",
-        "discard_pool",
-    )
-    options += ("reshuffle", "pirates_rob_at_start", "pirates_return", "hand_size", "loadmaster_extra")
-    for option in (*options, "max_offer", "cabin_boy_points"):
+    for option in (field.name for field in attrs.fields(meuterer.Rules)):
         assert covered.get(f"option:{option}", 0) >= 2, option
     engine_codes = set(REFUSAL_CODES) - {"not-legal", "spectator", "chance-action", "not-your-seat"}
     assert set(MANIFEST["refusal_codes"]) == engine_codes

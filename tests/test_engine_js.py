@@ -127,6 +127,22 @@ def test_js_engine_passes_a_slice_of_the_suite() -> None:
     assert code == 0
 
 
+def test_js_engine_writes_and_reads_an_empty_discard(tmp_path: Path) -> None:
+    """With ``loadmaster_extra: 0`` the loadmaster discards nothing: ``pN discard none``
+    (the shipped suite has no such game, see docs/notation.md)."""
+    import meuterer
+    from meuterer.conform.fixtures import game_fixture, write_lines
+
+    rules = meuterer.Rules(loadmaster_extra=0)
+    actions, _ = meuterer.random_game(seed=1, players=3, rules=rules)
+    assert any(str(a).endswith(" discard none") for a in actions)
+    path = tmp_path / "empty-discard.jsonl"
+    write_lines(path, [game_fixture("empty-discard", 3, 0, rules, actions, covers=[])])
+    code, report = _conform("--limit", "0", "--games", "0", "--fixtures", str(path))
+    assert report["problems"] == [] and report["skipped"] == [], report
+    assert report["counts"] == {"game": {"passed": 1}, "clone": {"passed": 1}} and code == 0
+
+
 @slow
 def test_js_engine_passes_the_whole_suite() -> None:
     code, report = _conform()

@@ -8,7 +8,8 @@ import types
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import find, given, settings
+from hypothesis.errors import NoSuchExample
 
 import meuterer
 import meuterer.testing
@@ -18,6 +19,7 @@ from meuterer.fast import FastGame
 from meuterer.machine import TRANSITIONS, build_machine, compile_machine
 from meuterer.phases import mutiny
 from meuterer.testing import (
+    FIND_SETTINGS,
     ConformanceError,
     FastAdapter,
     ReferenceAdapter,
@@ -137,3 +139,48 @@ def test_records_verify(record: meuterer.Record) -> None:
 @given(states())
 def test_states_are_consistent(state: State) -> None:
     assert meuterer.loads_state(meuterer.dumps_state(state)) == state
+
+
+def test_pirates_near_moves_piratennest_within_reach_of_the_merchant_ship() -> None:
+    state = meuterer.new_game(4, 0, Rules(pirates=True, ring="shuffled"))
+    drawn = meuterer.legal_actions(state)[12345]
+    assert isinstance(drawn, meuterer.actions.ArrangeRing)
+    for near in range(1, 5):
+        moved = meuterer.testing._pirates_near(state, drawn, near)
+        assert meuterer.apply(state, moved).pirate == near
+        assert moved.islands[0] == "hochland" and sorted(moved.islands) == sorted(drawn.islands)
+    for near in (0, 5, 6):  # 0 and out of the first hand's reach: as drawn
+        assert meuterer.testing._pirates_near(state, drawn, near) is drawn
+
+
+def test_pirate_games_are_steered_to_robberies_in_round_one() -> None:
+    """One-round pirate games on the shuffled ring: uniform chance and play would rob in
+    about none of 40 games (Piratennest lies within reach of Hochland in 4 of 11
+    arrangements, and the pirate card must be played early); the kit's games rob in about
+    half of them, so that a robbery bug shrinks to one round."""
+    setup = Setup(4, 0, Rules(pirates=True, ring="shuffled", rounds=1))
+    robbed = []
+
+    def robs(example: tuple[Setup, tuple[meuterer.Action, ...]]) -> bool:
+        state = meuterer.new_game(4, 0, setup.rules)
+        for action in example[1]:
+            if meuterer.testing._robs(state, action):
+                robbed.append(action)
+                break
+            state = meuterer.apply(state, action)
+        return False
+
+    with pytest.raises(NoSuchExample):
+        find(action_sequences(setup), robs, settings=settings(FIND_SETTINGS, max_examples=40, derandomize=True))
+    assert len(robbed) >= 10
+
+
+@settings(max_examples=10, deadline=None)
+@given(action_sequences(Setup(4, 1, Rules(rounds=3)), max_rounds=1))
+def test_action_sequences_stop_before_the_round_after_max_rounds(
+    example: tuple[Setup, tuple[meuterer.Action, ...]],
+) -> None:
+    setup, actions = example
+    state = meuterer.Game.replay(actions, setup.players, setup.first_captain, setup.rules).state
+    assert sum(isinstance(action, meuterer.actions.Offer) for action in actions) == 1
+    assert (state.round, state.step) == (2, meuterer.state.Step.OFFER)

@@ -413,7 +413,10 @@ function legalActions(state) {
     case "sell":
       return saleOptions(state, seat).map((s) => sellText(state, seat, s));
     case "discard": {
-      return multisets(discardPool(state, seat), loadmasterExtra(state)).map((m) => `p${seat} discard ${cardsText(m)}`);
+      // Discarding no card (loadmaster_extra 0) is written `none`, like an empty sale.
+      return multisets(discardPool(state, seat), loadmasterExtra(state)).map(
+        (m) => `p${seat} discard ${cardsText(m) || "none"}`,
+      );
     }
     default:
       throw new Error(`bad step ${state.step}`);
@@ -471,6 +474,7 @@ function parse(text) {
       return { kind, seat, sales };
     }
     case "discard":
+      if (args.length === 1 && args[0] === "none") return { kind, seat, cards: [] };
       if (args.length === 0 || args.some((c) => !CARDS.includes(c))) return null;
       return { kind, seat, cards: args.map((c) => CARDS.indexOf(c)) };
     default:

@@ -185,14 +185,15 @@ class Sell:
 
 @attrs.frozen
 class Discard:
-    """Phase 8: the loadmaster discards ``cards`` (canonical order): ``p2 discard grain grain salt``."""
+    """Phase 8: the loadmaster discards ``cards`` (canonical order): ``p2 discard grain grain salt``;
+    discarding nothing (``Rules(loadmaster_extra=0)``) is ``p2 discard none``."""
 
     kind: ClassVar[str] = "discard"
     player: int = attrs.field(validator=_int)
     cards: tuple[Card, ...] = attrs.field(converter=_cards)
 
     def __str__(self) -> str:
-        return f"{_seat(self.player)} discard " + " ".join(map(str, self.cards))
+        return f"{_seat(self.player)} discard " + (" ".join(map(str, self.cards)) or "none")
 
 
 @attrs.frozen
@@ -324,8 +325,9 @@ def _parse(text: str) -> Action:
         action = Sell(player, sales)
     elif kind == "discard":
         if not args:
-            raise ActionParseError(f"{text!r}: discard names at least one card")
-        action = Discard(player, tuple(_parse_card(text, t) for t in args))
+            raise ActionParseError(f"{text!r}: discard names its cards, or 'none'")
+        cards = () if args == ["none"] else tuple(_parse_card(text, t) for t in args)
+        action = Discard(player, cards)
     else:
         raise ActionParseError(f"{text!r}: unknown action kind {kind!r}")
     if str(action) != text:

@@ -26,36 +26,47 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from meuterer.actions import Action, Offer, Pass, Play, Sell, Support, parse_action
+from meuterer.actions import Action, ArrangeRing, Offer, Pass, Play, Sell, Support, parse_action
 from meuterer.cards import Card
 from meuterer.engine import apply, is_chance_node, is_terminal, legal_actions, new_game, sample_chance
 from meuterer.fast.engine import FastGame
 from meuterer.game import Game
 from meuterer.record import Record, make_record
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
-from meuterer.state import State
+from meuterer.rulings import robbery
+from meuterer.state import State, Step
 from meuterer.views import dumps_view, view
 
 # Strategies ------------------------------------------------------------------------------
 
 
-def rules(variants: bool = True) -> st.SearchStrategy[Rules]:
-    """Rule sets: every option of :class:`~meuterer.Rules` (``variants=False``: base game,
-    fixed ring, open-point options only)."""
-    base: dict[str, st.SearchStrategy[Any]] = {
+def option_choices(variants: bool = True) -> dict[str, st.SearchStrategy[Any]]:
+    """The strategy of each rule option the kit varies, by its name in :class:`~meuterer.Rules`
+    (``variants=False``: the open-point options only, without the pirates and the ring).
+
+    >>> list(option_choices(variants=False))
+    ['sale_order', 'withholding', 'discard_pool', 'reshuffle']
+    """
+    choices: dict[str, st.SearchStrategy[Any]] = {
         "sale_order": st.sampled_from(SaleOrder),
         "withholding": st.booleans(),
         "discard_pool": st.sampled_from(DiscardPool),
         "reshuffle": st.sampled_from(Reshuffle),
     }
     if variants:
-        base.update(
+        choices.update(
             pirates=st.booleans(),
             ring=st.sampled_from(Ring),
             pirates_rob_at_start=st.booleans(),
             pirates_return=st.booleans(),
         )
-    return st.fixed_dictionaries(base).map(lambda options: Rules(**options))
+    return choices
+
+
+def rules(variants: bool = True) -> st.SearchStrategy[Rules]:
+    """Rule sets: every option of :func:`option_choices` (``variants=False``: base game,
+    fixed ring, open-point options only)."""
+    return st.fixed_dictionaries(option_choices(variants)).map(lambda options: Rules(**options))
 
 
 @attrs.frozen
@@ -104,13 +115,20 @@ def _weights(state: State, legal: Sequence[Action], style: str) -> list[int]:
 
 @st.composite
 def action_sequences(
-    draw: st.DrawFn, setup: Setup | None = None, complete: bool = True, max_actions: int = 2000
+    draw: st.DrawFn,
+    setup: Setup | None = None,
+    complete: bool = True,
+    max_actions: int = 2000,
+    max_rounds: int | None = None,
 ) -> tuple[Setup, tuple[Action, ...]]:
     """A legal sequence of actions from a new game: a complete game (or, with
-    ``complete=False``, any prefix of one). Every choice, chance included, is drawn from
-    hypothesis, so failures shrink to short, simple games. Play styles are mixed in to
-    reach edge cases (0-card captains, empty hands, mutiny ties, 4-way ties, reshuffles,
-    pirate robberies)."""
+    ``complete=False``, any prefix of one; with ``max_rounds``, the game up to the captain's
+    offer of the round after it). Every choice, chance included, is drawn from hypothesis,
+    so failures shrink to short, simple games. Play styles are mixed in to reach edge cases
+    (0-card captains, empty hands, mutiny ties, 4-way ties, reshuffles), and pirate games
+    are steered toward robberies: a pirate card that robs is :data:`_ROBS` times likelier,
+    and a shuffled ring often puts Piratennest within reach of the merchant ship in round 1
+    (:func:`_pirates_near`)."""
     if setup is None:
         setup = draw(setups())
     state = new_game(setup.players, setup.first_captain, setup.rules)
@@ -118,21 +136,51 @@ def action_sequences(
     stop = max_actions if complete else draw(st.integers(0, max_actions))
     actions: list[Action] = []
     while not is_terminal(state) and len(actions) < stop:
+        if max_rounds is not None and state.round > max_rounds and state.step is Step.OFFER:
+            break
         legal = legal_actions(state)
         if is_chance_node(state):
             # A seeded draw keeps chance faithful to the deck while shrinking to seed 0.
             action = sample_chance(state, random.Random(draw(st.integers(0, 2**16))))
+            if isinstance(action, ArrangeRing) and setup.rules.pirates:
+                action = _pirates_near(state, action, draw(st.integers(0, setup.rules.hand_size)))
         elif len(legal) == 1:
             action = legal[0]
         else:
             # Passing first: choices shrink towards the shortest rounds.
             options = sorted(legal, key=lambda a: not isinstance(a, Pass))
             weights = _weights(state, options, style)
+            if setup.rules.pirates:
+                weights = [w * _ROBS if _robs(state, a) else w for w, a in zip(weights, options, strict=True)]
             ticket = draw(st.integers(0, sum(weights) - 1))
             action = options[bisect_right(list(accumulate(weights)), ticket)]
         actions.append(action)
         state = apply(state, action)
     return setup, tuple(actions)
+
+
+_ROBS = 8
+"""How much likelier :func:`action_sequences` plays a pirate card that robs."""
+
+
+def _robs(state: State, action: Action) -> bool:
+    """Whether ``action`` plays the pirate card so that the pirates rob the merchant ship."""
+    return (
+        isinstance(action, Play) and action.card is Card.PIRATE and robbery(state, sum(state.hands[action.player]) - 1)
+    )
+
+
+def _pirates_near(state: State, arrangement: ArrangeRing, near: int) -> ArrangeRing:
+    """``arrangement`` with Piratennest swapped to ``near`` islands clockwise of Hochland when
+    ``near`` is within the first hand's reach (1 to ``hand_size - 1``), so that the pirate
+    card can rob in round 1; otherwise ``arrangement`` as drawn (``near`` shrinks to 0)."""
+    if not 1 <= near < state.rules.hand_size:
+        return arrangement
+    pirate = apply(state, arrangement).pirate
+    assert pirate is not None
+    islands = list(arrangement.islands)
+    islands[pirate], islands[near] = islands[near], islands[pirate]
+    return ArrangeRing(tuple(islands))
 
 
 def games(setup: Setup | None = None) -> st.SearchStrategy[Game]:
@@ -224,6 +272,17 @@ class FastAdapter:
 
     def public_view(self, game: FastGame) -> str | None:
         return dumps_view(view(game.to_state(), None))
+
+
+FIND_SETTINGS = settings(
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    phases=[Phase.generate, Phase.shrink],
+)
+"""The hypothesis settings of a search for a counterexample (:func:`check_engine`, and
+``meuterer conform``'s fuzzing): no example database, no deadline, no health checks, no
+explicit examples; each search adds ``max_examples`` and ``derandomize``."""
 
 
 class ConformanceError(AssertionError):
@@ -324,14 +383,7 @@ def check_engine(
     the error then shows the smallest counterexample found so far and says so.
     """
     strategy = action_sequences(setup, complete=complete)
-    config = settings(
-        max_examples=max_examples,
-        database=None,
-        deadline=None,
-        derandomize=seed is None,
-        suppress_health_check=list(HealthCheck),
-        phases=[Phase.generate, Phase.shrink],
-    )
+    config = settings(FIND_SETTINGS, max_examples=max_examples, derandomize=seed is None)
     clock = time.monotonic
     best: list[tuple[Setup, tuple[Action, ...]]] = []
     first_found: list[float] = []

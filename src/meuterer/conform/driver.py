@@ -14,11 +14,12 @@ import json
 import random
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
 import attrs
-from hypothesis import HealthCheck, Phase, find, settings
+from hypothesis import find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
@@ -37,8 +38,8 @@ from meuterer.conform.fixtures import (
     write_lines,
 )
 from meuterer.engine import apply, new_game
-from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
-from meuterer.testing import Setup, action_sequences, drop_rounds
+from meuterer.rules import Rules
+from meuterer.testing import FIND_SETTINGS, Setup, action_sequences, drop_rounds, option_choices
 from meuterer.views import dumps_view, view
 
 EXIT_OK: Final = 0
@@ -336,32 +337,27 @@ def compare_legal(index: int, step: Fixture, reply: dict[str, Any]) -> Differenc
 # Fuzzing ----------------------------------------------------------------------------------
 
 
-def setups_for(caps: Capabilities) -> st.SearchStrategy[Setup]:
+def setups_for(caps: Capabilities, rounds: Sequence[int | None] = (1, 2, 3, None)) -> st.SearchStrategy[Setup]:
     """Setups drawn over the options the engine supports (the others at their defaults).
 
     An engine that plays ``rounds`` also gets short games (1 to 3 rounds; hypothesis shrinks
     toward 1), so that a bug of the last round, or one that takes rounds of play to show (a
     reshuffle, a robbery, a rare tie), shrinks to a counterexample of one or two rounds; the
-    corpus holds the full-length games.
+    corpus holds the full-length games. ``rounds``: the values of the option to draw from.
     """
     options: dict[str, st.SearchStrategy[Any]] = {}
-    choices: dict[str, st.SearchStrategy[Any]] = {
-        "rounds": st.sampled_from([1, 2, 3, None]),
-        "sale_order": st.sampled_from(SaleOrder),
-        "withholding": st.booleans(),
-        "discard_pool": st.sampled_from(DiscardPool),
-        "reshuffle": st.sampled_from(Reshuffle),
-        "pirates": st.booleans(),
-        "ring": st.sampled_from(Ring),
-        "pirates_rob_at_start": st.booleans(),
-        "pirates_return": st.booleans(),
-    }
+    choices = {"rounds": st.sampled_from(rounds), **option_choices()}
     for name, strategy in choices.items():
         if name in caps.options:
             options[name] = strategy
     rules = st.fixed_dictionaries(options).map(lambda chosen: Rules(**chosen))
     counts = sorted(caps.players) or [3, 4]
     return st.sampled_from(counts).flatmap(lambda n: st.builds(Setup, st.just(n), st.integers(0, n - 1), rules))
+
+
+HYPOTHESIS_SHARE: Final = 2 / 3
+"""The share of the shrinking time hypothesis gets; cutting whole rounds gets the rest (a long
+counterexample that hypothesis shrinks slowly then still loses its rounds)."""
 
 
 class Fuzzer:
@@ -388,17 +384,27 @@ class Fuzzer:
     def run(
         self, games: int, seed: int | None, tick: Callable[[], None]
     ) -> tuple[Setup, tuple[Action, ...], Difference] | None:
-        """Play ``games`` games; the shrunk counterexample of the first difference, or ``None``."""
-        strategy = setups_for(self.player.caps).flatmap(lambda s: action_sequences(s))
+        """Play ``games`` games; the shrunk counterexample of the first difference, or ``None``.
+
+        An engine that plays the ``rounds`` option first gets half of the games as one-round
+        games (games of one round, and the first round of two-round games, up to the second
+        captain's offer, so that phases 6 to 10 are played too), then games of 1 to 3 rounds
+        or full length: a bug that can show in round 1 is then usually found there, and
+        shrinks to one round, even when longer games would show it sooner (a robbery, which
+        needs the pirate card played within reach of the merchant ship; a reshuffle)."""
+        caps = self.player.caps
+        parts: list[tuple[st.SearchStrategy[Setup], int | None, int]] = [(setups_for(caps), None, games)]
+        if "rounds" in caps.options:
+            parts = [(setups_for(caps, (1, 2)), 1, games // 2), (setups_for(caps), None, games - games // 2)]
         clock = time.monotonic
         first_found: list[float] = []
         best: list[tuple[Setup, tuple[Action, ...]]] = []
 
-        def out_of_time() -> bool:
-            return bool(first_found) and clock() - first_found[0] > self.shrink_seconds
+        def out_of_time(share: float = 1.0) -> bool:
+            return bool(first_found) and clock() - first_found[0] > self.shrink_seconds * share
 
         def differs(example: tuple[Setup, tuple[Action, ...]]) -> bool:
-            if out_of_time():
+            if out_of_time(HYPOTHESIS_SHARE):
                 raise _OutOfTime
             started = clock()
             found = self._differs(*example)
@@ -413,20 +419,20 @@ class Fuzzer:
                 first_found.append(clock())
             return True
 
-        config = settings(
-            max_examples=games,
-            database=None,
-            deadline=None,
-            derandomize=seed is None,
-            suppress_health_check=list(HealthCheck),
-            phases=[Phase.generate, Phase.shrink],
-        )
-        try:
-            find(strategy, differs, settings=config, random=None if seed is None else random.Random(seed))
-        except NoSuchExample:
+        for setups, max_rounds, count in parts:
+            if count <= 0:
+                continue
+            strategy = setups.flatmap(partial(_sequences, max_rounds=max_rounds))
+            config = settings(FIND_SETTINGS, max_examples=count, derandomize=seed is None)
+            try:
+                find(strategy, differs, settings=config, random=None if seed is None else random.Random(seed))
+            except NoSuchExample:
+                continue
+            except _OutOfTime:
+                pass
+            break
+        if not best:
             return None
-        except _OutOfTime:
-            pass
         setup, actions = best[0]
 
         def step_of(setup: Setup, candidate: Sequence[Action]) -> int | None:
@@ -437,6 +443,10 @@ class Fuzzer:
         found = self._differs(setup, actions)
         assert found is not None
         return setup, actions[: found.step + 1], found
+
+
+def _sequences(setup: Setup, max_rounds: int | None) -> st.SearchStrategy[tuple[Setup, tuple[Action, ...]]]:
+    return action_sequences(setup, max_rounds=max_rounds)
 
 
 class _OutOfTime(BaseException):

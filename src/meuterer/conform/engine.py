@@ -23,6 +23,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, BinaryIO, Final
 
+import attrs
+
 from meuterer._version import __version__
 from meuterer.actions import parse_action
 from meuterer.engine import apply, chance_outcomes, current_player, legal_actions, new_game
@@ -35,24 +37,9 @@ from meuterer.views import dumps_view, view
 PROTOCOL: Final = 1
 """The version of the engine protocol (``docs/protocol.md``)."""
 
-OPTIONS: Final = (
-    "islands",
-    "pirates",
-    "deck",
-    "ring",
-    "rounds",
-    "sale_order",
-    "withholding",
-    "discard_pool",
-    "reshuffle",
-    "pirates_rob_at_start",
-    "pirates_return",
-    "hand_size",
-    "loadmaster_extra",
-    "max_offer",
-    "cabin_boy_points",
-)
-"""Every rule option, by its record name (the capabilities the reference declares)."""
+OPTIONS: Final = tuple(field.name for field in attrs.fields(Rules))
+"""Every rule option, by its record name (a field of :class:`~meuterer.Rules`): the capabilities
+the reference declares."""
 
 MAX_REQUEST_BYTES: Final = 16 << 20
 """The longest request line :func:`serve` reads; a longer one is answered ``errored``."""
