@@ -59,7 +59,8 @@ def test_a_broken_writer_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     # The comparison can fail: a writer that forgets what a seat saw when choosing his role.
     import meuterer.fast.observation as writer
 
-    monkeypatch.setattr(writer, "_roles_seen", lambda game, player: writer._UNKNOWN_ROLES)
+    monkeypatch.setattr(writer, "roles_seen", lambda player, order, roles, choosing: None)
+    monkeypatch.setattr(writer, "_SEEN", {})
     with pytest.raises(AssertionError, match="roles_seen"):
         check_game(1, 4, 0, Rules())
 

@@ -467,7 +467,9 @@ class FastGame:
         """Apply the ``index``-th of :meth:`legal_actions` (no search for it); returns it.
 
         Raises :class:`~meuterer.errors.IllegalActionError` for an index out of range."""
-        legal = self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._list_legal()
         if not 0 <= index < len(legal):
             raise IllegalActionError(f"#{index}", f"there are {len(legal)} legal action(s), numbered from 0")
         action = legal[index]
@@ -476,14 +478,14 @@ class FastGame:
 
     def apply_chance(self, rng: random.Random) -> Action:
         """Draw a chance outcome as :meth:`sample_chance` does, apply it, and return it."""
-        action = self.sample_chance(rng)
         if self.step == RING:
+            action = sample_ring(self, rng)
             self._fire(action)
-        else:
-            assert isinstance(action, Draw)
-            self._legal = None
-            self._draw(action.card)
-        return action
+            return action
+        draw = sample_draw(self, rng)
+        self._legal = None
+        self._draw(draw.card)  # type: ignore[union-attr]  # sample_draw gives a Draw
+        return draw
 
     def _why_illegal(self, action: object) -> str:
         if self.step == GAME_OVER:
@@ -500,13 +502,13 @@ class FastGame:
         """Apply a listed action."""
         self._legal = None
         step = self.step
-        if step in _DRAWING:
-            self._draw(action.card)
-        elif step == PLAY:
+        if step == PLAY:  # the commonest decision first
             if type(action) is Play:
                 self._play(action.card)
             else:
                 self._pass()
+        elif step in _DRAWING:
+            self._draw(action.card)
         elif step == CHOOSE_ROLE:
             self._take_role(action.role)
         elif step == SELL:

@@ -20,6 +20,8 @@ True
 
 from __future__ import annotations
 
+from operator import add, sub
+
 from meuterer.cards import CARDS, ROLES, Role
 from meuterer.fast.engine import FastGame
 from meuterer.islands import Island
@@ -44,18 +46,30 @@ _SALES = 2
 _ROLE_CODE = {role: int(role) for role in ROLES}
 
 
-_SEEN: dict[tuple[int, tuple[int, ...], tuple[Role | None, ...], bool], list[int]] = {}
-"""The layout's roles-seen entries, memoised on everything roles_seen reads."""
+_Roles = tuple[list[int], int, tuple[int, ...], tuple[int, ...]]
+_SEEN: dict[tuple[int | None, tuple[int, ...], tuple[Role | None, ...], bool, bool], _Roles] = {}
+"""The layout's role entries, memoised on everything they read: ``player``'s roles-seen
+entries and own role code, and each seat's role code (as ``player`` sees it) and place in
+the role order."""
 _SEEN_LIMIT = 4096
 
 
-def _roles_seen(game: FastGame, player: int) -> list[int]:
-    # The rule is phases.offer_cargo.roles_seen; here as the layout's entries (memoised).
-    key = (player, tuple(game.role_order), tuple(game.roles), game.step == _CHOOSE_ROLE and game.to_act == player)
+def _roles(game: FastGame, player: int | None, secret: bool) -> _Roles:
+    # The rules are phases.offer_cargo.roles_seen and machine.ROLES_SECRET; here as the
+    # layout's entries (memoised).
+    order, roles = tuple(game.role_order), tuple(game.roles)
+    key = (player, order, roles, secret, game.step == _CHOOSE_ROLE and game.to_act == player)
     found = _SEEN.get(key)
     if found is None:
-        left = roles_seen(*key)
-        found = _UNKNOWN_ROLES if left is None else [int(role in left) for role in ROLES]
+        shown = [r if not secret or s == player else None for s, r in enumerate(roles)]
+        codes = tuple(_NONE if r is None else _ROLE_CODE[r] for r in shown)
+        places = tuple(order.index(seat) if seat in order else _NONE for seat in range(len(roles)))
+        if player is None:
+            found = (_UNKNOWN_ROLES, _NONE, codes, places)
+        else:
+            left = roles_seen(player, order, roles, key[4])
+            seen = _UNKNOWN_ROLES if left is None else [int(role in left) for role in ROLES]
+            found = (seen, codes[player], codes, places)
         if len(_SEEN) >= _SEEN_LIMIT:
             _SEEN.clear()
         _SEEN[key] = found
@@ -69,23 +83,16 @@ def observation_vector(game: FastGame, player: int | None) -> list[int]:
     drawn = game.drawn
     drawn_count = sum(drawn)
     ring = game.ring
-    roles: list[Role | None] = game.roles
-    if _SECRET[step]:
-        roles = [None] * game.players if player is None else [r if s == player else None for s, r in enumerate(roles)]
+    seen, role, codes, places = _roles(game, player, _SECRET[step])
     if player is None:
         hand = down = mine = _EMPTY
-        seen = _UNKNOWN_ROLES
-        role = _NONE
     else:
         hand = game.hands[player]
         down = game.face_down[player]
         mine = drawn if drawn_count and game.to_act == player else _EMPTY
-        seen = _roles_seen(game, player)
-        own = roles[player]
-        role = _NONE if own is None else int(own)
     face_up = game.face_up
     up = map(sum, zip(*face_up, strict=True))
-    unseen = [n - a - b - c - d for n, a, b, c, d in zip(game.rules.deck, game.discard, hand, down, up, strict=True)]
+    unseen = list(map(sub, game.rules.deck, map(add, game.discard, map(add, hand, map(add, down, up)))))
     mutiny = game.mutiny
     flags = [0] * len(ring)
     for pos in game.active:
@@ -118,23 +125,15 @@ def observation_vector(game: FastGame, player: int | None) -> list[int]:
         role,
         *seen,
     ]
-    order, queue, hands, downs, passed, scores = (
-        game.role_order,
-        game.queue,
-        game.hands,
-        game.face_down,
-        game.passed,
-        game.scores,
-    )
+    queue, hands, downs, passed, scores = game.queue, game.hands, game.face_down, game.passed, game.scores
     append, extend = out.append, out.extend
     for seat, sales in enumerate(game.sales):
-        seat_role = roles[seat]
         out += (
             sum(hands[seat]),
             sum(downs[seat]),
             1 if passed[seat] else 0,
-            _NONE if seat_role is None else _ROLE_CODE[seat_role],
-            order.index(seat) if seat in order else _NONE,
+            codes[seat],
+            places[seat],
             queue.index(seat) if seat in queue else _NONE,
             scores[seat],
         )
