@@ -126,9 +126,9 @@ def action_sequences(
     offer of the round after it). Every choice, chance included, is drawn from hypothesis,
     so failures shrink to short, simple games. Play styles are mixed in to reach edge cases
     (0-card captains, empty hands, mutiny ties, 4-way ties, reshuffles), and pirate games
-    are steered toward robberies: a pirate card that robs is :data:`_ROBS` times likelier,
+    are steered toward robberies: a pirate card that robs is eight times likelier,
     and a shuffled ring often puts Piratennest within reach of the merchant ship in round 1
-    (:func:`_pirates_near`)."""
+    (the arrangement is often redrawn)."""
     if setup is None:
         setup = draw(setups())
     state = new_game(setup.players, setup.first_captain, setup.rules)
