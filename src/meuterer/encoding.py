@@ -250,7 +250,7 @@ class ActionIds:
             slots = self._slots(a - self.sell.start)
             return "sell " + "|".join("-" if v is None else f"{v[0]}:{v[1]}" for v in slots)
         if a in self.discard:
-            return "discard " + " ".join(map(str, self.discards[a - self.discard.start]))
+            return "discard " + (" ".join(map(str, self.discards[a - self.discard.start])) or "none")
         raise ValueError(f"action id {a} is not one of 0 to {self.num_actions - 1}")
 
     # Chance -----------------------------------------------------------------------------
