@@ -58,7 +58,7 @@ from meuterer import engine
 from meuterer.actions import Action, Sell
 from meuterer.encoding import UTILITIES, ActionIds, action_ids, as_action_id, score_utilities
 from meuterer.errors import IllegalActionError, SetupError
-from meuterer.fast import CHANCE, FastGame
+from meuterer.fast import FastGame
 from meuterer.fast.observation import observation_vector
 from meuterer.rules import Rules
 from meuterer.state import State
@@ -318,6 +318,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._opponent_rngs = [random.Random() for _ in specs]
         """Each opponent's own generator, so that no policy can read or reseed the deck."""
         self._episodes = 0
+        self._seat_rngs: tuple[int, list[random.Random], list[random.Random | None]] = (-1, [], [])
         self._steps = 0
         self._base = 0.0
         self._mask: np.ndarray | None = None
@@ -427,21 +428,31 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._moves = None
         self._state = None
         game, seat, chance = self._game, self.seat, self._rng
-        blind, rngs = self._blind, self._opponent_rngs
+        blind = self._blind_seats()
         while True:
+            game.play_random(chance, blind)  # chance and the blind opponents
             player = game.current_player
             if player is None or player == seat:
                 return
-            if player == CHANCE:
-                game.apply_chance(chance)
-                continue
             which = player if player < seat else player - 1
             legal = game.legal_actions()
-            rng = rngs[which]
-            if blind[which]:  # as RandomAgent.act, without its view
-                game.apply_at(rng.randrange(len(legal)))
-            else:
-                game.apply(self._policies[which](view(game.to_state(), player), legal, rng))
+            game.apply(self._policies[which](view(game.to_state(), player), legal, self._opponent_rngs[which]))
+
+    def _blind_seats(self) -> list[random.Random | None]:
+        # Each seat's generator if a blind opponent plays it (the fast engine plays those
+        # seats itself, as RandomAgent.act, without a view), else None (the learner, and the
+        # opponents that read a view). Kept with the seat and the generators' list it was
+        # worked out for, and worked out again when either changes.
+        seat, rngs = self.seat, self._opponent_rngs
+        known = self._seat_rngs
+        if known[0] == seat and known[1] is rngs:
+            return known[2]
+        seats: list[random.Random | None] = [None] * self.players
+        for which, (rng, blind) in enumerate(zip(rngs, self._blind, strict=True)):
+            if blind:
+                seats[which if which < seat else which + 1] = rng
+        self._seat_rngs = (seat, rngs, seats)
+        return seats
 
     def _observation(self) -> np.ndarray:
         # The learner's observation, read straight off the fast game (the declared layout's).

@@ -487,6 +487,38 @@ class FastGame:
         self._draw(draw.card)  # type: ignore[union-attr]  # sample_draw gives a Draw
         return draw
 
+    def play_random(self, chance: random.Random, rngs: Sequence[random.Random | None]) -> None:
+        """Play on until a seat without a generator is to decide or the game is over:
+        chance as :meth:`apply_chance` draws it from ``chance``, and each seat ``s`` with a
+        generator ``rngs[s]`` takes the ``rngs[s].randrange(len(legal))``-th of its legal
+        actions (as :class:`~meuterer.agents.RandomAgent` chooses). The same draws, in the
+        same order, as that loop written with :meth:`apply_chance` and :meth:`apply_at`,
+        one call instead of one per move (the Gymnasium env's opponents).
+
+        >>> game, rng = FastGame.new(3), random.Random(2)
+        >>> game.play_random(random.Random(1), [None, rng, rng])
+        >>> game.current_player, len(game.legal_actions())
+        (0, 4)
+        """
+        while True:
+            step = self.step
+            if step in _CHANCE_STEPS:
+                if step == RING:
+                    self._fire(sample_ring(self, chance))
+                else:
+                    self._legal = None
+                    self._draw(sample_draw(self, chance).card)  # type: ignore[union-attr]  # sample_draw gives a Draw
+                continue
+            if step == GAME_OVER:
+                return
+            rng = rngs[self.to_act]
+            if rng is None:
+                return
+            legal = self._legal
+            if legal is None:
+                legal = self._list_legal()
+            self._fire(legal[rng.randrange(len(legal))])
+
     def _why_illegal(self, action: object) -> str:
         if self.step == GAME_OVER:
             return "the game is over"
