@@ -307,3 +307,22 @@ def test_play_random_makes_the_moves_of_the_loop_it_fuses(rules: Rules, players:
             index = chooser.randrange(len(loop.legal_actions()))
             fused.apply_at(index)
             loop.apply_at(index)
+
+
+def test_play_random_asks_a_generator_with_its_own_randrange_for_it() -> None:
+    # The fused loop calls Random._randbelow for a plain generator (what randrange(n) calls),
+    # and randrange itself for a subclass that changes it. Here it plays a whole game.
+    class Last(random.Random):
+        def randrange(self, *args: int) -> int:  # type: ignore[override]
+            return args[0] - 1
+
+    fused, loop = FastGame.new(3), FastGame.new(3)
+    fused.play_random(random.Random(5), [random.Random(0), Last(), random.Random(1)])
+    chance, plain = random.Random(5), [random.Random(0), None, random.Random(1)]
+    while (player := loop.current_player) is not None:
+        if player == CHANCE:
+            loop.apply_chance(chance)
+        else:
+            count, generator = len(loop.legal_actions()), plain[player]
+            loop.apply_at(count - 1 if generator is None else generator.randrange(count))
+    assert fused.is_terminal() and fused.to_state() == loop.to_state()

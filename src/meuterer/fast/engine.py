@@ -109,6 +109,7 @@ _MUTINEER, _CABIN_BOY, _MATE, _MERCHANT, _LOADMASTER = ROLES
 _KINDS = range(len(CARDS))
 _GOODS_END = max(GOODS) + 1
 
+_RANDRANGE = random.Random.randrange
 _DRAW = tuple(tuple(Draw(p, c) for c in CARDS) for p in range(4))
 _PLAY = tuple(tuple(Play(p, c) for c in CARDS) for p in range(4))
 _PASS = tuple(Pass(p) for p in range(4))
@@ -517,7 +518,12 @@ class FastGame:
             legal = self._legal
             if legal is None:
                 legal = self._list_legal()
-            self._fire(legal[rng.randrange(len(legal))])
+            # Random.randrange(n) for n > 0 returns self._randbelow(n) (random.py): the same
+            # draw, without randrange's argument checks, unless a subclass has its own randrange.
+            if type(rng).randrange is _RANDRANGE:
+                self._fire(legal[rng._randbelow(len(legal))])  # type: ignore[attr-defined]
+            else:
+                self._fire(legal[rng.randrange(len(legal))])
 
     def _why_illegal(self, action: object) -> str:
         if self.step == GAME_OVER:
