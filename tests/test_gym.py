@@ -440,3 +440,14 @@ def test_legal_ids_look_a_list_built_afresh_up_by_its_content() -> None:
     again, again_mask = legal_ids(game)
     assert again is moves and again_mask is mask and len(legal_ids._memo) == 2 and game._legal is not first
     assert legal_ids.int8(game)[1].dtype == np.int8
+
+
+def test_the_scalar_encoders_vector_is_a_new_writable_int64_array() -> None:
+    layout = observation_layout(4)
+    encode = adapter.ScalarEncoder.of(layout)
+    values = [low + (i % 3) * (high > low) for i, (low, high) in enumerate(zip(layout.low, layout.high, strict=True))]
+    first, second = encode.vector(values), encode.vector(values)
+    assert first.dtype == np.int64 and first.flags.writeable and first is not second
+    assert first.tolist() == values == second.tolist()
+    first[:] = 0
+    assert second.tolist() == values

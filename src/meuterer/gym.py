@@ -43,6 +43,7 @@ game ends. Keyword arguments:
 from __future__ import annotations
 
 import random
+import struct
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Final
@@ -206,6 +207,8 @@ class ScalarEncoder:
         self._base = np.array(base, np.int64)
         self._places = np.array(places, np.int64)
         self._floats = np.array(floats, np.float32)
+        self._count = layout.size
+        self._pack = struct.Struct(f"={layout.size}q").pack_into  # native int64s, as numpy lays them out
 
     @staticmethod
     @lru_cache(maxsize=32)
@@ -218,6 +221,19 @@ class ScalarEncoder:
         True
         """
         return ScalarEncoder(layout)
+
+    def vector(self, values: Sequence[int]) -> np.ndarray:
+        """An observation vector, a sequence of ints of the layout's size, as a new int64
+        array (packed in one call: faster than ``np.fromiter`` or ``np.array`` on a list).
+
+        >>> from meuterer.views import observation_layout
+        >>> layout = observation_layout(3)
+        >>> ScalarEncoder.of(layout).vector(layout.high).tolist() == list(layout.high)
+        True
+        """
+        out = np.empty(self._count, np.int64)
+        self._pack(out, 0, *values)  # type: ignore[arg-type]  # an ndarray is a writable buffer
+        return out
 
     def __call__(self, values: np.ndarray) -> np.ndarray:
         """The encoding of an observation vector (an int array of the layout's size, each entry within its bounds)."""
@@ -303,7 +319,6 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         """The declared observation layout (:func:`meuterer.views.observation_layout`)."""
         self.observation_space = observation_space(self.layout, observation)
         self._encoder = ScalarEncoder.of(self.layout)
-        self._size = self.layout.size
         self.action_space = spaces.Discrete(self.ids.num_actions)
         self._legal_ids = LegalIds.shared(self.ids)
         self._game = FastGame.from_state(self._initial)
@@ -456,7 +471,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _observation(self) -> np.ndarray:
         # The learner's observation, read straight off the fast game (the declared layout's).
-        values = np.fromiter(observation_vector(self._game, self.seat), np.int64, self._size)
+        values = self._encoder.vector(observation_vector(self._game, self.seat))
         if self.observation_kind == "vector":
             return values
         return self._encoder(values)  # as Layout.encode_values

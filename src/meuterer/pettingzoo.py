@@ -298,7 +298,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             if seat == game.to_act and agent == self.agent_selection and not game.is_terminal():
                 self._legal()
                 mask = self._mask
-            observation = np.fromiter(observation_vector(game, seat), np.int64, self.layout.size)
+            observation = self._encoder.vector(observation_vector(game, seat))
             if self.observation_kind != "vector":
                 observation = self._encoder(observation)  # as Layout.encode_values
             observed = self._observed[agent] = {"observation": observation, "action_mask": mask}
