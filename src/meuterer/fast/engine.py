@@ -59,6 +59,7 @@ from meuterer.phases.voyage import (
     draw_from,
     legal_draw,
     next_round,
+    pick_card,
     return_roles,
     sail,
     sample_draw,
@@ -506,9 +507,10 @@ class FastGame:
             if step in _CHANCE_STEPS:
                 if step == RING:
                     self._fire(sample_ring(self, chance))
-                else:
+                else:  # sample_draw's card, without its action
                     self._legal = None
-                    self._draw(sample_draw(self, chance).card)  # type: ignore[union-attr]  # sample_draw gives a Draw
+                    deck = self.deck
+                    self._draw(pick_card(deck if any(deck) else self.discard, chance.random()))
                 continue
             if step == GAME_OVER:
                 return
