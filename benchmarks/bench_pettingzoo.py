@@ -1,7 +1,7 @@
 """The PettingZoo AEC env's decisions per second, next to the env as it was when issue 22 was filed.
 
 Plays seeded games of ``meuterer.pettingzoo.env`` (4 players, every agent choosing uniformly
-among his legal ids from ``last()``'s mask, as ``benchmarks/bench_adapters.py`` does) and
+among his legal ids from ``last()``'s mask with ``bench_gym.choose``, the same code in every row) and
 counts decisions per second of CPU time, for the vector and the encoded observation. For
 comparison, in the same process and interleaved: ``_IssueTimeEnv``, the environment's code
 at the filing of issue 22 (commit 8a06557: the legal ids and a new mask worked out at every
@@ -18,12 +18,13 @@ gained. The floor row builds no observation at all (the mask only): what everyth
 from __future__ import annotations
 
 import argparse
+import random
 from functools import partial
 from statistics import median
 from typing import Any
 
 import numpy as np
-from bench_gym import interleaved, ratio
+from bench_gym import choose, interleaved, ratio
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from meuterer.cards import CARDS, ROLES, Role
@@ -155,7 +156,7 @@ def _position(game: FastGame, name: str) -> int:
 
 
 class _IssueTimeEnv(raw_env):
-    """``raw_env`` with the step, legal ids and observations of commit 8a06557."""
+    """``raw_env`` with the chance loop, step, legal ids and observations of commit 8a06557."""
 
     def _legal(self) -> dict[int, int]:
         moves = self._moves
@@ -168,6 +169,14 @@ class _IssueTimeEnv(raw_env):
                 moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(game.legal_actions())))
             self._moves = moves
         return moves
+
+    def _chance(self) -> None:
+        game, rng = self._game, self._rng
+        while game.is_chance_node():
+            game.apply_chance(rng)
+        self._state = None
+        self._moves = None
+        self._observed = {}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -227,13 +236,13 @@ def _play(environment: Any, games: int) -> int:
     decisions = 0
     for seed in range(games):
         environment.reset(seed=seed)
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)
         for _agent in environment.agent_iter():
             observation, _, terminated, truncated, _ = environment.last()
             if terminated or truncated:
                 environment.step(None)
                 continue
-            environment.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            environment.step(choose(observation["action_mask"], rng))
             decisions += 1
     return decisions
 
@@ -254,6 +263,7 @@ def main() -> None:
         _play(environment, 2)  # warm-up (imports, caches)
     rates = interleaved({key: partial(_play, e, args.games) for key, e in envs.items()}, args.repeats)
     print(f"{n} players, {args.games} games per measurement, medians of {args.repeats} (CPU time)")
+    print("every agent's policy in every row, issue-time included: bench_gym.choose (mask.nonzero, Random.randrange)")
     for kind in kinds:
         now, before = rates["now", kind], rates["before", kind]
         print(
