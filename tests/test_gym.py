@@ -451,3 +451,18 @@ def test_the_scalar_encoders_vector_is_a_new_writable_int64_array() -> None:
     assert first.tolist() == values == second.tolist()
     first[:] = 0
     assert second.tolist() == values
+
+
+def test_the_blind_seats_follow_the_learners_seat_and_the_opponents_generators() -> None:
+    # The fast engine plays the random opponents from a per-seat list of their generators,
+    # kept between steps: it must be worked out again when the seat or the generators change.
+    def policy(v: Any, legal: Any, rng: random.Random) -> Any:
+        return legal[0]
+
+    env = adapter.MeutererEnv(players=4, opponents=["random", policy, "random"], seat="rotate", rounds=1)
+    for seed in (1, None, None, 2):
+        env.reset(seed=seed)
+        seats = env._blind_seats()
+        others = [s for s in range(4) if s != env.seat]
+        assert seats[env.seat] is None and seats[others[1]] is None
+        assert seats[others[0]] is env._opponent_rngs[0] and seats[others[2]] is env._opponent_rngs[2]
