@@ -37,7 +37,11 @@ game ends. Keyword arguments:
 
 ``action_masks()`` gives the learner's legal action ids (for sb3-contrib's
 ``MaskablePPO``); ``info["action_mask"]`` holds the same. Action ids are those of
-:mod:`meuterer.encoding`.
+:mod:`meuterer.encoding`. Every observation and mask handed out is a new array of the
+caller's own (no buffer is reused between steps): keep it or change it freely.
+
+Random opponents are played by the fast engine itself (:meth:`~meuterer.fast.FastGame.play_random`:
+chance and their moves in one loop, the same draws as one call per move).
 """
 
 from __future__ import annotations
