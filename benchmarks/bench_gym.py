@@ -2,7 +2,9 @@
 
 Plays seeded episodes of ``meuterer/Meuterer-v0`` (``MeutererEnv``, opponents ``random``, the
 learner choosing uniformly among his legal ids) and counts the learner's steps per second of
-CPU time, for the encoded and the vector observation. For comparison, in the same process: the
+CPU time, for the encoded and the vector observation. The learner's choice is one function,
+``choose`` (a uniform pick among the mask's ids with a ``random.Random``), the same code in
+every row, the "before" row included. For comparison, in the same process: the
 design the env had before issue 22 (the reference engine, a ``view()`` built for every
 opponent's move and the learner's observation encoded from his view), and the yardstick
 (``../shared/bench/ref_sim.py``) in games per second; and the floor, the same episodes
@@ -32,15 +34,21 @@ from meuterer.views import observation_layout, view
 K = TypeVar("K")
 
 
+def choose(mask: np.ndarray, rng: random.Random) -> int:
+    """The learner's policy in every row: a uniformly random id among the mask's true entries."""
+    legal = mask.nonzero()[0]
+    return int(legal[rng.randrange(len(legal))])
+
+
 def _env(players: int, episodes: int, observation: str) -> int:
     env = MeutererEnv(players=players, opponents="random", observation=observation)
     steps = 0
     for seed in range(episodes):
         env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)
         done = False
         while not done:
-            action = int(rng.choice(np.flatnonzero(env.action_masks())))
+            action = choose(env.action_masks(), rng)
             _, _, terminated, truncated, _ = env.step(action)
             done = terminated or truncated
             steps += 1
@@ -54,13 +62,13 @@ def _floor(players: int, episodes: int, observation: str) -> int:
     steps = 0
     for seed in range(episodes):
         env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)
         game = env._game
         while not game.is_terminal():
             moves = env._legal()
             mask = env._mask
             assert mask is not None
-            action = int(rng.choice(np.flatnonzero(mask)))
+            action = choose(mask, rng)
             game.apply_at(moves[action])
             env._advance()
             steps += 1
@@ -74,7 +82,7 @@ def _before(players: int, episodes: int, observation: str) -> int:
     layout = observation_layout(players, initial.rules)
     steps = 0
     for seed in range(episodes):
-        rng, opponents, learner = random.Random(seed), random.Random(f"{seed}/o"), np.random.default_rng(seed)
+        rng, opponents, learner = random.Random(seed), random.Random(f"{seed}/o"), random.Random(seed)
         state = initial
         while True:
             while (player := engine.current_player(state)) not in (None, 0):
@@ -90,7 +98,7 @@ def _before(players: int, episodes: int, observation: str) -> int:
                 break
             mask = np.zeros(ids.num_actions, np.bool_)
             mask[list(ids.legal_ids(state))] = True
-            number = int(learner.choice(np.flatnonzero(mask)))
+            number = choose(mask, learner)
             state = engine.apply(state, ids.action(state, number))
             steps += 1
     return steps
@@ -140,6 +148,7 @@ def main() -> None:
     runs["floor", "vector"] = partial(_floor, n, episodes, "vector")
     rates = interleaved(runs, args.repeats)
     print(f"{n} players, {episodes} episodes per measurement, medians of {args.repeats} (CPU time)")
+    print("the learner's policy in every row, 'before' included: bench_gym.choose (mask.nonzero, Random.randrange)")
     for observation in ("encoded", "vector"):
         now, before = rates["now", observation], rates["before", observation]
         line = f"{observation}: {median(now):,.0f} learner steps/s; before (a view per move) {median(before):,.0f}"

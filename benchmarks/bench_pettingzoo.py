@@ -1,15 +1,16 @@
 """The PettingZoo AEC env's decisions per second, next to the env as it was when issue 22 was filed.
 
 Plays seeded games of ``meuterer.pettingzoo.env`` (4 players, every agent choosing uniformly
-among his legal ids from ``last()``'s mask, as ``benchmarks/bench_adapters.py`` does) and
+among his legal ids from ``last()``'s mask with ``bench_gym.choose``, the same code in every row) and
 counts decisions per second of CPU time, for the vector and the encoded observation. For
 comparison, in the same process and interleaved: ``_IssueTimeEnv``, the environment's code
 at the filing of issue 22 (commit 8a06557: the legal ids and a new mask worked out at every
 step, the encoded observation through ``Layout.encode_values``, every step's dictionaries
-built afresh, PettingZoo's order-enforcing wrapper). It runs on today's fast engine and
-observation writer, so the ratio shows what the adapter itself gained: the gains of the
-shared engine and of ``meuterer.fast.observation`` since then count on both sides. The
-floor row builds no observation at all (the mask only): what everything else costs.
+built afresh, PettingZoo's order-enforcing wrapper) and the observation writer of that commit,
+frozen below as a private copy (``_issue_time_observation_vector``: ``meuterer.fast.observation``
+as it was then, kept for timing only). It runs on today's fast engine, so the engine's gains
+since then count on both sides: the ratio shows what the adapter and its observation writer
+gained. The floor row builds no observation at all (the mask only): what everything else costs.
 
     PYTHONPATH=src python benchmarks/bench_pettingzoo.py [--games N] [--repeats N] [--players N]
 """
@@ -17,20 +18,145 @@ floor row builds no observation at all (the mask only): what everything else cos
 from __future__ import annotations
 
 import argparse
+import random
 from functools import partial
 from statistics import median
 from typing import Any
 
 import numpy as np
-from bench_gym import interleaved, ratio
+from bench_gym import choose, interleaved, ratio
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from meuterer.fast.observation import observation_vector
+from meuterer.cards import CARDS, ROLES, Role
+from meuterer.fast import FastGame
+from meuterer.machine import ROLES_SECRET, STEP_CODES
 from meuterer.pettingzoo import _OrderEnforcing, env, raw_env
+from meuterer.state import Step
+
+# The observation writer as it was at commit 8a06557 (git show 8a06557:src/meuterer/fast/observation.py),
+# frozen here for the issue-time row: a copy of old code kept for timing only, never run by the library.
+_NONE = -1
+_STEP_LIST = tuple(Step)
+"""The fast engine numbers steps in :class:`Step`'s order."""
+_CODE = tuple(STEP_CODES[step] for step in _STEP_LIST)
+_SECRET = tuple(step in ROLES_SECRET for step in _STEP_LIST)
+_GAME_OVER = _STEP_LIST.index(Step.GAME_OVER)
+_CHOOSE_ROLE = _STEP_LIST.index(Step.CHOOSE_ROLE)
+_EMPTY = [0] * len(CARDS)
+_UNKNOWN_ROLES = [_NONE] * len(ROLES)
+_NO_SALE = [_NONE, _NONE, 0]
+_UNDECLARED = [0, *_NO_SALE, *_NO_SALE]
+_SALES = 2
+
+
+def _roles_seen(game: FastGame, player: int) -> list[int]:
+    # As meuterer.views.player_view._roles_seen, as the layout's entries.
+    order = game.role_order
+    if player in order:
+        before = order[: order.index(player)]
+    elif game.step == _CHOOSE_ROLE and game.to_act == player:
+        before = order
+    else:
+        return _UNKNOWN_ROLES
+    roles = game.roles
+    gone = {roles[seat] for seat in before}
+    return [int(role not in gone) for role in ROLES]
+
+
+def _issue_time_observation_vector(game: FastGame, player: int | None) -> list[int]:
+    """``meuterer.fast.observation.observation_vector`` as it was at commit 8a06557."""
+    step = game.step
+    drawn = game.drawn
+    drawn_count = sum(drawn)
+    ring = game.ring
+    active = game.active
+    roles: list[Role | None] = game.roles
+    if _SECRET[step]:
+        roles = [None] * game.players if player is None else [r if s == player else None for s, r in enumerate(roles)]
+    if player is None:
+        hand = down = mine = _EMPTY
+        seen = _UNKNOWN_ROLES
+        role = _NONE
+    else:
+        hand = game.hands[player]
+        down = game.face_down[player]
+        mine = drawn if drawn_count and game.to_act == player else _EMPTY
+        seen = _roles_seen(game, player)
+        own = roles[player]
+        role = _NONE if own is None else int(own)
+    up = [sum(column) for column in zip(*game.face_up, strict=True)]
+    unseen = [n - a - b - c - d for n, a, b, c, d in zip(game.rules.deck, game.discard, hand, down, up, strict=True)]
+    mutiny = game.mutiny
+    flags = [0] * len(ring)
+    for pos in active:
+        flags[pos] = 1
+    out = [
+        game.players,
+        _NONE if player is None else player,
+        game.round,
+        _CODE[step],
+        game.captain,
+        _NONE if step == _GAME_OVER else game.to_act,
+        _NONE if game.offer is None else game.offer,
+        game.start,
+        _NONE if game.pirate is None else game.pirate,
+        _NONE if game.captain_destination is None else game.captain_destination,
+        _NONE if game.mutineer_destination is None else game.mutineer_destination,
+        _NONE if mutiny is None else int(mutiny),
+        game.draws_left,
+        drawn_count,
+        sum(game.deck),
+    ]
+    out += ring
+    out += flags
+    out += game.discard
+    out += unseen
+    out += hand
+    out += down
+    out += mine
+    out.append(role)
+    out += seen
+    order, queue, hands, downs, passed, scores, face_up = (
+        game.role_order,
+        game.queue,
+        game.hands,
+        game.face_down,
+        game.passed,
+        game.scores,
+        game.face_up,
+    )
+    for seat, sales in enumerate(game.sales):
+        seat_role = roles[seat]
+        out += (
+            sum(hands[seat]),
+            sum(downs[seat]),
+            int(passed[seat]),
+            _NONE if seat_role is None else int(seat_role),
+            order.index(seat) if seat in order else _NONE,
+            queue.index(seat) if seat in queue else _NONE,
+            scores[seat],
+        )
+        out += face_up[seat]
+        if sales is None:
+            out += _UNDECLARED
+            continue
+        out.append(1)
+        for k in range(_SALES):
+            if k < len(sales):
+                sale = sales[k]
+                out += (_position(game, sale.island), int(sale.card), sale.count)
+            else:
+                out += _NO_SALE
+    return out
+
+
+def _position(game: FastGame, name: str) -> int:
+    islands = game.rules.islands
+    return next(pos for pos, index in enumerate(game.ring) if islands[index].name == name)
 
 
 class _IssueTimeEnv(raw_env):
-    """``raw_env`` with the step, legal ids and observations of commit 8a06557."""
+    """``raw_env`` with the chance loop, step, legal ids and observations of commit 8a06557."""
 
     def _legal(self) -> dict[int, int]:
         moves = self._moves
@@ -43,6 +169,14 @@ class _IssueTimeEnv(raw_env):
                 moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(game.legal_actions())))
             self._moves = moves
         return moves
+
+    def _chance(self) -> None:
+        game, rng = self._game, self._rng
+        while game.is_chance_node():
+            game.apply_chance(rng)
+        self._state = None
+        self._moves = None
+        self._observed = {}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -73,7 +207,7 @@ class _IssueTimeEnv(raw_env):
             mask = np.zeros(self.ids.num_actions, np.int8)
             if seat == game.to_act and agent == self.agent_selection and not game.is_terminal():
                 mask[list(self._legal())] = 1
-            values = observation_vector(game, seat)
+            values = _issue_time_observation_vector(game, seat)
             if self.observation_kind == "vector":
                 observation = np.array(values, np.int64)
             else:
@@ -102,13 +236,13 @@ def _play(environment: Any, games: int) -> int:
     decisions = 0
     for seed in range(games):
         environment.reset(seed=seed)
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)
         for _agent in environment.agent_iter():
             observation, _, terminated, truncated, _ = environment.last()
             if terminated or truncated:
                 environment.step(None)
                 continue
-            environment.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            environment.step(choose(observation["action_mask"], rng))
             decisions += 1
     return decisions
 
@@ -129,6 +263,7 @@ def main() -> None:
         _play(environment, 2)  # warm-up (imports, caches)
     rates = interleaved({key: partial(_play, e, args.games) for key, e in envs.items()}, args.repeats)
     print(f"{n} players, {args.games} games per measurement, medians of {args.repeats} (CPU time)")
+    print("every agent's policy in every row, issue-time included: bench_gym.choose (mask.nonzero, Random.randrange)")
     for kind in kinds:
         now, before = rates["now", kind], rates["before", kind]
         print(

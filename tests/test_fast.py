@@ -280,3 +280,49 @@ def test_to_state_builds_a_state_as_its_constructor_does() -> None:
     assert state == meuterer.new_game(4, 1, Rules(pirates=True)) and hash(state) == hash(
         meuterer.new_game(4, 1, Rules(pirates=True))
     )
+
+
+@pytest.mark.parametrize(("rules", "players"), [(Rules(), 4), (Rules(pirates=True, ring="shuffled"), 3)])
+def test_play_random_makes_the_moves_of_the_loop_it_fuses(rules: Rules, players: int) -> None:
+    # play_random is apply_chance for chance and apply_at(rng.randrange(len(legal))) for each
+    # seat with a generator, stopping at a seat without one: the same draws, the same game.
+    for seed in range(12):
+        stop = seed % players
+        fused, loop = FastGame.new(players, rules=rules), FastGame.new(players, rules=rules)
+        chances = random.Random(seed), random.Random(seed)
+        seats = [[None if s == stop else random.Random(f"{seed}/{s}") for s in range(players)] for _ in range(2)]
+        chooser = random.Random(seed)
+        while True:
+            fused.play_random(chances[0], seats[0])
+            while (player := loop.current_player) is not None and player != stop:
+                if player == CHANCE:
+                    loop.apply_chance(chances[1])
+                else:
+                    generator = seats[1][player]
+                    assert generator is not None
+                    loop.apply_at(generator.randrange(len(loop.legal_actions())))
+            assert fused.to_state() == loop.to_state() and fused.legal_actions() == loop.legal_actions()
+            if player is None:
+                break
+            index = chooser.randrange(len(loop.legal_actions()))
+            fused.apply_at(index)
+            loop.apply_at(index)
+
+
+def test_play_random_asks_a_generator_with_its_own_randrange_for_it() -> None:
+    # The fused loop calls Random._randbelow for a plain generator (what randrange(n) calls),
+    # and randrange itself for a subclass that changes it. Here it plays a whole game.
+    class Last(random.Random):
+        def randrange(self, *args: int) -> int:  # type: ignore[override]
+            return args[0] - 1
+
+    fused, loop = FastGame.new(3), FastGame.new(3)
+    fused.play_random(random.Random(5), [random.Random(0), Last(), random.Random(1)])
+    chance, plain = random.Random(5), [random.Random(0), None, random.Random(1)]
+    while (player := loop.current_player) is not None:
+        if player == CHANCE:
+            loop.apply_chance(chance)
+        else:
+            count, generator = len(loop.legal_actions()), plain[player]
+            loop.apply_at(count - 1 if generator is None else generator.randrange(count))
+    assert fused.is_terminal() and fused.to_state() == loop.to_state()

@@ -440,3 +440,29 @@ def test_legal_ids_look_a_list_built_afresh_up_by_its_content() -> None:
     again, again_mask = legal_ids(game)
     assert again is moves and again_mask is mask and len(legal_ids._memo) == 2 and game._legal is not first
     assert legal_ids.int8(game)[1].dtype == np.int8
+
+
+def test_the_scalar_encoders_vector_is_a_new_writable_int64_array() -> None:
+    layout = observation_layout(4)
+    encode = adapter.ScalarEncoder.of(layout)
+    values = [low + (i % 3) * (high > low) for i, (low, high) in enumerate(zip(layout.low, layout.high, strict=True))]
+    first, second = encode.vector(values), encode.vector(values)
+    assert first.dtype == np.int64 and first.flags.writeable and first is not second
+    assert first.tolist() == values == second.tolist()
+    first[:] = 0
+    assert second.tolist() == values
+
+
+def test_the_blind_seats_follow_the_learners_seat_and_the_opponents_generators() -> None:
+    # The fast engine plays the random opponents from a per-seat list of their generators,
+    # kept between steps: it must be worked out again when the seat or the generators change.
+    def policy(v: Any, legal: Any, rng: random.Random) -> Any:
+        return legal[0]
+
+    env = adapter.MeutererEnv(players=4, opponents=["random", policy, "random"], seat="rotate", rounds=1)
+    for seed in (1, None, None, 2):
+        env.reset(seed=seed)
+        seats = env._blind_seats()
+        others = [s for s in range(4) if s != env.seat]
+        assert seats[env.seat] is None and seats[others[1]] is None
+        assert seats[others[0]] is env._opponent_rngs[0] and seats[others[2]] is env._opponent_rngs[2]

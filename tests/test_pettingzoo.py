@@ -220,3 +220,45 @@ def test_the_wrapper_checks_the_order_of_steps_itself(caplog: pytest.LogCaptureF
     with caplog.at_level("WARNING"):
         environment.step(None)
     assert "after all agents are terminated" in caplog.text
+
+
+@pytest.mark.parametrize("observation", ["vector", "encoded"])
+@pytest.mark.parametrize("kwargs", VARIANTS, ids=IDS)
+def test_seeded_games_are_the_reference_engines_games_with_the_same_generator(
+    kwargs: dict[str, Any], observation: str
+) -> None:
+    # The environment's chance is the reference's sample_chance on random.Random(seed): the
+    # same game is replayed beside it on the reference engine, and at every decision the
+    # state, the observation (the layout of the view), the mask and the reward (the points
+    # scored since the agent's previous decision) must agree.
+    environment = adapter.env(observation=observation, **kwargs)
+    raw = environment.unwrapped
+    ids, layout = action_ids(raw.rules), raw.layout
+    for seed in range(3):
+        environment.reset(seed=seed)
+        chance, choices = random.Random(seed), random.Random(-seed)
+        state = meuterer.new_game(raw.game_state.players, kwargs.get("first_captain", 0), raw.rules)
+        since = list(state.scores)  # each seat's score before his previous decision
+        for agent in environment.agent_iter():
+            while meuterer.current_player(state) == meuterer.CHANCE:
+                state = meuterer.apply(state, meuterer.sample_chance(state, chance))
+            obs, reward, terminated, truncated, _ = environment.last()
+            assert raw.game_state == state, (seed, agent)
+            seat = int(agent.removeprefix("player_"))
+            assert reward == float(state.scores[seat] - since[seat]), (seed, agent)
+            if terminated or truncated:
+                environment.step(None)
+                continue
+            seen = view(state, seat)
+            if observation == "vector":
+                expected = np.array(layout.vector(seen), np.int64)
+            else:
+                expected = np.array(layout.encode(seen), np.float32)
+            assert obs["observation"].dtype == expected.dtype and np.array_equal(obs["observation"], expected)
+            legal = list(ids.legal_ids(state))
+            assert np.flatnonzero(obs["action_mask"]).tolist() == legal
+            number = choices.choice(legal)
+            since[seat] = state.scores[seat]
+            environment.step(number)
+            state = meuterer.apply(state, ids.action(state, number))
+        assert meuterer.is_terminal(state)

@@ -185,6 +185,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._no_mask.flags.writeable = False
         self._mask = self._no_mask
         self._encoder = ScalarEncoder.of(self.layout)
+        self._no_seats: list[random.Random | None] = [None] * players
 
     @property
     def game_state(self) -> State:
@@ -213,9 +214,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def _chance(self) -> None:
         # The chance steps, drawn from the environment's generator as the reference's
         # sample_chance draws them (the fast engine uses a generator the same way).
-        game, rng = self._game, self._rng
-        while game.is_chance_node():
-            game.apply_chance(rng)
+        self._game.play_random(self._rng, self._no_seats)  # chance only: no seat plays at random
         self._state = None
         self._moves = None
         self._observed = {}
@@ -298,7 +297,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             if seat == game.to_act and agent == self.agent_selection and not game.is_terminal():
                 self._legal()
                 mask = self._mask
-            observation = np.fromiter(observation_vector(game, seat), np.int64, self.layout.size)
+            observation = self._encoder.vector(observation_vector(game, seat))
             if self.observation_kind != "vector":
                 observation = self._encoder(observation)  # as Layout.encode_values
             observed = self._observed[agent] = {"observation": observation, "action_mask": mask}

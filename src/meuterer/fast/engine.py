@@ -59,6 +59,7 @@ from meuterer.phases.voyage import (
     draw_from,
     legal_draw,
     next_round,
+    pick_card,
     return_roles,
     sail,
     sample_draw,
@@ -109,6 +110,7 @@ _MUTINEER, _CABIN_BOY, _MATE, _MERCHANT, _LOADMASTER = ROLES
 _KINDS = range(len(CARDS))
 _GOODS_END = max(GOODS) + 1
 
+_RANDRANGE = random.Random.randrange
 _DRAW = tuple(tuple(Draw(p, c) for c in CARDS) for p in range(4))
 _PLAY = tuple(tuple(Play(p, c) for c in CARDS) for p in range(4))
 _PASS = tuple(Pass(p) for p in range(4))
@@ -486,6 +488,44 @@ class FastGame:
         self._legal = None
         self._draw(draw.card)  # type: ignore[union-attr]  # sample_draw gives a Draw
         return draw
+
+    def play_random(self, chance: random.Random, rngs: Sequence[random.Random | None]) -> None:
+        """Play on until a seat without a generator is to decide or the game is over:
+        chance as :meth:`apply_chance` draws it from ``chance``, and each seat ``s`` with a
+        generator ``rngs[s]`` takes the ``rngs[s].randrange(len(legal))``-th of its legal
+        actions (as :class:`~meuterer.agents.RandomAgent` chooses). The same draws, in the
+        same order, as that loop written with :meth:`apply_chance` and :meth:`apply_at`,
+        one call instead of one per move (the Gymnasium env's opponents).
+
+        >>> game, rng = FastGame.new(3), random.Random(2)
+        >>> game.play_random(random.Random(1), [None, rng, rng])
+        >>> game.current_player, len(game.legal_actions())
+        (0, 4)
+        """
+        while True:
+            step = self.step
+            if step in _CHANCE_STEPS:
+                if step == RING:
+                    self._fire(sample_ring(self, chance))
+                else:  # sample_draw's card, without its action
+                    self._legal = None
+                    deck = self.deck
+                    self._draw(pick_card(deck if any(deck) else self.discard, chance.random()))
+                continue
+            if step == GAME_OVER:
+                return
+            rng = rngs[self.to_act]
+            if rng is None:
+                return
+            legal = self._legal
+            if legal is None:
+                legal = self._list_legal()
+            # Random.randrange(n) for n > 0 returns self._randbelow(n) (random.py): the same
+            # draw, without randrange's argument checks, unless a subclass has its own randrange.
+            if type(rng).randrange is _RANDRANGE:
+                self._fire(legal[rng._randbelow(len(legal))])  # type: ignore[attr-defined]
+            else:
+                self._fire(legal[rng.randrange(len(legal))])
 
     def _why_illegal(self, action: object) -> str:
         if self.step == GAME_OVER:
