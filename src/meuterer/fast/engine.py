@@ -59,9 +59,9 @@ from meuterer.phases.voyage import (
     draw_from,
     legal_draw,
     next_round,
-    pick_card,
     return_roles,
     sail,
+    sample_card,
     sample_draw,
 )
 from meuterer.rules import DiscardPool, Rules
@@ -509,8 +509,7 @@ class FastGame:
                     self._fire(sample_ring(self, chance))
                 else:  # sample_draw's card, without its action
                     self._legal = None
-                    deck = self.deck
-                    self._draw(pick_card(deck if any(deck) else self.discard, chance.random()))
+                    self._draw(sample_card(self, chance))
                 continue
             if step == GAME_OVER:
                 return

@@ -55,8 +55,19 @@ def sample_draw(state: Table, rng: random.Random) -> Action:
     weights (one ``rng.random()`` call, the first kind whose running count exceeds it),
     returning the listed action instance.
     """
+    return _DRAW[state.to_act][sample_card(state, rng)]
+
+
+def sample_card(state: Table, rng: random.Random) -> int:
+    """The card kind :func:`sample_draw` draws (the same one ``rng.random()`` call), for
+    engines that apply a draw without its action instance.
+
+    >>> from meuterer import Rules, new_game
+    >>> sample_card(new_game(3, 0, Rules()), random.Random(1)) in range(7)
+    True
+    """
     deck = state.deck
-    return _DRAW[state.to_act][pick_card(deck if any(deck) else state.discard, rng.random())]  # draw_pool, inlined
+    return pick_card(deck if any(deck) else state.discard, rng.random())  # draw_pool, inlined
 
 
 def pick_card(pool: Sequence[int], x: float) -> int:
