@@ -280,3 +280,42 @@ def test_simulate_without_numpy_says_so_in_one_line_and_plays_one_game_at_a_time
     ]
     assert main(["simulate", "-n", "2", "--vector", "--scalar"]) == 2
     assert "--vector or --scalar, not both" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=range(len(RULE_SETS)))
+def test_the_check_of_an_id_agrees_with_the_legal_mask(rules: Rules) -> None:
+    # step() checks ids one per game without building the mask (VectorGame._legal_at):
+    # every id of every game at a decision, at every step of random games, as the mask says.
+    games = VectorGame(6, 4, rules, seed=21)
+    every = np.arange(games.ids.num_actions)
+    checked = 0
+    while not games.terminal.all():
+        deciding = np.flatnonzero(~games.chance & ~games.terminal)
+        if len(deciding):
+            idx = np.repeat(deciding, len(every))
+            legal = games._legal_at(idx, np.tile(every, len(deciding))).reshape(len(deciding), -1)
+            np.testing.assert_array_equal(legal, games.legal_mask()[deciding])
+            checked += len(deciding)
+        games.step(games.random_actions())
+    assert checked > 6 * 50
+
+
+def test_advance_chance_and_a_subset_are_those_of_the_whole_batch() -> None:
+    # advance_chance steps only the games at a chance node, drawing what the loop over the
+    # whole batch draws; a subset of the games observes as the whole batch does.
+    games = VectorGame(40, 4, Rules(ring="shuffled"), seed=5)
+    plain = games.copy()
+    for _ in range(60):
+        games.advance_chance()
+        while plain.chance.any():
+            chance = plain.chance
+            plain.step(plain.sample_chance(), chance)
+        assert [games.to_state(i) for i in range(40)] == [plain.to_state(i) for i in range(40)]
+        actions = games.random_actions()
+        assert (plain.random_actions() == actions).all()
+        games.step(actions)
+        plain.step(actions)
+        games.reset(games.terminal)
+        plain.reset(plain.terminal)
+    some = np.array([3, 4, 17, 39])
+    np.testing.assert_array_equal(observations(games._subset(some)), observations(games)[some])

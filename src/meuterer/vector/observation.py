@@ -289,10 +289,15 @@ class Encoder:
 
     def __call__(self, vectors: npt.NDArray[np.int32]) -> npt.NDArray[np.float32]:
         """(B, encoded size) floats of (B, size) observation vectors."""
+        # The entries are read as rows of the transposed vectors (contiguous when they come
+        # from observations()); the one-hot entries are one scatter into the flat output,
+        # the game by game order of its places.
         b = len(vectors)
         out = np.zeros((b, self.size), dtype=np.float32)
+        entries = vectors.T
         q = self._quantity
-        out[:, self._quantity_at] = (vectors[:, q] - self._low[q]) * self._scale
-        rows = np.arange(b)[:, None]
-        out[rows, self._category_at + vectors[:, self._category]] = 1.0
+        out[:, self._quantity_at] = ((entries[q] - self._low[q][:, None]) * self._scale[:, None]).T
+        places = entries[self._category] + self._category_at[:, None]
+        places += np.arange(0, b * self.size, self.size)
+        out.reshape(-1)[places.T] = 1.0
         return out
