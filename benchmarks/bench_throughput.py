@@ -89,7 +89,7 @@ def vector_env(seconds: float, batch: int = BATCH) -> float:
         counted[0] += int((~game.chance[idx]).sum())
         plain_apply(idx, actions)
 
-    game._apply = counting_apply  # type: ignore[method-assign]
+    game._apply = counting_apply  # type: ignore[method-assign,assignment]
     for _ in range(20):
         env.step(env.random_actions())
 

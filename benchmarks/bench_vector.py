@@ -79,7 +79,7 @@ def _env_steps(batch: int) -> Callable[[], int]:
         counted[0] += int((~game.chance[idx]).sum())
         plain_apply(idx, actions)
 
-    game._apply = counting_apply  # type: ignore[method-assign]
+    game._apply = counting_apply  # type: ignore[method-assign,assignment]
     for _ in range(30):  # past the first deals
         env.step(env.random_actions())
 
