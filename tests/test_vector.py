@@ -319,3 +319,21 @@ def test_advance_chance_and_a_subset_are_those_of_the_whole_batch() -> None:
         plain.reset(plain.terminal)
     some = np.array([3, 4, 17, 39])
     np.testing.assert_array_equal(observations(games._subset(some)), observations(games)[some])
+
+
+def test_histories_follow_copies_resets_and_set_state() -> None:
+    games = VectorGame(3, 3, Rules(rounds=1), seed=4, record=True)
+    for _ in range(20):
+        games.step(games.random_actions())
+    other = games.copy()
+    assert [other.history(i) for i in range(3)] == [games.history(i) for i in range(3)]
+    other.step(other.random_actions())
+    assert len(other.history(1)) == len(games.history(1)) + 1  # its own lists
+    replay = meuterer.Game.replay(games.history(2), players=3, rules=Rules(rounds=1))
+    assert replay.state == games.to_state(2) and games.history(-1) == games.history(2)
+    games.reset(np.array([True, False, False]))
+    games.set_state(1, meuterer.new_game(3, 0, Rules(rounds=1)))
+    assert games.history(0) == games.history(1) == () and len(games.history(2)) == 20
+    with pytest.raises(IndexError):
+        games.history(3)
+    assert VectorGame(2, 3, seed=1).history(1) == ()  # not recording: nothing kept

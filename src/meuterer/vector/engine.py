@@ -156,7 +156,8 @@ class VectorGame:
         self.ids: ActionIds = action_ids(self.rules)
         self._tables()
         self.record = record
-        self._history: list[list[int]] = [[] for _ in range(batch)]
+        # each recording game's ids since its start (no entry: none yet, as when not recording)
+        self._history: dict[int, list[int]] = {}
         self._version = 0
         self._memos: dict[str, tuple[tuple[int, int, int], IntArray, IntArray]] = {}
         self._grouped: tuple[int, Callable[[int], IntArray]] | None = None
@@ -326,14 +327,15 @@ class VectorGame:
         self.discard[idx] = 0
         self.draws_left[idx] = self.hand_size
         self.drawn[idx] = 0
-        for i in idx.tolist():
-            self._history[i] = []
+        if self._history:
+            for i in idx.tolist():
+                self._history.pop(i, None)
 
     def history(self, game: int) -> tuple[Action, ...]:
         """The actions game ``game`` has taken since its start (when built with ``record=True``)."""
         replay = engine.new_game(self.players, self.first_captain, self.rules)
         out: list[Action] = []
-        for code in self._history[game]:
+        for code in self._history.get(range(self.batch)[game], []):
             action = self._action(replay, code)
             out.append(action)
             replay = engine.apply(replay, action)
@@ -467,7 +469,7 @@ class VectorGame:
         self.discard[i] = state.discard
         self.draws_left[i] = state.draws_left
         self.drawn[i] = state.drawn
-        self._history[i] = []
+        self._history.pop(range(self.batch)[i], None)
 
     # Queries --------------------------------------------------------------------------
 
@@ -779,8 +781,7 @@ class VectorGame:
         for name in self._FIELDS:
             setattr(other, name, getattr(self, name).copy())
         other._views()
-        # without recording, every history is empty (a list each: fresh ones, not shared)
-        other._history = [list(h) for h in self._history] if self.record else [[] for _ in range(self.batch)]
+        other._history = {game: list(codes) for game, codes in self._history.items()}
         other._memos = {}
         other._grouped = None
         other.rng = np.random.Generator(type(self.rng.bit_generator)())
@@ -796,7 +797,7 @@ class VectorGame:
             setattr(other, name, np.take(getattr(self, name), idx, axis=0))
         other.batch = len(idx)
         other._views()
-        other._history = [[] for _ in range(len(idx))]
+        other._history = {}
         other._memos = {}
         other._grouped = None
         return other
@@ -821,7 +822,7 @@ class VectorGame:
         self._version += 1
         if self.record:
             for i, code in zip(idx.tolist(), a.tolist(), strict=True):
-                self._history[i].append(code)
+                self._history.setdefault(i, []).append(code)
         group = _groups(self.step_[idx])
         ids = self.ids
         for code, handler in (
