@@ -337,3 +337,28 @@ def test_histories_follow_copies_resets_and_set_state() -> None:
     with pytest.raises(IndexError):
         games.history(3)
     assert VectorGame(2, 3, seed=1).history(1) == ()  # not recording: nothing kept
+
+
+def test_the_encoder_is_the_layouts_encode_whatever_batches_came_before() -> None:
+    # Its work arrays are kept between calls: batches of other sizes, other dtypes, and
+    # other threads in between change nothing.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from meuterer.vector.observation import Encoder
+    from meuterer.views import observation_layout, view
+
+    layout = observation_layout(4)
+    encoder = Encoder(layout)
+    games = VectorGame(7, 4, seed=8)
+    for _ in range(50):
+        games.step(games.random_actions())
+    for seat, rows in ((0, slice(None)), (1, slice(2, 5)), (2, slice(None)), (3, slice(0, 1))):
+        seen = observations(games, np.full(7, seat))[rows]
+        for vectors in (seen, np.ascontiguousarray(seen, dtype=np.int64)):
+            expected = [layout.encode(view(games.to_state(i), seat)) for i in range(7)[rows]]
+            np.testing.assert_allclose(encoder(vectors), np.array(expected, dtype=np.float32), rtol=0, atol=0)
+    seen = observations(games, games.to_act)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda k: encoder(seen[k:]), range(4)))
+    for k, encoded in enumerate(results):
+        np.testing.assert_array_equal(encoded, encoder(seen)[k:])
