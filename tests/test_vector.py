@@ -362,3 +362,20 @@ def test_the_encoder_is_the_layouts_encode_whatever_batches_came_before() -> Non
         results = list(pool.map(lambda k: encoder(seen[k:]), range(4)))
     for k, encoded in enumerate(results):
         np.testing.assert_array_equal(encoded, encoder(seen)[k:])
+
+
+def test_an_observation_writes_every_entry_of_its_array() -> None:
+    # The env writes its learner's vectors into one array kept between steps: nothing of
+    # what was there before may stay.
+    from meuterer.vector.observation import _seat_observations
+
+    games = VectorGame(9, 4, Rules(pirates=True), seed=12)
+    for step in range(200):
+        if step % 20 == 0:
+            seats = np.arange(9) % 4 if step % 40 else np.full(9, step // 40 % 4)
+            size = observations(games, seats).shape[1]
+            for junk in (-7, 99):
+                written = _seat_observations(games, seats, np.full((size, 9), junk, dtype=np.int32))
+                np.testing.assert_array_equal(written, observations(games, seats))
+        games.step(games.random_actions())
+        games.reset(games.terminal)

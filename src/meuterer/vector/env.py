@@ -50,7 +50,7 @@ from meuterer.encoding import UTILITIES
 from meuterer.errors import SetupError
 from meuterer.rules import Rules
 from meuterer.vector.engine import DEAL, DRAW, GAME_OVER, RING, BoolArray, IntArray, VectorGame
-from meuterer.vector.observation import Encoder, observations
+from meuterer.vector.observation import Encoder, _seat_observations, observations
 from meuterer.views import observation_layout
 
 __all__ = ["BatchPolicy", "MeutererVectorEnv", "PgxState", "init", "step"]
@@ -110,6 +110,7 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
             self.single_observation_space = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self._last = np.zeros(num_envs, dtype=np.float64)
+        self._vectors: npt.NDArray[np.int32] | None = None
 
     def _make_policies(self, spec: Any) -> list[BatchPolicy | None]:
         specs = list(spec) if isinstance(spec, (list, tuple)) else [spec] * (self.players - 1)
@@ -237,8 +238,15 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
     def _observe(self, games: IntArray | None = None) -> npt.NDArray[Any]:
         """The learner's observations in every game, or in the games ``games``."""
         part = self.game if games is None else self.game._subset(games)
-        seen = observations(part, np.full(part.batch, self.seat, dtype=np.int64))
-        return self.encoder(seen) if self.observation_kind == "encoded" else seen
+        seats = np.full(part.batch, self.seat, dtype=np.int64)
+        if self.observation_kind != "encoded":
+            return observations(part, seats)
+        if games is not None:
+            return self.encoder(observations(part, seats))
+        # Only encoded, the vectors of every game are written into an array kept for them.
+        if self._vectors is None:
+            self._vectors = np.empty((self.layout.size, self.num_envs), dtype=np.int32)
+        return self.encoder(_seat_observations(part, seats, self._vectors))
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}

@@ -72,11 +72,15 @@ def observations(game: VectorGame, seats: IntArray | None = None) -> npt.NDArray
             shared.seat_entries(every[s], s)
         observed: npt.NDArray[np.int32] = every.transpose(2, 0, 1)
         return observed
-    out = np.empty((size, b), dtype=np.int32)
+    return _seat_observations(game, seats, np.empty((size, b), dtype=np.int32))
+
+
+def _seat_observations(game: VectorGame, seats: IntArray, out: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+    """:func:`observations` of one seat per game, written into ``out`` (entries, B)."""
     seat = np.asarray(seats)
     one = int(seat[0]) if len(seat) else 0
     _Shared(game, out).seat_entries(out, one if (seat == one).all() else seat.astype(np.int64))
-    observed = out.T
+    observed: npt.NDArray[np.int32] = out.T
     return observed
 
 
