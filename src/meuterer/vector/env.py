@@ -163,7 +163,7 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
             self._advance()
             self._last[terminated] = g.utilities(self.utility)[terminated, self.seat]
             # Only the restarted games moved: the others' observations are the final ones.
-            observed = final.copy()
+            observed = final.copy(order="K")  # the layout of a fresh observation (vectors: transposed)
             restarted = np.flatnonzero(terminated)
             observed[restarted] = self._observe(restarted)
         else:
