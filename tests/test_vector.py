@@ -14,6 +14,7 @@ import meuterer
 from meuterer import Rules
 from meuterer.corpus import check_playthrough
 from meuterer.errors import IllegalActionError, SetupError
+from meuterer.rules import Ring
 from meuterer.testing import check_engine
 from meuterer.vector import VectorGame
 from meuterer.vector.align import RULE_SETS, VectorAdapter, align
@@ -379,3 +380,30 @@ def test_an_observation_writes_every_entry_of_its_array() -> None:
                 np.testing.assert_array_equal(written, observations(games, seats))
         games.step(games.random_actions())
         games.reset(games.terminal)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=range(len(RULE_SETS)))
+@pytest.mark.parametrize(("players", "captain"), [(3, 2), (4, 0), (4, 1)])
+def test_a_deal_in_one_go_is_the_deal_step_by_step(rules: Rules, players: int, captain: int) -> None:
+    # VectorGame._deal (the env's new games) draws what the chance steps of the deal draw,
+    # each after the `skip` uniforms the env's loop takes for the batch, and leaves the
+    # same state; where the games are not all new games at the deal it does nothing.
+    games = VectorGame(12, players, rules, first_captain=captain, seed=3)
+    for _ in range(40):
+        games.step(games.random_actions())
+    restart = np.arange(12) % 3 == 1
+    games.reset(restart)
+    idx = np.flatnonzero(restart)
+    plain = games.copy()
+    if rules.ring is Ring.SHUFFLED:  # the ring first: not at the deal
+        assert not games._deal(idx, games.rng, skip=12)
+        plain._apply(idx, plain._chance_at(idx, plain.step_[idx], plain.rng))
+        games._apply(idx, games._chance_at(idx, games.step_[idx], games.rng))
+    assert not games._deal(np.flatnonzero(~restart), games.rng, skip=12)  # games under way
+    assert games._deal(idx, games.rng, skip=12)
+    while plain.chance[idx].any():
+        plain.rng.random(12)
+        plain._apply(idx, plain._chance_at(idx, plain.step_[idx], plain.rng))
+    assert [games.to_state(i) for i in range(12)] == [plain.to_state(i) for i in range(12)]
+    assert (games.rng.random(4) == plain.rng.random(4)).all()
+    assert not games._deal(idx, games.rng)  # dealt: no longer new

@@ -675,6 +675,51 @@ class VectorGame:
             s = self.step_[idx]
             idx = idx[(s == RING) | (s == DEAL) | (s == DRAW)]
 
+    def _deal(self, idx: IntArray, rng: np.random.Generator, skip: int = 0) -> bool:
+        """Deal every hand of the games ``idx`` (ascending), all just reset: the same cards
+        and the same state as the deal played one chance step at a time for these games
+        (:meth:`advance_chance`), each step first drawing ``skip`` uniforms it does not use
+        (as the env's loop draws random_actions' for the batch), in a few operations per
+        card. Returns False, having done nothing, unless every one of the games is a new
+        game at the deal and the deck cannot run out in it."""
+        n, p, hand, c = len(idx), self.players, self.hand_size, self.first_captain
+        if self.record or not n or int(self.deck0.sum()) < p * hand + 2:
+            return False
+        queue = [(c + k) % p for k in range(1, p)]
+        fresh = (
+            (self.step_[idx] == DEAL).all()
+            and (self.to_act[idx] == c).all()
+            and (self.queue_len[idx] == p - 1).all()
+            and (self.queue[idx, : p - 1] == queue).all()
+            and (self.draws_left[idx] == hand).all()
+            and (self.deck[idx] == self.deck0).all()
+            and not self.hands[idx].any()
+            and not self.drawn[idx].any()
+            and (self.roles[idx] < 0).all()
+        )
+        if not fresh:
+            return False
+        self._version += 1
+        deck = self.deck[idx]
+        hands = self.hands[idx]
+        rows = np.arange(n)
+        for seat in (c, *queue):  # as _draw, _drawn_all and _next_drawer deal, card by card
+            held = hands[:, seat]
+            for _ in range(hand):
+                if skip:
+                    rng.random(skip)
+                card = _pick_weighted(deck, rng.random(n))
+                deck[rows, card] -= 1
+                held[rows, card] += 1
+        self.deck[idx] = deck
+        self.hands[idx] = hands
+        for _ in queue:
+            self._pop(idx)
+        self.to_act[idx] = self.captain[idx]
+        self.draws_left[idx] = 0
+        self.step_[idx] = OFFER
+        return True
+
     # Acting ---------------------------------------------------------------------------
 
     def check(self, actions: object, where: BoolArray | None = None) -> IntArray:

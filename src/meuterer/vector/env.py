@@ -191,6 +191,10 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
         seat, policies = self.seat, self._policies
         s = g.step_
         idx = np.flatnonzero((s != GAME_OVER) & ((g.to_act != seat) | (s == RING) | (s == DEAL) | (s == DRAW)))
+        # New games (at a reset, or restarted) deal in lockstep: their hands in one go, with
+        # the draws the rounds below would make (each round's uniforms for the batch too).
+        if len(idx) and g._deal(idx, g.rng, skip=g.batch):
+            idx = idx[g.to_act[idx] != seat]
         while len(idx):
             u = g.rng.random(g.batch)  # random_actions' draw, for every game
             s = g.step_[idx]
