@@ -189,6 +189,7 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
         done for the moving games only: the others wait for the learner, or are over."""
         g = self.game
         seat, policies = self.seat, self._policies
+        callers = any(policy is not None for policy in policies)
         s = g.step_
         idx = np.flatnonzero((s != GAME_OVER) & ((g.to_act != seat) | (s == RING) | (s == DEAL) | (s == DRAW)))
         # New games (at a reset, or restarted) deal in lockstep: their hands in one go, with
@@ -201,7 +202,9 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
             chance = (s == RING) | (s == DEAL) | (s == DRAW)
             actions = g._chance_at(idx, s, g.rng)
             deciding = np.flatnonzero(~chance)
-            if len(deciding):
+            if len(deciding) and not callers:
+                actions[deciding] = g._random_at(idx[deciding], u)
+            elif len(deciding):
                 who = g.to_act[idx[deciding]]
                 chosen = np.zeros(len(deciding), dtype=np.int64)
                 called = np.zeros(len(deciding), dtype=np.bool_)
