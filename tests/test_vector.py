@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -363,6 +364,8 @@ def test_the_encoder_is_the_layouts_encode_whatever_batches_came_before() -> Non
         results = list(pool.map(lambda k: encoder(seen[k:]), range(4)))
     for k, encoded in enumerate(results):
         np.testing.assert_array_equal(encoded, encoder(seen)[k:])
+    again = pickle.loads(pickle.dumps(encoder))  # it pickles, without its work arrays
+    np.testing.assert_array_equal(again(seen), encoder(seen))
 
 
 def test_an_observation_writes_every_entry_of_its_array() -> None:

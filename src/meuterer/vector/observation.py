@@ -324,6 +324,15 @@ class Encoder:
         out.reshape(-1)[places.T] = 1.0
         return out
 
+    def __getstate__(self) -> dict[str, object]:
+        state = self.__dict__.copy()
+        del state["_local"]  # work arrays: made again where needed
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._local = threading.local()
+
     def _work(self, b: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64], IntArray, IntArray]:
         """The work arrays of a batch of ``b`` (this thread's)."""
         found: tuple[npt.NDArray[np.int32], npt.NDArray[np.float64], IntArray, IntArray] | None
