@@ -3,9 +3,10 @@
 Random playouts (``meuterer.vector.random_playouts``: whole games, uniformly random legal
 decisions, ``--batch`` games in lockstep, finished games replaced) in games per second, as a
 ratio to the yardstick (``../shared/bench/ref_sim.py``) timed right after; decisions per
-second at B = 4096, every seat's decisions counted (the engine alone, and an env's hot loop:
-legal mask, the acting seat's observation or every seat's, step); the
-memory of one game in the batch, and of B = 65,536.
+second at B = 4096, every seat's decisions counted (the engine alone, an env's hot loop:
+legal mask, the acting seat's observation or every seat's, step; ``MeutererVectorEnv.step``
+with random opponents; the Pgx-style ``step``); the memory of one game in the batch, and
+of B = 65,536.
 
     PYTHONPATH=src python benchmarks/bench_vector.py [--games N] [--batch B] [--players N] [--seconds S] [--repeats R]
 """
@@ -22,6 +23,8 @@ from types import ModuleType
 
 from meuterer.bench import find_yardstick, load_yardstick
 from meuterer.vector import VectorGame, random_playouts
+from meuterer.vector.engine import IntArray
+from meuterer.vector.env import MeutererVectorEnv, init, step
 from meuterer.vector.observation import observations
 
 
@@ -52,6 +55,59 @@ def _steady(players: int, batch: int, count: int) -> float:
     return done / (time.process_time() - start)
 
 
+def _tick(g: VectorGame, every: bool | None) -> int:
+    """One step of every game (finished ones restarted): the decisions taken."""
+    deciding = int((~g.chance & ~g.terminal).sum())
+    if every is not None:
+        g.legal_mask()
+        observations(g) if every else observations(g, g.to_act)
+    g.step(g.random_actions(), checked=False)
+    g.reset(g.terminal)
+    return deciding
+
+
+def _env_steps(batch: int) -> Callable[[], int]:
+    """One MeutererVectorEnv.step per call: the decisions of every seat it took (counted
+    where every move of its batch is applied)."""
+    env = MeutererVectorEnv(num_envs=batch, players=4)
+    env.reset(seed=1)
+    game = env.game
+    counted = [0]
+    plain_apply = game._apply
+
+    def counting_apply(idx: IntArray, actions: IntArray) -> None:
+        counted[0] += int((~game.chance[idx]).sum())
+        plain_apply(idx, actions)
+
+    game._apply = counting_apply  # type: ignore[method-assign,assignment]
+    for _ in range(30):  # past the first deals
+        env.step(env.random_actions())
+
+    def one() -> int:
+        counted[0] = 0
+        env.step(env.random_actions())
+        return counted[0]
+
+    return one
+
+
+def _pgx_steps(batch: int) -> Callable[[], int]:
+    """One Pgx-style step per call (a new batch once every game is over): its decisions."""
+    state = init(batch, 4, seed=3)
+    seed = [4]
+
+    def one() -> int:
+        nonlocal state
+        if state.terminated.all():
+            state = init(batch, 4, seed=seed[0])
+            seed[0] += 1
+        deciding = int((~state.game.chance & ~state.game.terminal).sum())
+        state = step(state, state.game.random_actions())
+        return deciding
+
+    return one
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=65_536, help="random playouts per player count")
@@ -80,31 +136,28 @@ def main() -> None:
         print(line)
     # Decisions per second at B = 4096 (every seat's decisions counted, chance steps not),
     # the engine alone (a random legal choice and the step), then as an env's hot loop
-    # (also the full legal mask and the acting seat's observation, or every seat's).
+    # (also the full legal mask and the acting seat's observation, or every seat's), then
+    # the environments: MeutererVectorEnv.step (the learner's action, random opponents and
+    # chance inside, encoded observations, auto-reset) and the Pgx-style step.
     random_playouts(16_384, 4, batch=4096, seed=0)  # the declaration tables warm
     g = VectorGame(4096, 4, seed=2)
     for _ in range(600):  # past the deal
         g.step(g.random_actions(), checked=False)
         g.reset(g.terminal)
-    loops = (
-        ("random choice + step", None),
-        ("mask + acting seat's observation + random choice + step", False),
-        ("mask + every seat's observation + random choice + step", True),
-    )
+    loops: list[tuple[str, Callable[[], int]]] = [
+        ("random choice + step", partial(_tick, g, None)),
+        ("mask + acting seat's observation + random choice + step", partial(_tick, g, False)),
+        ("mask + every seat's observation + random choice + step", partial(_tick, g, True)),
+        ("MeutererVectorEnv.step: random opponents, encoded observations, auto-reset", _env_steps(4096)),
+        ("Pgx-style step: every seat's observation, mask, rewards", _pgx_steps(4096)),
+    ]
     rates: list[list[float]] = [[] for _ in loops]
     for _ in range(args.repeats):  # the loops alternate: each gets its share of the machine's load
-        for (_, every), found in zip(loops, rates, strict=True):
+        for (_, tick), found in zip(loops, rates, strict=True):
             decisions = 0
             start = time.process_time()
             while time.process_time() - start < args.seconds:
-                deciding = ~g.chance & ~g.terminal
-                if every is not None:
-                    g.legal_mask()
-                    observations(g) if every else observations(g, g.to_act)
-                actions = g.random_actions()
-                decisions += int(deciding.sum())
-                g.step(actions, checked=False)
-                g.reset(g.terminal)
+                decisions += tick()
             found.append(decisions / (time.process_time() - start))
     for (label, _), found in zip(loops, rates, strict=True):
         # Each loop next to the engine alone timed right before it: a figure that moves less

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,7 @@ import meuterer
 from meuterer import Rules
 from meuterer.corpus import check_playthrough
 from meuterer.errors import IllegalActionError, SetupError
+from meuterer.rules import Ring
 from meuterer.testing import check_engine
 from meuterer.vector import VectorGame
 from meuterer.vector.align import RULE_SETS, VectorAdapter, align
@@ -280,3 +282,131 @@ def test_simulate_without_numpy_says_so_in_one_line_and_plays_one_game_at_a_time
     ]
     assert main(["simulate", "-n", "2", "--vector", "--scalar"]) == 2
     assert "--vector or --scalar, not both" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=range(len(RULE_SETS)))
+def test_the_check_of_an_id_agrees_with_the_legal_mask(rules: Rules) -> None:
+    # step() checks ids one per game without building the mask (VectorGame._legal_at):
+    # every id of every game at a decision, at every step of random games, as the mask says.
+    games = VectorGame(6, 4, rules, seed=21)
+    every = np.arange(games.ids.num_actions)
+    checked = 0
+    while not games.terminal.all():
+        deciding = np.flatnonzero(~games.chance & ~games.terminal)
+        if len(deciding):
+            idx = np.repeat(deciding, len(every))
+            legal = games._legal_at(idx, np.tile(every, len(deciding))).reshape(len(deciding), -1)
+            np.testing.assert_array_equal(legal, games.legal_mask()[deciding])
+            checked += len(deciding)
+        games.step(games.random_actions())
+    assert checked > 6 * 50
+
+
+def test_advance_chance_and_a_subset_are_those_of_the_whole_batch() -> None:
+    # advance_chance steps only the games at a chance node, drawing what the loop over the
+    # whole batch draws; a subset of the games observes as the whole batch does.
+    games = VectorGame(40, 4, Rules(ring="shuffled"), seed=5)
+    plain = games.copy()
+    for _ in range(60):
+        games.advance_chance()
+        while plain.chance.any():
+            chance = plain.chance
+            plain.step(plain.sample_chance(), chance)
+        assert [games.to_state(i) for i in range(40)] == [plain.to_state(i) for i in range(40)]
+        actions = games.random_actions()
+        assert (plain.random_actions() == actions).all()
+        games.step(actions)
+        plain.step(actions)
+        games.reset(games.terminal)
+        plain.reset(plain.terminal)
+    some = np.array([3, 4, 17, 39])
+    np.testing.assert_array_equal(observations(games._subset(some)), observations(games)[some])
+
+
+def test_histories_follow_copies_resets_and_set_state() -> None:
+    games = VectorGame(3, 3, Rules(rounds=1), seed=4, record=True)
+    for _ in range(20):
+        games.step(games.random_actions())
+    other = games.copy()
+    assert [other.history(i) for i in range(3)] == [games.history(i) for i in range(3)]
+    other.step(other.random_actions())
+    assert len(other.history(1)) == len(games.history(1)) + 1  # its own lists
+    replay = meuterer.Game.replay(games.history(2), players=3, rules=Rules(rounds=1))
+    assert replay.state == games.to_state(2) and games.history(-1) == games.history(2)
+    games.reset(np.array([True, False, False]))
+    games.set_state(1, meuterer.new_game(3, 0, Rules(rounds=1)))
+    assert games.history(0) == games.history(1) == () and len(games.history(2)) == 20
+    with pytest.raises(IndexError):
+        games.history(3)
+    assert VectorGame(2, 3, seed=1).history(1) == ()  # not recording: nothing kept
+
+
+def test_the_encoder_is_the_layouts_encode_whatever_batches_came_before() -> None:
+    # Its work arrays are kept between calls: batches of other sizes, other dtypes, and
+    # other threads in between change nothing.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from meuterer.vector.observation import Encoder
+    from meuterer.views import observation_layout, view
+
+    layout = observation_layout(4)
+    encoder = Encoder(layout)
+    games = VectorGame(7, 4, seed=8)
+    for _ in range(50):
+        games.step(games.random_actions())
+    for seat, rows in ((0, slice(None)), (1, slice(2, 5)), (2, slice(None)), (3, slice(0, 1))):
+        seen = observations(games, np.full(7, seat))[rows]
+        for vectors in (seen, np.ascontiguousarray(seen, dtype=np.int64)):
+            expected = [layout.encode(view(games.to_state(i), seat)) for i in range(7)[rows]]
+            np.testing.assert_allclose(encoder(vectors), np.array(expected, dtype=np.float32), rtol=0, atol=0)
+    seen = observations(games, games.to_act)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda k: encoder(seen[k:]), range(4)))
+    for k, encoded in enumerate(results):
+        np.testing.assert_array_equal(encoded, encoder(seen)[k:])
+    again = pickle.loads(pickle.dumps(encoder))  # it pickles, without its work arrays
+    np.testing.assert_array_equal(again(seen), encoder(seen))
+
+
+def test_an_observation_writes_every_entry_of_its_array() -> None:
+    # The env writes its learner's vectors into one array kept between steps: nothing of
+    # what was there before may stay.
+    from meuterer.vector.observation import _seat_observations
+
+    games = VectorGame(9, 4, Rules(pirates=True), seed=12)
+    for step in range(200):
+        if step % 20 == 0:
+            seats = np.arange(9) % 4 if step % 40 else np.full(9, step // 40 % 4)
+            size = observations(games, seats).shape[1]
+            for junk in (-7, 99):
+                written = _seat_observations(games, seats, np.full((size, 9), junk, dtype=np.int32))
+                np.testing.assert_array_equal(written, observations(games, seats))
+        games.step(games.random_actions())
+        games.reset(games.terminal)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=range(len(RULE_SETS)))
+@pytest.mark.parametrize(("players", "captain"), [(3, 2), (4, 0), (4, 1)])
+def test_a_deal_in_one_go_is_the_deal_step_by_step(rules: Rules, players: int, captain: int) -> None:
+    # VectorGame._deal (the env's new games) draws what the chance steps of the deal draw,
+    # each after the `skip` uniforms the env's loop takes for the batch, and leaves the
+    # same state; where the games are not all new games at the deal it does nothing.
+    games = VectorGame(12, players, rules, first_captain=captain, seed=3)
+    for _ in range(40):
+        games.step(games.random_actions())
+    restart = np.arange(12) % 3 == 1
+    games.reset(restart)
+    idx = np.flatnonzero(restart)
+    plain = games.copy()
+    if rules.ring is Ring.SHUFFLED:  # the ring first: not at the deal
+        assert not games._deal(idx, games.rng, skip=12)
+        plain._apply(idx, plain._chance_at(idx, plain.step_[idx], plain.rng))
+        games._apply(idx, games._chance_at(idx, games.step_[idx], games.rng))
+    assert not games._deal(np.flatnonzero(~restart), games.rng, skip=12)  # games under way
+    assert games._deal(idx, games.rng, skip=12)
+    while plain.chance[idx].any():
+        plain.rng.random(12)
+        plain._apply(idx, plain._chance_at(idx, plain.step_[idx], plain.rng))
+    assert [games.to_state(i) for i in range(12)] == [plain.to_state(i) for i in range(12)]
+    assert (games.rng.random(4) == plain.rng.random(4)).all()
+    assert not games._deal(idx, games.rng)  # dealt: no longer new

@@ -14,6 +14,7 @@ import meuterer.gym  # noqa: F401 - registers meuterer/Meuterer-v0 and its vecto
 from meuterer import Rules
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.vector.env import MeutererVectorEnv, init, step
+from meuterer.vector.observation import observations
 from meuterer.views import observation_layout, view
 
 
@@ -127,3 +128,111 @@ def test_pgx_style_api_every_seat_zero_sum_rewards() -> None:
     seat_views = [layout.vector(view(state.game.to_state(0), seat)) for seat in range(4)]
     assert state.observation[0].tolist() == [list(v) for v in seat_views]
     assert (state.current_player == -2).all()
+
+
+class PlainVectorEnv(MeutererVectorEnv):
+    """The env as first written: every round of its loop a step of the whole batch through
+    the public API (random actions and the check for every game, observations and masks of
+    the whole batch). The env must play the same games, step for step."""
+
+    def step(self, actions: npt.NDArray[np.int64]) -> Any:
+        g = self.game
+        g.step(actions)
+        self._advance()
+        terminated = g.terminal.copy()
+        now = g.utilities(self.utility)[:, self.seat]
+        rewards = now - self._last if self.reward_kind == "step" else np.where(terminated, now, 0.0)
+        self._last = now.copy()
+        info: dict[str, Any] = {"action_mask": g.legal_mask()}
+        if terminated.any():
+            info["final_obs"] = self._observe()
+            info["final_info"] = {"scores": g.scores.copy(), "_scores": terminated.copy()}
+            info["_final_obs"] = terminated.copy()
+            info["_final_info"] = terminated.copy()
+            g.reset(terminated)
+            self._advance()
+            self._last[terminated] = g.utilities(self.utility)[terminated, self.seat]
+            info["action_mask"] = g.legal_mask()
+        return self._observe(), rewards.astype(np.float32), terminated, np.zeros(self.num_envs, np.bool_), info
+
+    def _advance(self) -> None:
+        g = self.game
+        while True:
+            player = g.current_player
+            moving = (player != self.seat) & (player != -2)
+            if not moving.any():
+                return
+            actions = g.random_actions()
+            for k, policy in enumerate(self._policies):
+                theirs = np.flatnonzero(player == (k if k < self.seat else k + 1))
+                if policy is not None and len(theirs):
+                    seen: npt.NDArray[Any] = observations(g, g.to_act)[theirs]
+                    if self.observation_kind == "encoded":
+                        seen = self.encoder(seen)
+                    actions[theirs] = policy(seen, g.legal_mask()[theirs])
+            g.step(actions, moving)
+
+
+def _last_legal(observations: npt.NDArray[Any], masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    chosen: npt.NDArray[np.int64] = masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)
+    return chosen
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"players": 4},
+        {"players": 3, "seat": 1, "observation": "vector", "rules": Rules(pirates=True, ring="shuffled")},
+        {
+            "players": 4,
+            "seat": 3,
+            "reward": "terminal",
+            "utility": "win",
+            "opponents": [_last_legal, "random", _last_legal],
+        },
+        {
+            "players": 4,
+            "seat": 2,
+            "observation": "vector",
+            "rules": Rules(discard_pool="hand"),
+            "opponents": _last_legal,
+        },
+    ],
+)
+def test_the_env_plays_the_games_of_the_plain_loop(kwargs: dict[str, Any]) -> None:
+    envs = [cls(num_envs=16, rounds=1, **kwargs) for cls in (MeutererVectorEnv, PlainVectorEnv)]
+    firsts = [env.reset(seed=6) for env in envs]
+    np.testing.assert_array_equal(firsts[0][0], firsts[1][0])
+    finished = 0
+    for _ in range(80):
+        actions = envs[0].random_actions()
+        assert (envs[1].random_actions() == actions).all()
+        got, plain = (env.step(actions) for env in envs)
+        for one, other in zip(got[:4], plain[:4], strict=True):
+            np.testing.assert_array_equal(one, other)
+        assert list(got[4]) == list(plain[4])  # the same keys, in the same order
+        for key, value in got[4].items():
+            if key == "final_info":
+                for part in ("scores", "_scores"):
+                    np.testing.assert_array_equal(value[part], plain[4][key][part])
+            else:
+                np.testing.assert_array_equal(value, plain[4][key])
+        finished += int(got[2].sum())
+    assert finished > 16  # restarts included
+
+
+def test_an_illegal_opponent_action_refuses_the_step_naming_the_games() -> None:
+    def offer_too_much(observations: npt.NDArray[Any], masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+        return np.where(np.arange(len(masks)) % 2 == 1, 783, np.argmax(masks, axis=1))
+
+    messages = []
+    for cls in (MeutererVectorEnv, PlainVectorEnv):
+        envs = cls(num_envs=5, seat=1, opponents=offer_too_much)
+        with pytest.raises(IllegalActionError) as refused:
+            envs.reset(seed=1)  # seat 0 is the first captain: his offer
+        messages.append(str(refused.value))
+    assert (
+        messages[0]
+        == messages[1]
+        == "illegal action 'id(s) 783, 783': not legal in 2 game(s) of the batch: 1, 3 (nothing was applied)"
+    )

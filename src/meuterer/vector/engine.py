@@ -101,6 +101,8 @@ _NO: Final = -1
 MAX_BATCH: Final = 1 << 20
 """The most games in one batch (about 1.3 GB of state arrays and 0.8 GB of mask)."""
 _GOODS = len(GOODS)
+_DECIDING: Final = (OFFER, PLAY, CHOOSE_ROLE, MUTINY, SELL, LOADMASTER_DISCARD)
+"""The steps at which a seat decides, in the order random choices are made."""
 
 
 def _check_rules(rules: Rules | None, players: int) -> Rules:
@@ -154,7 +156,8 @@ class VectorGame:
         self.ids: ActionIds = action_ids(self.rules)
         self._tables()
         self.record = record
-        self._history: list[list[int]] = [[] for _ in range(batch)]
+        # each recording game's ids since its start (no entry: none yet, as when not recording)
+        self._history: dict[int, list[int]] = {}
         self._version = 0
         self._memos: dict[str, tuple[tuple[int, int, int], IntArray, IntArray]] = {}
         self._grouped: tuple[int, Callable[[int], IntArray]] | None = None
@@ -324,14 +327,15 @@ class VectorGame:
         self.discard[idx] = 0
         self.draws_left[idx] = self.hand_size
         self.drawn[idx] = 0
-        for i in idx.tolist():
-            self._history[i] = []
+        if self._history:
+            for i in idx.tolist():
+                self._history.pop(i, None)
 
     def history(self, game: int) -> tuple[Action, ...]:
         """The actions game ``game`` has taken since its start (when built with ``record=True``)."""
         replay = engine.new_game(self.players, self.first_captain, self.rules)
         out: list[Action] = []
-        for code in self._history[game]:
+        for code in self._history.get(range(self.batch)[game], []):
             action = self._action(replay, code)
             out.append(action)
             replay = engine.apply(replay, action)
@@ -465,7 +469,7 @@ class VectorGame:
         self.discard[i] = state.discard
         self.draws_left[i] = state.draws_left
         self.drawn[i] = state.drawn
-        self._history[i] = []
+        self._history.pop(range(self.batch)[i], None)
 
     # Queries --------------------------------------------------------------------------
 
@@ -594,61 +598,127 @@ class VectorGame:
         """A uniformly random legal decision for every game at a decision, a chance outcome
         drawn with its probability for every game at a chance node, 0 where over."""
         rng = self.rng if rng is None else rng
-        ids = self.ids
         out = np.zeros(self.batch, dtype=np.int64)
         group = self._step_groups()
         u = rng.random(self.batch)
-        i = group(OFFER)
-        out[i] = ids.offer.start + (u[i] * len(ids.offer)).astype(np.int64)
-        i = group(PLAY)
-        if len(i):
-            out[i] = ids.play.start + _pick_or_pass(self._hand_rows[self._row(i, self.to_act[i])] > 0, u[i])
-        i = group(CHOOSE_ROLE)
-        if len(i):
-            taken = np.zeros((len(i), len(ROLES) + 1), dtype=np.bool_)
-            taken[np.arange(len(i))[:, None], self.roles[i]] = True
-            out[i] = ids.role.start + _pick(~taken[:, : len(ROLES)], u[i])
-        i = group(MUTINY)
-        if len(i):
-            most = self._down_rows[self._row(i, self.to_act[i]), _SUPPORT]
-            out[i] = ids.support.start + (u[i] * (most + 1)).astype(np.int64)
-        i = group(SELL)
-        if len(i):
-            rows = self._memo("sell", i, self._sell_rows_of)
-            out[i] = self._sells.pick(rows, u[i])
-        i = group(LOADMASTER_DISCARD)
-        if len(i):
-            rows = self._memo("discard", i, self._discard_rows_of)
-            out[i] = self._discards.pick(rows, u[i])
+        for code in _DECIDING:
+            i = group(code)
+            if len(i):
+                out[i] = self._choose(code, i, u[i])
         out += self.sample_chance(rng)  # 0 where no chance moves (and no draw from rng)
         return out
+
+    def _random_at(self, idx: IntArray, u: npt.NDArray[np.float64]) -> IntArray:
+        """A uniformly random legal decision of each game ``idx`` (ascending, every one at a
+        decision), from the uniform ``u[game]`` of each: what :meth:`random_actions` picks
+        there with the same ``u``, without the work for the other games."""
+        out = np.zeros(len(idx), dtype=np.int64)
+        group = _groups(self.step_[idx])
+        for code in _DECIDING:
+            sel = group(code)
+            if len(sel):
+                i = idx[sel]
+                out[sel] = self._choose(code, i, u[i])
+        return out
+
+    def _choose(self, code: int, i: IntArray, u: npt.NDArray[np.float64]) -> IntArray:
+        """A uniformly random legal decision of the games ``i`` (ascending), all at step
+        ``code``, from one uniform each."""
+        ids = self.ids
+        chosen: IntArray
+        if code == OFFER:
+            chosen = ids.offer.start + (u * len(ids.offer)).astype(np.int64)
+        elif code == PLAY:
+            chosen = ids.play.start + _pick_or_pass(self._hand_rows[self._row(i, self.to_act[i])] > 0, u)
+        elif code == CHOOSE_ROLE:
+            taken = np.zeros((len(i), len(ROLES) + 1), dtype=np.bool_)
+            taken[np.arange(len(i))[:, None], self.roles[i]] = True
+            chosen = ids.role.start + _pick(~taken[:, : len(ROLES)], u)
+        elif code == MUTINY:
+            most = self._down_rows[self._row(i, self.to_act[i]), _SUPPORT]
+            chosen = ids.support.start + (u * (most + 1)).astype(np.int64)
+        elif code == SELL:
+            chosen = self._sells.pick(self._memo("sell", i, self._sell_rows_of), u)
+        else:
+            chosen = self._discards.pick(self._memo("discard", i, self._discard_rows_of), u)
+        return chosen
 
     def sample_chance(self, rng: np.random.Generator | None = None) -> IntArray:
         """A chance outcome per game drawn with its probability (0 where no chance moves):
         the card drawn, or a uniform arrangement's rank for the shuffled ring."""
-        rng = self.rng if rng is None else rng
-        out = np.zeros(self.batch, dtype=np.int64)
-        s = self.step_
-        i = np.flatnonzero((s == DEAL) | (s == DRAW))
-        if len(i):
+        return self._chance_at(None, self.step_, self.rng if rng is None else rng)
+
+    def _chance_at(self, idx: IntArray | None, s: IntArray, rng: np.random.Generator) -> IntArray:
+        """A chance outcome of each game ``idx`` (ascending; ``None``: every game), at step
+        ``s`` (0 where no chance moves), drawn as :meth:`sample_chance` draws them when the
+        games at a chance node are those among ``idx``."""
+        out = np.zeros(len(s), dtype=np.int64)
+        k = np.flatnonzero((s == DEAL) | (s == DRAW))
+        if len(k):
+            i = k if idx is None else idx[k]
             pool = self.deck[i]
             empty = _rowsum(pool) == 0
             if empty.any():
                 pool = np.where(empty[:, None], self.discard[i], pool)
-            out[i] = _pick_weighted(pool, rng.random(len(i)))
-        i = np.flatnonzero(s == RING)
-        if len(i):
-            out[i] = rng.integers(len(self.arrangements), size=len(i))
+            out[k] = _pick_weighted(pool, rng.random(len(k)))
+        k = np.flatnonzero(s == RING)
+        if len(k):
+            out[k] = rng.integers(len(self.arrangements), size=len(k))
         return out
 
     def advance_chance(self, rng: np.random.Generator | None = None) -> None:
         """Play sampled chance outcomes until no game is at a chance node."""
-        while True:
-            chance = self.chance
-            if not chance.any():
-                return
-            outcomes = self.sample_chance(rng)
-            self._apply(np.flatnonzero(chance), outcomes[chance])
+        rng = self.rng if rng is None else rng
+        idx = np.flatnonzero(self.chance)
+        while len(idx):  # only the games that were at a chance node can be at one again
+            self._apply(idx, self._chance_at(idx, self.step_[idx], rng))
+            s = self.step_[idx]
+            idx = idx[(s == RING) | (s == DEAL) | (s == DRAW)]
+
+    def _deal(self, idx: IntArray, rng: np.random.Generator, skip: int = 0) -> bool:
+        """Deal every hand of the games ``idx`` (ascending), all just reset: the same cards
+        and the same state as the deal played one chance step at a time for these games
+        (:meth:`advance_chance`), each step first drawing ``skip`` uniforms it does not use
+        (as the env's loop draws random_actions' for the batch), in a few operations per
+        card. Returns False, having done nothing, unless every one of the games is a new
+        game at the deal and the deck cannot run out in it."""
+        n, p, hand, c = len(idx), self.players, self.hand_size, self.first_captain
+        if self.record or not n or int(self.deck0.sum()) < p * hand + 2:
+            return False
+        queue = [(c + k) % p for k in range(1, p)]
+        fresh = (
+            (self.step_[idx] == DEAL).all()
+            and (self.to_act[idx] == c).all()
+            and (self.queue_len[idx] == p - 1).all()
+            and (self.queue[idx, : p - 1] == queue).all()
+            and (self.draws_left[idx] == hand).all()
+            and (self.deck[idx] == self.deck0).all()
+            and not self.hands[idx].any()
+            and not self.drawn[idx].any()
+            and (self.roles[idx] < 0).all()
+        )
+        if not fresh:
+            return False
+        self._version += 1
+        deck = self.deck[idx]
+        hands = self.hands[idx]
+        rows = np.arange(n)
+        for seat in (c, *queue):  # as _draw, _drawn_all and _next_drawer deal, card by card
+            held = hands[:, seat]
+            for _ in range(hand):
+                if skip:
+                    rng.random(skip)
+                card = _pick_weighted(deck, rng.random(n))
+                deck[rows, card] -= 1
+                held[rows, card] += 1
+        self.deck[idx] = deck
+        self.hands[idx] = hands
+        for _ in queue:
+            self._pop(idx)
+        self.to_act[idx] = self.captain[idx]
+        self.draws_left[idx] = 0
+        self.step_[idx] = OFFER
+        return True
 
     # Acting ---------------------------------------------------------------------------
 
@@ -670,23 +740,71 @@ class VectorGame:
         d = np.flatnonzero(deciding & inside)
         bad[deciding & ~inside] = True
         if len(d):
-            bad[d] = ~self.legal_mask()[d, a[d]]
+            bad[d] = ~self._legal_at(d, a[d])
         drawing = (s == DEAL) | (s == DRAW)
         inside = (a >= 0) & (a < len(CARDS))
         bad[drawing & ~inside] = True
         c = np.flatnonzero(drawing & inside)
         if len(c):
-            bad[c] = self.draw_pool()[c, a[c]] <= 0
+            pool = self.deck[c]
+            pool = np.where((_rowsum(pool) == 0)[:, None], self.discard[c], pool)  # as draw_pool
+            bad[c] = pool[np.arange(len(c)), a[c]] <= 0
         ring = s == RING
         bad[ring & ((a < 0) | (a >= len(self.arrangements)))] = True
         if bad.any():
-            games = np.flatnonzero(bad)
+            self._refuse(np.flatnonzero(bad), a)
+        return a
+
+    def _refuse(self, games: IntArray, a: IntArray) -> None:
+        """Raise the :class:`~meuterer.errors.IllegalActionError` of :meth:`check` for the
+        games ``games`` (ascending), whose ids in ``a`` are not legal."""
+        if len(games):
             shown = ", ".join(map(str, games[:10].tolist())) + (", ..." if len(games) > 10 else "")
             ids = ", ".join(map(str, a[games[:10]].tolist())) + (", ..." if len(games) > 10 else "")
             raise IllegalActionError(
                 f"id(s) {ids}", f"not legal in {len(games)} game(s) of the batch: {shown} (nothing was applied)"
             )
-        return a
+
+    def _legal_at(self, idx: IntArray, a: IntArray) -> BoolArray:
+        """Whether id ``a[k]`` (a decision id, 0 to ``num_actions - 1``) is legal in game
+        ``idx[k]`` (at a decision): ``legal_mask()[idx, a]``, without building the mask."""
+        ids = self.ids
+        ok = np.zeros(len(idx), dtype=np.bool_)
+        group = _groups(self.step_[idx])
+        sel = group(OFFER)
+        if len(sel):
+            x = a[sel]
+            ok[sel] = (x >= ids.offer.start) & (x < ids.offer.stop)
+        sel = group(PLAY)
+        if len(sel):
+            i, x = idx[sel], a[sel]
+            card = x - ids.play.start
+            inside = (card >= 0) & (card < len(ids.play))
+            held = self._hand_flat[self._row(i, self.to_act[i]) * 7 + np.where(inside, card, 0)] > 0
+            ok[sel] = (inside & held) | (x == ids.pass_.start)
+        sel = group(CHOOSE_ROLE)
+        if len(sel):
+            i, x = idx[sel], a[sel]
+            role = x - ids.role.start
+            inside = (role >= 0) & (role < len(ROLES))
+            ok[sel] = inside & ~(self.roles[i] == role[:, None]).any(axis=1)
+        sel = group(MUTINY)
+        if len(sel):
+            i, x = idx[sel], a[sel]
+            k = x - ids.support.start
+            most = self._down_rows[self._row(i, self.to_act[i]), _SUPPORT]
+            ok[sel] = (k >= 0) & (k < len(ids.support)) & (k <= most)
+        for code, block, name, choices, find in (
+            (SELL, ids.sell, "sell", self._sells, self._sell_rows_of),
+            (LOADMASTER_DISCARD, ids.discard, "discard", self._discards, self._discard_rows_of),
+        ):
+            sel = group(code)
+            if len(sel):
+                i, x = idx[sel], a[sel]
+                inside = (x >= block.start) & (x < block.stop)
+                rows = self._memo(name, i, find)
+                ok[sel] = inside & choices.mask[rows, np.where(inside, x - block.start, 0)]
+        return ok
 
     def step(self, actions: object, where: object = None, *, checked: bool = True) -> None:
         """Apply one id per game (see the class): a decision, a chance outcome, or
@@ -708,11 +826,25 @@ class VectorGame:
         for name in self._FIELDS:
             setattr(other, name, getattr(self, name).copy())
         other._views()
-        other._history = [list(h) for h in self._history]
+        other._history = {game: list(codes) for game, codes in self._history.items()}
         other._memos = {}
         other._grouped = None
         other.rng = np.random.Generator(type(self.rng.bit_generator)())
         other.rng.bit_generator.state = self.rng.bit_generator.state
+        return other
+
+    def _subset(self, idx: IntArray) -> VectorGame:
+        """The games ``idx`` as a batch of their own (copies of their rows; for reading:
+        its generator and histories are not the batch's)."""
+        other = object.__new__(VectorGame)
+        other.__dict__.update(self.__dict__)
+        for name in self._FIELDS:
+            setattr(other, name, np.take(getattr(self, name), idx, axis=0))
+        other.batch = len(idx)
+        other._views()
+        other._history = {}
+        other._memos = {}
+        other._grouped = None
         return other
 
     def utilities(self, utility: str = "relative") -> npt.NDArray[np.float64]:
@@ -735,7 +867,7 @@ class VectorGame:
         self._version += 1
         if self.record:
             for i, code in zip(idx.tolist(), a.tolist(), strict=True):
-                self._history[i].append(code)
+                self._history.setdefault(i, []).append(code)
         group = _groups(self.step_[idx])
         ids = self.ids
         for code, handler in (

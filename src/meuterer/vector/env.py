@@ -49,8 +49,8 @@ import attrs
 from meuterer.encoding import UTILITIES
 from meuterer.errors import SetupError
 from meuterer.rules import Rules
-from meuterer.vector.engine import TERMINAL, BoolArray, IntArray, VectorGame
-from meuterer.vector.observation import Encoder, observations
+from meuterer.vector.engine import DEAL, DRAW, GAME_OVER, RING, BoolArray, IntArray, VectorGame
+from meuterer.vector.observation import Encoder, _seat_observations, observations
 from meuterer.views import observation_layout
 
 __all__ = ["BatchPolicy", "MeutererVectorEnv", "PgxState", "init", "step"]
@@ -110,6 +110,7 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
             self.single_observation_space = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self._last = np.zeros(num_envs, dtype=np.float64)
+        self._vectors: npt.NDArray[np.int32] | None = None
 
     def _make_policies(self, spec: Any) -> list[BatchPolicy | None]:
         specs = list(spec) if isinstance(spec, (list, tuple)) else [spec] * (self.players - 1)
@@ -146,22 +147,29 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
         g = self.game
         g.step(actions)
         self._advance()
-        terminated = g.terminal.copy()
+        terminated = g.terminal
         now = g.utilities(self.utility)[:, self.seat]
         rewards = now - self._last if self.reward_kind == "step" else np.where(terminated, now, 0.0)
         self._last = now.copy()
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
-        info = self._info()
+        info: dict[str, Any] = {"action_mask": None}  # first, as the info of reset
         if terminated.any():
-            info["final_obs"] = self._observe()
+            final = self._observe()
+            info["final_obs"] = final
             info["final_info"] = {"scores": g.scores.copy(), "_scores": terminated.copy()}
             info["_final_obs"] = terminated.copy()
             info["_final_info"] = terminated.copy()
             g.reset(terminated)
             self._advance()
             self._last[terminated] = g.utilities(self.utility)[terminated, self.seat]
-            info.update(self._info())
-        return self._observe(), rewards.astype(np.float32), terminated, truncated, info
+            # Only the restarted games moved: the others' observations are the final ones.
+            observed = final.copy(order="K")  # the layout of a fresh observation (vectors: transposed)
+            restarted = np.flatnonzero(terminated)
+            observed[restarted] = self._observe(restarted)
+        else:
+            observed = self._observe()
+        info["action_mask"] = self.action_masks()
+        return observed, rewards.astype(np.float32), terminated, truncated, info
 
     def action_masks(self) -> BoolArray:
         """(num_envs, num_actions): the learner's legal action ids in each game."""
@@ -174,34 +182,78 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
     # Inside -----------------------------------------------------------------------------
 
     def _advance(self) -> None:
-        """Play chance and the opponents until every game waits for the learner or is over."""
-        g = self.game
-        while True:
-            player = g.current_player
-            moving = (player != self.seat) & (player != TERMINAL)
-            if not moving.any():
-                return
-            actions = g.random_actions()  # chance outcomes and random opponents' moves
-            seen: npt.NDArray[Any] | None = None
-            masks: BoolArray | None = None
-            for k, policy in enumerate(self._policies):
-                if policy is None:
-                    continue
-                other = k if k < self.seat else k + 1
-                theirs = np.flatnonzero(player == other)
-                if len(theirs):
-                    if seen is None or masks is None:  # once per step, for every seat to act
-                        seen = observations(g, g.to_act)
-                        masks = g.legal_mask()
-                    mine = seen[theirs]
-                    if self.observation_kind == "encoded":
-                        mine = self.encoder(mine)
-                    actions[theirs] = np.asarray(policy(mine, masks[theirs]), dtype=np.int64)
-            g.step(actions, moving)
+        """Play chance and the opponents until every game waits for the learner or is over.
 
-    def _observe(self) -> npt.NDArray[Any]:
-        seen = observations(self.game, np.full(self.num_envs, self.seat, dtype=np.int64))
-        return self.encoder(seen) if self.observation_kind == "encoded" else seen
+        Each round of the loop is what ``step(random_actions(), moving)`` over the batch
+        would do (the same draws from the generator, so the same games), with the work
+        done for the moving games only: the others wait for the learner, or are over."""
+        g = self.game
+        seat, policies = self.seat, self._policies
+        callers = any(policy is not None for policy in policies)
+        s = g.step_
+        idx = np.flatnonzero((s != GAME_OVER) & ((g.to_act != seat) | (s == RING) | (s == DEAL) | (s == DRAW)))
+        # New games (at a reset, or restarted) deal in lockstep: their hands in one go, with
+        # the draws the rounds below would make (each round's uniforms for the batch too).
+        if len(idx) and g._deal(idx, g.rng, skip=g.batch):
+            idx = idx[g.to_act[idx] != seat]
+        while len(idx):
+            u = g.rng.random(g.batch)  # random_actions' draw, for every game
+            s = g.step_[idx]
+            chance = (s == RING) | (s == DEAL) | (s == DRAW)
+            actions = g._chance_at(idx, s, g.rng)
+            deciding = np.flatnonzero(~chance)
+            if len(deciding) and not callers:
+                actions[deciding] = g._random_at(idx[deciding], u)
+            elif len(deciding):
+                who = g.to_act[idx[deciding]]
+                chosen = np.zeros(len(deciding), dtype=np.int64)
+                called = np.zeros(len(deciding), dtype=np.bool_)
+                for k, policy in enumerate(policies):
+                    if policy is None:
+                        continue
+                    theirs = np.flatnonzero(who == (k if k < seat else k + 1))
+                    if len(theirs):
+                        chosen[theirs] = self._policy_actions(policy, idx[deciding[theirs]])
+                        called[theirs] = True
+                if called.any():
+                    games, ids = idx[deciding[called]], chosen[called]
+                    legal = (ids >= 0) & (ids < g.ids.num_actions)
+                    legal[legal] = g._legal_at(games[legal], ids[legal])
+                    if not legal.all():
+                        every = np.zeros(g.batch, dtype=np.int64)
+                        every[games] = ids
+                        g._refuse(games[~legal], every)
+                    random = deciding[~called]
+                    actions[random] = g._random_at(idx[random], u)
+                    actions[deciding[called]] = ids
+                else:
+                    actions[deciding] = g._random_at(idx[deciding], u)
+            g._apply(idx, actions)
+            s = g.step_[idx]
+            moving = (s != GAME_OVER) & ((g.to_act[idx] != seat) | (s == RING) | (s == DEAL) | (s == DRAW))
+            idx = idx[moving]
+
+    def _policy_actions(self, policy: BatchPolicy, games: IntArray) -> IntArray:
+        """A callable opponent's actions in the games ``games`` (its seat to act in each)."""
+        part = self.game._subset(games)
+        seen: npt.NDArray[Any] = observations(part, part.to_act)
+        if self.observation_kind == "encoded":
+            seen = self.encoder(seen)
+        chosen: IntArray = np.asarray(policy(seen, part.legal_mask()), dtype=np.int64)
+        return chosen
+
+    def _observe(self, games: IntArray | None = None) -> npt.NDArray[Any]:
+        """The learner's observations in every game, or in the games ``games``."""
+        part = self.game if games is None else self.game._subset(games)
+        seats = np.full(part.batch, self.seat, dtype=np.int64)
+        if self.observation_kind != "encoded":
+            return observations(part, seats)
+        if games is not None:
+            return self.encoder(observations(part, seats))
+        # Only encoded, the vectors of every game are written into an array kept for them.
+        if self._vectors is None:
+            self._vectors = np.empty((self.layout.size, self.num_envs), dtype=np.int32)
+        return self.encoder(_seat_observations(part, seats, self._vectors))
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}

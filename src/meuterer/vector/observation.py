@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import functools
+import threading
 
 import numpy as np
 import numpy.typing as npt
@@ -71,11 +72,15 @@ def observations(game: VectorGame, seats: IntArray | None = None) -> npt.NDArray
             shared.seat_entries(every[s], s)
         observed: npt.NDArray[np.int32] = every.transpose(2, 0, 1)
         return observed
-    out = np.empty((size, b), dtype=np.int32)
+    return _seat_observations(game, seats, np.empty((size, b), dtype=np.int32))
+
+
+def _seat_observations(game: VectorGame, seats: IntArray, out: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+    """:func:`observations` of one seat per game, written into ``out`` (entries, B)."""
     seat = np.asarray(seats)
     one = int(seat[0]) if len(seat) else 0
     _Shared(game, out).seat_entries(out, one if (seat == one).all() else seat.astype(np.int64))
-    observed = out.T
+    observed: npt.NDArray[np.int32] = out.T
     return observed
 
 
@@ -286,13 +291,59 @@ class Encoder:
         self._scale = np.where(span > 0, 1.0 / np.where(span > 0, span, 1), 0.0)[~categorical]
         self._category = np.flatnonzero(categorical)
         self._category_at = offset[categorical] - low[categorical]
+        # as columns, in floats: (v - low) * scale is computed exactly as over integers
+        self._low_q = low[~categorical].astype(np.float64)[:, None]
+        self._scale_q = self._scale[:, None]
+        self._local = threading.local()
 
     def __call__(self, vectors: npt.NDArray[np.int32]) -> npt.NDArray[np.float32]:
         """(B, encoded size) floats of (B, size) observation vectors."""
+        # The entries are read as rows of the transposed vectors (contiguous when they come
+        # from observations()); the one-hot entries are one scatter into the flat output,
+        # the game by game order of its places. The work arrays are kept from call to call
+        # (per thread, per batch size): fresh ones of a few MB cost more in page faults
+        # than the arithmetic.
         b = len(vectors)
         out = np.zeros((b, self.size), dtype=np.float32)
-        q = self._quantity
-        out[:, self._quantity_at] = (vectors[:, q] - self._low[q]) * self._scale
-        rows = np.arange(b)[:, None]
-        out[rows, self._category_at + vectors[:, self._category]] = 1.0
+        entries = vectors.T
+        ints, values, places, base = self._work(b)
+        q, c = self._quantity, self._category
+        if entries.dtype == np.int32:
+            np.take(entries, q, axis=0, out=ints[: len(q)], mode="clip")
+            np.subtract(ints[: len(q)], self._low_q, out=values)
+        else:
+            np.subtract(entries[q], self._low_q, out=values)
+        values *= self._scale_q
+        out[:, self._quantity_at] = values.T
+        if entries.dtype == np.int32:
+            np.take(entries, c, axis=0, out=ints[: len(c)], mode="clip")
+            np.add(ints[: len(c)], self._category_at[:, None], out=places)
+        else:
+            np.add(entries[c], self._category_at[:, None], out=places, casting="unsafe")
+        places += base
+        out.reshape(-1)[places.T] = 1.0
         return out
+
+    def __getstate__(self) -> dict[str, object]:
+        state = self.__dict__.copy()
+        del state["_local"]  # work arrays: made again where needed
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._local = threading.local()
+
+    def _work(self, b: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64], IntArray, IntArray]:
+        """The work arrays of a batch of ``b`` (this thread's)."""
+        found: tuple[npt.NDArray[np.int32], npt.NDArray[np.float64], IntArray, IntArray] | None
+        found = getattr(self._local, "work", None)
+        if found is None or found[1].shape[1] != b:
+            q, c = len(self._quantity), len(self._category)
+            found = (
+                np.empty((max(q, c), b), dtype=np.int32),
+                np.empty((q, b), dtype=np.float64),
+                np.empty((c, b), dtype=np.int64),
+                np.arange(0, b * self.size, self.size, dtype=np.int64),
+            )
+            self._local.work = found
+        return found
