@@ -28,7 +28,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from math import factorial
 from typing import Any, Final
 
@@ -160,7 +160,7 @@ class VectorGame:
         self._history: dict[int, list[int]] = {}
         self._version = 0
         self._memos: dict[str, tuple[tuple[int, int, int], IntArray, IntArray]] = {}
-        self._grouped: tuple[int, Callable[[int], IntArray]] | None = None
+        self._grouped: tuple[int, _Groups] | None = None
         self._allocate()
         self.reset()
 
@@ -540,7 +540,7 @@ class VectorGame:
             mask[i, ids.discard.start : ids.discard.stop] = self._discards.mask[rows]
         return mask
 
-    def _step_groups(self) -> Callable[[int], IntArray]:
+    def _step_groups(self) -> _Groups:
         # the games at each step, found once per state of the batch (legal_mask and
         # random_actions share them)
         if self._grouped is None or self._grouped[0] != self._version:
@@ -608,12 +608,22 @@ class VectorGame:
         out += self.sample_chance(rng)  # 0 where no chance moves (and no draw from rng)
         return out
 
-    def _random_at(self, idx: IntArray, u: npt.NDArray[np.float64]) -> IntArray:
+    def _random_at(
+        self,
+        idx: IntArray,
+        u: npt.NDArray[np.float64],
+        group: _Groups | None = None,
+        out: IntArray | None = None,
+    ) -> IntArray:
         """A uniformly random legal decision of each game ``idx`` (ascending, every one at a
         decision), from the uniform ``u[game]`` of each: what :meth:`random_actions` picks
-        there with the same ``u``, without the work for the other games."""
-        out = np.zeros(len(idx), dtype=np.int64)
-        group = _groups(self.step_[idx])
+        there with the same ``u``, without the work for the other games. ``group``: the
+        grouping of ``step_[idx]`` if known (then ``idx`` may hold games at chance nodes too,
+        left alone); ``out``: where to write the choices (a new array if not given)."""
+        if out is None:
+            out = np.zeros(len(idx), dtype=np.int64)
+        if group is None:
+            group = _groups(self.step_[idx])
         for code in _DECIDING:
             sel = group(code)
             if len(sel):
@@ -863,12 +873,14 @@ class VectorGame:
         win: npt.NDArray[np.float64] = _win_shares(scores) * self.terminal[:, None]
         return win
 
-    def _apply(self, idx: IntArray, a: IntArray) -> None:
+    def _apply(self, idx: IntArray, a: IntArray, group: _Groups | None = None) -> None:
+        # group: the grouping of step_[idx], if the caller has it
         self._version += 1
         if self.record:
             for i, code in zip(idx.tolist(), a.tolist(), strict=True):
                 self._history.setdefault(i, []).append(code)
-        group = _groups(self.step_[idx])
+        if group is None:
+            group = _groups(self.step_[idx])
         ids = self.ids
         for code, handler in (
             (DEAL, self._draw),
@@ -1328,18 +1340,27 @@ def _rowsum(counts: IntArray) -> IntArray:
     return total
 
 
-def _groups(codes: IntArray) -> Callable[[int], IntArray]:
+class _Groups:
     """The positions holding each step code, ascending (as ``np.flatnonzero(codes == code)``),
-    from one stable (radix) sort of the codes."""
-    small = codes.astype(np.int8)
-    order = np.argsort(small, kind="stable")
-    bounds = [0, *np.cumsum(np.bincount(small, minlength=len(_STEPS))).tolist()]
+    from one stable (radix) sort of the codes: ``group(code)``; ``group.size(code)``, their
+    number."""
 
-    def group(code: int) -> IntArray:
-        found: IntArray = order[bounds[code] : bounds[code + 1]]
+    __slots__ = ("bounds", "order")
+
+    def __init__(self, codes: IntArray) -> None:
+        small = codes.astype(np.int8)
+        self.order = np.argsort(small, kind="stable")
+        self.bounds: list[int] = [0, *np.cumsum(np.bincount(small, minlength=len(_STEPS))).tolist()]
+
+    def __call__(self, code: int) -> IntArray:
+        found: IntArray = self.order[self.bounds[code] : self.bounds[code + 1]]
         return found
 
-    return group
+    def size(self, code: int) -> int:
+        return self.bounds[code + 1] - self.bounds[code]
+
+
+_groups = _Groups
 
 
 def _pick(allowed: BoolArray, u: npt.NDArray[np.float64]) -> IntArray:
