@@ -104,6 +104,22 @@ _GOODS = len(GOODS)
 _DECIDING: Final = (OFFER, PLAY, CHOOSE_ROLE, MUTINY, SELL, LOADMASTER_DISCARD)
 """The steps at which a seat decides, in the order random choices are made."""
 
+# A random role: the roles taken in a game as bits (index: role + 1, so -1 gives none);
+# for each set of bits, the number of roles left and the free roles in ascending order.
+_ROLE_BIT: Final = np.array([0, *(1 << r for r in range(len(ROLES)))], dtype=np.int64)
+_FREE_COUNT: Final = np.array([len(ROLES) - bin(m).count("1") for m in range(1 << len(ROLES))], dtype=np.int64)
+_FREE_ROLE: Final = np.array(
+    [[*(r for r in range(len(ROLES)) if not m >> r & 1), *[0] * bin(m).count("1")] for m in range(1 << len(ROLES))],
+    dtype=np.int64,
+)
+# A random play: the kinds of card held as bits; for each set, the number of choices (one
+# per kind held, and the pass) and the choices in ascending order (the pass last: 7).
+_HELD_COUNT: Final = np.array([bin(m).count("1") + 1 for m in range(1 << 7)], dtype=np.int64)
+_HELD_CARD: Final = np.array(
+    [[*(c for c in range(7) if m >> c & 1), *[7] * (8 - bin(m).count("1"))] for m in range(1 << 7)],
+    dtype=np.int64,
+)
+
 
 def _check_rules(rules: Rules | None, players: int) -> Rules:
     rules = Rules() if rules is None else rules
@@ -639,11 +655,15 @@ class VectorGame:
         if code == OFFER:
             chosen = ids.offer.start + (u * len(ids.offer)).astype(np.int64)
         elif code == PLAY:
-            chosen = ids.play.start + _pick_or_pass(self._hand_rows[self._row(i, self.to_act[i])] > 0, u)
+            # the cards held as bits, then the table of the cards held (and the pass after them)
+            held = np.packbits(self._hand_rows[self._row(i, self.to_act[i])] > 0, axis=1, bitorder="little")[:, 0]
+            pick = (u * np.take(_HELD_COUNT, held)).astype(np.int64)
+            chosen = ids.play.start + _HELD_CARD[held, pick]
         elif code == CHOOSE_ROLE:
-            taken = np.zeros((len(i), len(ROLES) + 1), dtype=np.bool_)
-            taken[np.arange(len(i))[:, None], self.roles[i]] = True
-            chosen = ids.role.start + _pick(~taken[:, : len(ROLES)], u)
+            # the roles taken as bits (-1, no role: none), then the table of the free ones
+            taken = np.bitwise_or.reduce(np.take(_ROLE_BIT, self.roles[i] + 1), axis=1)
+            pick = (u * np.take(_FREE_COUNT, taken)).astype(np.int64)
+            chosen = ids.role.start + _FREE_ROLE[taken, pick]
         elif code == MUTINY:
             most = self._down_rows[self._row(i, self.to_act[i]), _SUPPORT]
             chosen = ids.support.start + (u * (most + 1)).astype(np.int64)
@@ -658,12 +678,22 @@ class VectorGame:
         the card drawn, or a uniform arrangement's rank for the shuffled ring."""
         return self._chance_at(None, self.step_, self.rng if rng is None else rng)
 
-    def _chance_at(self, idx: IntArray | None, s: IntArray, rng: np.random.Generator) -> IntArray:
+    def _chance_at(
+        self, idx: IntArray | None, s: IntArray, rng: np.random.Generator, group: _Groups | None = None
+    ) -> IntArray:
         """A chance outcome of each game ``idx`` (ascending; ``None``: every game), at step
         ``s`` (0 where no chance moves), drawn as :meth:`sample_chance` draws them when the
-        games at a chance node are those among ``idx``."""
+        games at a chance node are those among ``idx``; ``group``: the grouping of ``s``,
+        if known."""
         out = np.zeros(len(s), dtype=np.int64)
-        k = np.flatnonzero((s == DEAL) | (s == DRAW))
+        if group is None:
+            k = np.flatnonzero((s == DEAL) | (s == DRAW))
+        elif not group.size(DRAW):
+            k = group(DEAL)
+        elif not group.size(DEAL):
+            k = group(DRAW)
+        else:
+            k = np.sort(np.concatenate([group(DEAL), group(DRAW)]))
         if len(k):
             i = k if idx is None else idx[k]
             pool = self.deck[i]
@@ -671,7 +701,7 @@ class VectorGame:
             if empty.any():
                 pool = np.where(empty[:, None], self.discard[i], pool)
             out[k] = _pick_weighted(pool, rng.random(len(k)))
-        k = np.flatnonzero(s == RING)
+        k = np.flatnonzero(s == RING) if group is None else group(RING)
         if len(k):
             out[k] = rng.integers(len(self.arrangements), size=len(k))
         return out
@@ -1361,24 +1391,6 @@ class _Groups:
 
 
 _groups = _Groups
-
-
-def _pick(allowed: BoolArray, u: npt.NDArray[np.float64]) -> IntArray:
-    """For each row, the column of the ``floor(u * count)``-th true entry (uniform among them)."""
-    count = allowed.sum(axis=1)
-    target = (u * count).astype(np.int64)
-    picked: IntArray = np.argmax(np.cumsum(allowed, axis=1) > target[:, None], axis=1)
-    return picked
-
-
-def _pick_or_pass(allowed: BoolArray, u: npt.NDArray[np.float64]) -> IntArray:
-    """As :func:`_pick` with one more column, always allowed, after the last (without
-    building it)."""
-    cumulative = np.cumsum(allowed, axis=1)
-    count = cumulative[:, -1]
-    target = (u * (count + 1)).astype(np.int64)
-    picked: IntArray = np.where(target >= count, allowed.shape[1], np.argmax(cumulative > target[:, None], axis=1))
-    return picked
 
 
 def _pick_weighted(weights: IntArray, u: npt.NDArray[np.float64]) -> IntArray:

@@ -215,7 +215,7 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
             group = _groups(s)  # shared by the choices and their application
             chances = group.size(RING) + group.size(DEAL) + group.size(DRAW)
             # (no chance node among idx: _chance_at would draw nothing)
-            actions = g._chance_at(idx, s, g.rng) if chances else np.zeros(len(idx), dtype=np.int64)
+            actions = g._chance_at(idx, s, g.rng, group) if chances else np.zeros(len(idx), dtype=np.int64)
             if chances < len(idx) and not callers:
                 g._random_at(idx, u, group, actions)
             elif chances < len(idx):
