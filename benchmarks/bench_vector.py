@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from types import ModuleType
+from typing import Any
 
 from meuterer.bench import find_yardstick, load_yardstick
 from meuterer.vector import VectorGame, random_playouts
@@ -75,9 +76,9 @@ def _env_steps(batch: int) -> Callable[[], int]:
     counted = [0]
     plain_apply = game._apply
 
-    def counting_apply(idx: IntArray, actions: IntArray) -> None:
+    def counting_apply(idx: IntArray, actions: IntArray, *rest: Any) -> None:
         counted[0] += int((~game.chance[idx]).sum())
-        plain_apply(idx, actions)
+        plain_apply(idx, actions, *rest)
 
     game._apply = counting_apply  # type: ignore[method-assign,assignment]
     for _ in range(30):  # past the first deals

@@ -28,7 +28,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from math import factorial
 from typing import Any, Final
 
@@ -104,6 +104,22 @@ _GOODS = len(GOODS)
 _DECIDING: Final = (OFFER, PLAY, CHOOSE_ROLE, MUTINY, SELL, LOADMASTER_DISCARD)
 """The steps at which a seat decides, in the order random choices are made."""
 
+# A random role: the roles taken in a game as bits (index: role + 1, so -1 gives none);
+# for each set of bits, the number of roles left and the free roles in ascending order.
+_ROLE_BIT: Final = np.array([0, *(1 << r for r in range(len(ROLES)))], dtype=np.int64)
+_FREE_COUNT: Final = np.array([len(ROLES) - bin(m).count("1") for m in range(1 << len(ROLES))], dtype=np.int64)
+_FREE_ROLE: Final = np.array(
+    [[*(r for r in range(len(ROLES)) if not m >> r & 1), *[0] * bin(m).count("1")] for m in range(1 << len(ROLES))],
+    dtype=np.int64,
+)
+# A random play: the kinds of card held as bits; for each set, the number of choices (one
+# per kind held, and the pass) and the choices in ascending order (the pass last: 7).
+_HELD_COUNT: Final = np.array([bin(m).count("1") + 1 for m in range(1 << 7)], dtype=np.int64)
+_HELD_CARD: Final = np.array(
+    [[*(c for c in range(7) if m >> c & 1), *[7] * (8 - bin(m).count("1"))] for m in range(1 << 7)],
+    dtype=np.int64,
+)
+
 
 def _check_rules(rules: Rules | None, players: int) -> Rules:
     rules = Rules() if rules is None else rules
@@ -160,7 +176,7 @@ class VectorGame:
         self._history: dict[int, list[int]] = {}
         self._version = 0
         self._memos: dict[str, tuple[tuple[int, int, int], IntArray, IntArray]] = {}
-        self._grouped: tuple[int, Callable[[int], IntArray]] | None = None
+        self._grouped: tuple[int, _Groups] | None = None
         self._allocate()
         self.reset()
 
@@ -540,7 +556,7 @@ class VectorGame:
             mask[i, ids.discard.start : ids.discard.stop] = self._discards.mask[rows]
         return mask
 
-    def _step_groups(self) -> Callable[[int], IntArray]:
+    def _step_groups(self) -> _Groups:
         # the games at each step, found once per state of the batch (legal_mask and
         # random_actions share them)
         if self._grouped is None or self._grouped[0] != self._version:
@@ -608,12 +624,22 @@ class VectorGame:
         out += self.sample_chance(rng)  # 0 where no chance moves (and no draw from rng)
         return out
 
-    def _random_at(self, idx: IntArray, u: npt.NDArray[np.float64]) -> IntArray:
+    def _random_at(
+        self,
+        idx: IntArray,
+        u: npt.NDArray[np.float64],
+        group: _Groups | None = None,
+        out: IntArray | None = None,
+    ) -> IntArray:
         """A uniformly random legal decision of each game ``idx`` (ascending, every one at a
         decision), from the uniform ``u[game]`` of each: what :meth:`random_actions` picks
-        there with the same ``u``, without the work for the other games."""
-        out = np.zeros(len(idx), dtype=np.int64)
-        group = _groups(self.step_[idx])
+        there with the same ``u``, without the work for the other games. ``group``: the
+        grouping of ``step_[idx]`` if known (then ``idx`` may hold games at chance nodes too,
+        left alone); ``out``: where to write the choices (a new array if not given)."""
+        if out is None:
+            out = np.zeros(len(idx), dtype=np.int64)
+        if group is None:
+            group = _groups(self.step_[idx])
         for code in _DECIDING:
             sel = group(code)
             if len(sel):
@@ -629,11 +655,15 @@ class VectorGame:
         if code == OFFER:
             chosen = ids.offer.start + (u * len(ids.offer)).astype(np.int64)
         elif code == PLAY:
-            chosen = ids.play.start + _pick_or_pass(self._hand_rows[self._row(i, self.to_act[i])] > 0, u)
+            # the cards held as bits, then the table of the cards held (and the pass after them)
+            held = np.packbits(self._hand_rows[self._row(i, self.to_act[i])] > 0, axis=1, bitorder="little")[:, 0]
+            pick = (u * np.take(_HELD_COUNT, held)).astype(np.int64)
+            chosen = ids.play.start + _HELD_CARD[held, pick]
         elif code == CHOOSE_ROLE:
-            taken = np.zeros((len(i), len(ROLES) + 1), dtype=np.bool_)
-            taken[np.arange(len(i))[:, None], self.roles[i]] = True
-            chosen = ids.role.start + _pick(~taken[:, : len(ROLES)], u)
+            # the roles taken as bits (-1, no role: none), then the table of the free ones
+            taken = np.bitwise_or.reduce(np.take(_ROLE_BIT, self.roles[i] + 1), axis=1)
+            pick = (u * np.take(_FREE_COUNT, taken)).astype(np.int64)
+            chosen = ids.role.start + _FREE_ROLE[taken, pick]
         elif code == MUTINY:
             most = self._down_rows[self._row(i, self.to_act[i]), _SUPPORT]
             chosen = ids.support.start + (u * (most + 1)).astype(np.int64)
@@ -648,12 +678,22 @@ class VectorGame:
         the card drawn, or a uniform arrangement's rank for the shuffled ring."""
         return self._chance_at(None, self.step_, self.rng if rng is None else rng)
 
-    def _chance_at(self, idx: IntArray | None, s: IntArray, rng: np.random.Generator) -> IntArray:
+    def _chance_at(
+        self, idx: IntArray | None, s: IntArray, rng: np.random.Generator, group: _Groups | None = None
+    ) -> IntArray:
         """A chance outcome of each game ``idx`` (ascending; ``None``: every game), at step
         ``s`` (0 where no chance moves), drawn as :meth:`sample_chance` draws them when the
-        games at a chance node are those among ``idx``."""
+        games at a chance node are those among ``idx``; ``group``: the grouping of ``s``,
+        if known."""
         out = np.zeros(len(s), dtype=np.int64)
-        k = np.flatnonzero((s == DEAL) | (s == DRAW))
+        if group is None:
+            k = np.flatnonzero((s == DEAL) | (s == DRAW))
+        elif not group.size(DRAW):
+            k = group(DEAL)
+        elif not group.size(DEAL):
+            k = group(DRAW)
+        else:
+            k = np.sort(np.concatenate([group(DEAL), group(DRAW)]))
         if len(k):
             i = k if idx is None else idx[k]
             pool = self.deck[i]
@@ -661,7 +701,7 @@ class VectorGame:
             if empty.any():
                 pool = np.where(empty[:, None], self.discard[i], pool)
             out[k] = _pick_weighted(pool, rng.random(len(k)))
-        k = np.flatnonzero(s == RING)
+        k = np.flatnonzero(s == RING) if group is None else group(RING)
         if len(k):
             out[k] = rng.integers(len(self.arrangements), size=len(k))
         return out
@@ -863,12 +903,14 @@ class VectorGame:
         win: npt.NDArray[np.float64] = _win_shares(scores) * self.terminal[:, None]
         return win
 
-    def _apply(self, idx: IntArray, a: IntArray) -> None:
+    def _apply(self, idx: IntArray, a: IntArray, group: _Groups | None = None) -> None:
+        # group: the grouping of step_[idx], if the caller has it
         self._version += 1
         if self.record:
             for i, code in zip(idx.tolist(), a.tolist(), strict=True):
                 self._history.setdefault(i, []).append(code)
-        group = _groups(self.step_[idx])
+        if group is None:
+            group = _groups(self.step_[idx])
         ids = self.ids
         for code, handler in (
             (DEAL, self._draw),
@@ -1328,36 +1370,27 @@ def _rowsum(counts: IntArray) -> IntArray:
     return total
 
 
-def _groups(codes: IntArray) -> Callable[[int], IntArray]:
+class _Groups:
     """The positions holding each step code, ascending (as ``np.flatnonzero(codes == code)``),
-    from one stable (radix) sort of the codes."""
-    small = codes.astype(np.int8)
-    order = np.argsort(small, kind="stable")
-    bounds = [0, *np.cumsum(np.bincount(small, minlength=len(_STEPS))).tolist()]
+    from one stable (radix) sort of the codes: ``group(code)``; ``group.size(code)``, their
+    number."""
 
-    def group(code: int) -> IntArray:
-        found: IntArray = order[bounds[code] : bounds[code + 1]]
+    __slots__ = ("bounds", "order")
+
+    def __init__(self, codes: IntArray) -> None:
+        small = codes.astype(np.int8)
+        self.order = np.argsort(small, kind="stable")
+        self.bounds: list[int] = [0, *np.cumsum(np.bincount(small, minlength=len(_STEPS))).tolist()]
+
+    def __call__(self, code: int) -> IntArray:
+        found: IntArray = self.order[self.bounds[code] : self.bounds[code + 1]]
         return found
 
-    return group
+    def size(self, code: int) -> int:
+        return self.bounds[code + 1] - self.bounds[code]
 
 
-def _pick(allowed: BoolArray, u: npt.NDArray[np.float64]) -> IntArray:
-    """For each row, the column of the ``floor(u * count)``-th true entry (uniform among them)."""
-    count = allowed.sum(axis=1)
-    target = (u * count).astype(np.int64)
-    picked: IntArray = np.argmax(np.cumsum(allowed, axis=1) > target[:, None], axis=1)
-    return picked
-
-
-def _pick_or_pass(allowed: BoolArray, u: npt.NDArray[np.float64]) -> IntArray:
-    """As :func:`_pick` with one more column, always allowed, after the last (without
-    building it)."""
-    cumulative = np.cumsum(allowed, axis=1)
-    count = cumulative[:, -1]
-    target = (u * (count + 1)).astype(np.int64)
-    picked: IntArray = np.where(target >= count, allowed.shape[1], np.argmax(cumulative > target[:, None], axis=1))
-    return picked
+_groups = _Groups
 
 
 def _pick_weighted(weights: IntArray, u: npt.NDArray[np.float64]) -> IntArray:

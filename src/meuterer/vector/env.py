@@ -49,7 +49,17 @@ import attrs
 from meuterer.encoding import UTILITIES
 from meuterer.errors import SetupError
 from meuterer.rules import Rules
-from meuterer.vector.engine import DEAL, DRAW, GAME_OVER, RING, BoolArray, IntArray, VectorGame
+from meuterer.vector.engine import (
+    _STEPS,
+    DEAL,
+    DRAW,
+    GAME_OVER,
+    RING,
+    BoolArray,
+    IntArray,
+    VectorGame,
+    _groups,
+)
 from meuterer.vector.observation import Encoder, _seat_observations, observations
 from meuterer.views import observation_layout
 
@@ -59,6 +69,9 @@ BatchPolicy = Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], npt.NDArray[np
 """A batched policy: the action ids of a batch of seats, given their observations and masks."""
 
 OBSERVATIONS: Final = ("encoded", "vector")
+
+_CHANCE_STEP: Final = np.isin(np.arange(len(_STEPS)), [RING, DEAL, DRAW])
+"""Whether each step code is a chance node's (a lookup: one call where three comparisons were)."""
 
 
 class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.NDArray[Any]]):
@@ -199,12 +212,14 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
         while len(idx):
             u = g.rng.random(g.batch)  # random_actions' draw, for every game
             s = g.step_[idx]
-            chance = (s == RING) | (s == DEAL) | (s == DRAW)
-            actions = g._chance_at(idx, s, g.rng)
-            deciding = np.flatnonzero(~chance)
-            if len(deciding) and not callers:
-                actions[deciding] = g._random_at(idx[deciding], u)
-            elif len(deciding):
+            group = _groups(s)  # shared by the choices and their application
+            chances = group.size(RING) + group.size(DEAL) + group.size(DRAW)
+            # (no chance node among idx: _chance_at would draw nothing)
+            actions = g._chance_at(idx, s, g.rng, group) if chances else np.zeros(len(idx), dtype=np.int64)
+            if chances < len(idx) and not callers:
+                g._random_at(idx, u, group, actions)
+            elif chances < len(idx):
+                deciding = np.flatnonzero(~_CHANCE_STEP[s])
                 who = g.to_act[idx[deciding]]
                 chosen = np.zeros(len(deciding), dtype=np.int64)
                 called = np.zeros(len(deciding), dtype=np.bool_)
@@ -228,10 +243,9 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
                     actions[deciding[called]] = ids
                 else:
                     actions[deciding] = g._random_at(idx[deciding], u)
-            g._apply(idx, actions)
+            g._apply(idx, actions, group)
             s = g.step_[idx]
-            moving = (s != GAME_OVER) & ((g.to_act[idx] != seat) | (s == RING) | (s == DEAL) | (s == DRAW))
-            idx = idx[moving]
+            idx = idx[_CHANCE_STEP[s] | ((g.to_act[idx] != seat) & (s != GAME_OVER))]
 
     def _policy_actions(self, policy: BatchPolicy, games: IntArray) -> IntArray:
         """A callable opponent's actions in the games ``games`` (its seat to act in each)."""
