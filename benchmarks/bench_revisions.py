@@ -12,7 +12,13 @@ ratio to the yardstick and the ratio of the two medians.
 ``NEW`` defaults to the working tree. Figures (4 players, random legal actions):
 ``engine`` (``meuterer.random_game``), ``fast`` (``meuterer.fast.random_game``, if the
 revision has it), ``openspiel`` (random playouts of ``python_meuterer`` as
-``random_sim_test`` plays them), ``pettingzoo`` (one AEC environment, reset per game).
+``random_sim_test`` plays them), ``pettingzoo`` and ``pettingzoo-encoded`` (one AEC
+environment, reset per game, vector or encoded observations), ``gym`` and ``gym-vector``
+(``meuterer/Meuterer-v0`` against random opponents, encoded or vector observations; the
+learner chooses uniformly among its legal ids). A figure is games per second over the same
+seeds on both sides; where both revisions play the same games from a seed (they do since
+the fast engine), the ratio of the medians is also the ratio of decisions (or learner
+steps) per second.
 """
 
 from __future__ import annotations
@@ -61,9 +67,21 @@ elif figure == "openspiel":
             else:
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
-elif figure == "pettingzoo":
+elif figure in ("gym", "gym-vector"):
+    import gymnasium
+    import meuterer.gym
+    e = gymnasium.make("meuterer/Meuterer-v0", players=players, observation="encoded" if figure == "gym" else "vector")
+    def work(seed):
+        rng = random.Random(seed)
+        e.reset(seed=seed)
+        done = False
+        while not done:
+            legal = e.unwrapped.action_masks().nonzero()[0]
+            _, _, terminated, truncated, _ = e.step(int(legal[rng.randrange(len(legal))]))
+            done = terminated or truncated
+elif figure in ("pettingzoo", "pettingzoo-encoded"):
     from meuterer.pettingzoo import env
-    e = env(players=players)
+    e = env(players=players, observation="vector" if figure == "pettingzoo" else "encoded")
     def work(seed):
         rng = random.Random(seed)
         e.reset(seed=seed)
@@ -92,6 +110,9 @@ print(json.dumps({"games_per_s": value, "ratio": value / ((before + after) / 2)}
 """
 
 
+FIGURES = ("engine", "fast", "openspiel", "pettingzoo", "pettingzoo-encoded", "gym", "gym-vector")
+
+
 def run(src: Path, figure: str, seconds: float, players: int) -> dict[str, float]:
     """One measurement of ``figure`` with the package in ``src``."""
     environment = {**os.environ, "PYTHONPATH": str(src)}
@@ -112,7 +133,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("base", help="the revision before (a commit, tag or branch)")
     parser.add_argument("new", nargs="?", help="the revision after (default: the working tree)")
-    parser.add_argument("--figure", default="engine", choices=["engine", "fast", "openspiel", "pettingzoo"])
+    parser.add_argument("--figure", default="engine", choices=FIGURES)
     parser.add_argument("--rounds", type=int, default=4, help="runs of each revision (default 4)")
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run (default 3)")
     parser.add_argument("--players", type=int, default=4, choices=[3, 4])
