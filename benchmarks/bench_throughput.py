@@ -77,44 +77,15 @@ def env_loop(seconds: float, batch: int = BATCH) -> float:
 
 
 def vector_env(seconds: float, batch: int = BATCH) -> float:
-    from meuterer.vector.env import MeutererVectorEnv
+    from bench_vector import env_steps  # one way of counting the env's decisions, in both benchmarks
 
-    env = MeutererVectorEnv(num_envs=batch, players=PLAYERS)
-    env.reset(seed=1)
-    game = env.game
-    counted = [0]
-    plain_apply = game._apply
-
-    def counting_apply(idx: Any, actions: Any) -> None:  # every move of the batch goes through it
-        counted[0] += int((~game.chance[idx]).sum())
-        plain_apply(idx, actions)
-
-    game._apply = counting_apply  # type: ignore[method-assign,assignment]
-    for _ in range(20):
-        env.step(env.random_actions())
-
-    def one() -> int:
-        counted[0] = 0
-        env.step(env.random_actions())
-        return counted[0]
-
-    return _timed(seconds, one)
+    return _timed(seconds, env_steps(batch))
 
 
 def pgx(seconds: float, batch: int = BATCH) -> float:
-    from meuterer.vector.env import init, step
+    from bench_vector import pgx_steps
 
-    state = init(batch, PLAYERS, seed=3)
-
-    def one() -> int:
-        nonlocal state
-        if state.terminated.all():
-            state = init(batch, PLAYERS, seed=4)
-        deciding = _deciding(state.game)
-        state = step(state, state.game.random_actions())
-        return deciding
-
-    return _timed(seconds, one)
+    return _timed(seconds, pgx_steps(batch))
 
 
 def scalar(name: str) -> Callable[[float], float]:

@@ -67,7 +67,7 @@ def _tick(g: VectorGame, every: bool | None) -> int:
     return deciding
 
 
-def _env_steps(batch: int) -> Callable[[], int]:
+def env_steps(batch: int) -> Callable[[], int]:
     """One MeutererVectorEnv.step per call: the decisions of every seat it took (counted
     where every move of its batch is applied)."""
     env = MeutererVectorEnv(num_envs=batch, players=4)
@@ -92,7 +92,7 @@ def _env_steps(batch: int) -> Callable[[], int]:
     return one
 
 
-def _pgx_steps(batch: int) -> Callable[[], int]:
+def pgx_steps(batch: int) -> Callable[[], int]:
     """One Pgx-style step per call (a new batch once every game is over): its decisions."""
     state = init(batch, 4, seed=3)
     seed = [4]
@@ -149,8 +149,8 @@ def main() -> None:
         ("random choice + step", partial(_tick, g, None)),
         ("mask + acting seat's observation + random choice + step", partial(_tick, g, False)),
         ("mask + every seat's observation + random choice + step", partial(_tick, g, True)),
-        ("MeutererVectorEnv.step: random opponents, encoded observations, auto-reset", _env_steps(4096)),
-        ("Pgx-style step: every seat's observation, mask, rewards", _pgx_steps(4096)),
+        ("MeutererVectorEnv.step: random opponents, encoded observations, auto-reset", env_steps(4096)),
+        ("Pgx-style step: every seat's observation, mask, rewards", pgx_steps(4096)),
     ]
     rates: list[list[float]] = [[] for _ in loops]
     for _ in range(args.repeats):  # the loops alternate: each gets its share of the machine's load
