@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -296,8 +297,8 @@ class Encoder:
         self._scale_q = self._scale[:, None]
         self._local = threading.local()
 
-    def __call__(self, vectors: npt.NDArray[np.int32]) -> npt.NDArray[np.float32]:
-        """(B, encoded size) floats of (B, size) observation vectors."""
+    def __call__(self, vectors: npt.NDArray[np.signedinteger[Any]]) -> npt.NDArray[np.float32]:
+        """(B, encoded size) floats of (B, size) observation vectors (any signed integer dtype)."""
         # The entries are read as rows of the transposed vectors (contiguous when they come
         # from observations()); the one-hot entries are one scatter into the flat output,
         # the game by game order of its places. The work arrays are kept from call to call
