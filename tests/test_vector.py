@@ -286,7 +286,7 @@ def test_simulate_without_numpy_says_so_in_one_line_and_plays_one_game_at_a_time
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=range(len(RULE_SETS)))
 def test_the_check_of_an_id_agrees_with_the_legal_mask(rules: Rules) -> None:
-    # step() checks ids one per game without building the mask (VectorGame._legal_at):
+    # step() and the env check ids against the mask rows of their games only (VectorGame._legal_at):
     # every id of every game at a decision, at every step of random games, as the mask says.
     games = VectorGame(6, 4, rules, seed=21)
     every = np.arange(games.ids.num_actions)

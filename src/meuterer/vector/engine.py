@@ -511,11 +511,16 @@ class VectorGame:
         chance: BoolArray = (s == RING) | (s == DEAL) | (s == DRAW)
         return chance
 
-    def draw_pool(self) -> IntArray:
+    def draw_pool(self, idx: IntArray | None = None) -> IntArray:
         """(B, 7): the cards the next draw comes from (the deck, or the discard pile when
-        the deck is empty), as :func:`meuterer.rulings.draw_pool`."""
-        empty = _rowsum(self.deck) == 0
-        return np.where(empty[:, None], self.discard, self.deck)
+        the deck is empty), as :func:`meuterer.rulings.draw_pool`; of the games ``idx`` only
+        if given."""
+        deck, discard = (self.deck, self.discard) if idx is None else (self.deck[idx], self.discard[idx])
+        empty = _rowsum(deck) == 0
+        if idx is not None and not empty.any():
+            return deck  # already a copy of the rows
+        pool: IntArray = np.where(empty[:, None], discard, deck)  # a new array: the caller's own
+        return pool
 
     def chance_probabilities(self) -> npt.NDArray[np.float64]:
         """(B, 7): each card's probability of being drawn next at a draw (0 elsewhere; the
@@ -528,32 +533,37 @@ class VectorGame:
     def legal_mask(self) -> BoolArray:
         """(B, num_actions) booleans: the legal decision ids of each game (none at a chance
         node or when over), the ids :meth:`meuterer.encoding.ActionIds.legal_ids` lists."""
+        return self._mask_rows(np.arange(self.batch), self._step_groups())
+
+    def _mask_rows(self, idx: IntArray, group: _Groups) -> BoolArray:
+        """(len(idx), num_actions): the rows of :meth:`legal_mask` of the games ``idx``
+        (``group``: the grouping of ``step_[idx]``), the one statement of what is legal."""
         ids = self.ids
-        mask = np.zeros((self.batch, ids.num_actions), dtype=np.bool_)
-        group = self._step_groups()
-        i = group(OFFER)
-        mask[i, ids.offer.start : ids.offer.stop] = True
-        i = group(PLAY)
-        if len(i):
-            mask[i, ids.play.start : ids.play.stop] = self._hand_rows[self._row(i, self.to_act[i])] > 0
-            mask[i, ids.pass_.start] = True
-        i = group(CHOOSE_ROLE)
-        if len(i):
-            taken = np.zeros((len(i), len(ROLES) + 1), dtype=np.bool_)
-            taken[np.arange(len(i))[:, None], self.roles[i]] = True  # -1 marks the last column
-            mask[i, ids.role.start : ids.role.stop] = ~taken[:, : len(ROLES)]
-        i = group(MUTINY)
-        if len(i):
+        mask = np.zeros((len(idx), ids.num_actions), dtype=np.bool_)
+        mask[group(OFFER), ids.offer.start : ids.offer.stop] = True
+        sel = group(PLAY)
+        if len(sel):
+            i = idx[sel]
+            mask[sel, ids.play.start : ids.play.stop] = self._hand_rows[self._row(i, self.to_act[i])] > 0
+            mask[sel, ids.pass_.start] = True
+        sel = group(CHOOSE_ROLE)
+        if len(sel):
+            taken = np.zeros((len(sel), len(ROLES) + 1), dtype=np.bool_)
+            taken[np.arange(len(sel))[:, None], self.roles[idx[sel]]] = True  # -1 marks the last column
+            mask[sel, ids.role.start : ids.role.stop] = ~taken[:, : len(ROLES)]
+        sel = group(MUTINY)
+        if len(sel):
+            i = idx[sel]
             most = self.face_down[i, self.to_act[i], _SUPPORT]
-            mask[i, ids.support.start : ids.support.stop] = np.arange(len(ids.support)) <= most[:, None]
-        i = group(SELL)
-        if len(i):
-            rows = self._memo("sell", i, self._sell_rows_of)
-            mask[i, ids.sell.start : ids.sell.stop] = self._sells.mask[rows]
-        i = group(LOADMASTER_DISCARD)
-        if len(i):
-            rows = self._memo("discard", i, self._discard_rows_of)
-            mask[i, ids.discard.start : ids.discard.stop] = self._discards.mask[rows]
+            mask[sel, ids.support.start : ids.support.stop] = np.arange(len(ids.support)) <= most[:, None]
+        sel = group(SELL)
+        if len(sel):
+            rows = self._memo("sell", idx[sel], self._sell_rows_of)
+            mask[sel, ids.sell.start : ids.sell.stop] = self._sells.mask[rows]
+        sel = group(LOADMASTER_DISCARD)
+        if len(sel):
+            rows = self._memo("discard", idx[sel], self._discard_rows_of)
+            mask[sel, ids.discard.start : ids.discard.stop] = self._discards.mask[rows]
         return mask
 
     def _step_groups(self) -> _Groups:
@@ -695,12 +705,7 @@ class VectorGame:
         else:
             k = np.sort(np.concatenate([group(DEAL), group(DRAW)]))
         if len(k):
-            i = k if idx is None else idx[k]
-            pool = self.deck[i]
-            empty = _rowsum(pool) == 0
-            if empty.any():
-                pool = np.where(empty[:, None], self.discard[i], pool)
-            out[k] = _pick_weighted(pool, rng.random(len(k)))
+            out[k] = _pick_weighted(self.draw_pool(k if idx is None else idx[k]), rng.random(len(k)))
         k = np.flatnonzero(s == RING) if group is None else group(RING)
         if len(k):
             out[k] = rng.integers(len(self.arrangements), size=len(k))
@@ -786,9 +791,7 @@ class VectorGame:
         bad[drawing & ~inside] = True
         c = np.flatnonzero(drawing & inside)
         if len(c):
-            pool = self.deck[c]
-            pool = np.where((_rowsum(pool) == 0)[:, None], self.discard[c], pool)  # as draw_pool
-            bad[c] = pool[np.arange(len(c)), a[c]] <= 0
+            bad[c] = self.draw_pool(c)[np.arange(len(c)), a[c]] <= 0
         ring = s == RING
         bad[ring & ((a < 0) | (a >= len(self.arrangements)))] = True
         if bad.any():
@@ -807,44 +810,11 @@ class VectorGame:
 
     def _legal_at(self, idx: IntArray, a: IntArray) -> BoolArray:
         """Whether id ``a[k]`` (a decision id, 0 to ``num_actions - 1``) is legal in game
-        ``idx[k]`` (at a decision): ``legal_mask()[idx, a]``, without building the mask."""
-        ids = self.ids
-        ok = np.zeros(len(idx), dtype=np.bool_)
-        group = _groups(self.step_[idx])
-        sel = group(OFFER)
-        if len(sel):
-            x = a[sel]
-            ok[sel] = (x >= ids.offer.start) & (x < ids.offer.stop)
-        sel = group(PLAY)
-        if len(sel):
-            i, x = idx[sel], a[sel]
-            card = x - ids.play.start
-            inside = (card >= 0) & (card < len(ids.play))
-            held = self._hand_flat[self._row(i, self.to_act[i]) * 7 + np.where(inside, card, 0)] > 0
-            ok[sel] = (inside & held) | (x == ids.pass_.start)
-        sel = group(CHOOSE_ROLE)
-        if len(sel):
-            i, x = idx[sel], a[sel]
-            role = x - ids.role.start
-            inside = (role >= 0) & (role < len(ROLES))
-            ok[sel] = inside & ~(self.roles[i] == role[:, None]).any(axis=1)
-        sel = group(MUTINY)
-        if len(sel):
-            i, x = idx[sel], a[sel]
-            k = x - ids.support.start
-            most = self._down_rows[self._row(i, self.to_act[i]), _SUPPORT]
-            ok[sel] = (k >= 0) & (k < len(ids.support)) & (k <= most)
-        for code, block, name, choices, find in (
-            (SELL, ids.sell, "sell", self._sells, self._sell_rows_of),
-            (LOADMASTER_DISCARD, ids.discard, "discard", self._discards, self._discard_rows_of),
-        ):
-            sel = group(code)
-            if len(sel):
-                i, x = idx[sel], a[sel]
-                inside = (x >= block.start) & (x < block.stop)
-                rows = self._memo(name, i, find)
-                ok[sel] = inside & choices.mask[rows, np.where(inside, x - block.start, 0)]
-        return ok
+        ``idx[k]`` (at a decision): ``legal_mask()[idx, a]``, building the mask's rows of
+        those games only."""
+        rows = self._mask_rows(idx, _groups(self.step_[idx]))
+        legal: BoolArray = rows[np.arange(len(idx)), a]
+        return legal
 
     def step(self, actions: object, where: object = None, *, checked: bool = True) -> None:
         """Apply one id per game (see the class): a decision, a chance outcome, or
