@@ -204,7 +204,7 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
         seat, policies = self.seat, self._policies
         callers = any(policy is not None for policy in policies)
         s = g.step_
-        idx = np.flatnonzero((s != GAME_OVER) & ((g.to_act != seat) | (s == RING) | (s == DEAL) | (s == DRAW)))
+        idx = np.flatnonzero(_CHANCE_STEP[s] | ((g.to_act != seat) & (s != GAME_OVER)))  # the moving games
         # New games (at a reset, or restarted) deal in lockstep: their hands in one go, with
         # the draws the rounds below would make (each round's uniforms for the batch too).
         if len(idx) and g._deal(idx, g.rng, skip=g.batch):
@@ -245,7 +245,7 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
                     actions[deciding] = g._random_at(idx[deciding], u)
             g._apply(idx, actions, group)
             s = g.step_[idx]
-            idx = idx[_CHANCE_STEP[s] | ((g.to_act[idx] != seat) & (s != GAME_OVER))]
+            idx = idx[_CHANCE_STEP[s] | ((g.to_act[idx] != seat) & (s != GAME_OVER))]  # still moving
 
     def _policy_actions(self, policy: BatchPolicy, games: IntArray) -> IntArray:
         """A callable opponent's actions in the games ``games`` (its seat to act in each)."""
