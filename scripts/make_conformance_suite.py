@@ -15,7 +15,11 @@ How the games are chosen (everything is seeded, so the output is the same every 
   steered to the edge cases that option touches;
 - **pirates**: the pirate variant with each of its options and the shuffled ring, steered
   to robberies;
-- **combo**: random combinations of every option, sizes included.
+- **combo**: random combinations of every option, sizes included;
+- **added in 1.1.0**: games whose loadmaster discards no card (``loadmaster_extra=0``,
+  ``pN discard none``), the option alone and in random combinations. They are drawn from
+  their own seeded generator after everything above, so the games and refused actions of
+  suite 1.0.0 are unchanged, byte for byte, and keep their ids.
 
 Refused actions are drawn from states of the chosen games: for each state, candidate
 bad actions of every kind; the reference's refusal code of each is recorded, and up to
@@ -38,6 +42,8 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 import meuterer
 from meuterer.actions import Action, Pass
 from meuterer.cards import CARDS, ROLES, Card
@@ -59,7 +65,7 @@ from meuterer.serialize import structure
 from meuterer.state import State, Step
 from meuterer.testing import STYLES, style_weights
 
-SUITE_VERSION = "1.0.0"
+SUITE_VERSION = "1.1.0"
 NEED = 3
 PER_CODE = 10
 EVENTS = (
@@ -234,6 +240,19 @@ def choose_games(rng: random.Random) -> list[tuple[str, Candidate]]:
     return games
 
 
+def added_in_1_1(rng: random.Random) -> list[tuple[str, Candidate]]:
+    """The games suite 1.1.0 adds: the loadmaster discards no card (``pN discard none``)."""
+    games: list[tuple[str, Candidate]] = []
+    for players in (3, 4):
+        pool = candidates(players, Rules(loadmaster_extra=0), 12, rng)
+        for n, c in enumerate(pick(pool, EVENTS, 1, 2)):
+            games.append((f"option-loadmaster_extra-0-{players}p-{n}", c))
+    for n in range(6):
+        rules = attrs.evolve(random_rules(rng), loadmaster_extra=0)
+        games += [(f"combo-loadmaster_extra-0-{n}", c) for c in candidates(rng.choice((3, 4)), rules, 1, rng)]
+    return games
+
+
 MALFORMED = (
     "",
     "pass",
@@ -351,8 +370,10 @@ def refusal_code(state: State, text: str) -> str | None:
     return None
 
 
-def choose_refusals(fixtures: list[Fixture], rng: random.Random) -> list[Fixture]:
-    per_code: dict[str, list[tuple[Fixture, int, str]]] = {}
+def choose_refusals(
+    fixtures: list[Fixture], rng: random.Random, per_code: int = PER_CODE, first: int = 0
+) -> list[Fixture]:
+    by_code: dict[str, list[tuple[Fixture, int, str]]] = {}
     for fixture in fixtures:
         rules = structure(fixture["rules"], Rules)
         actions = [step["action"] for step in fixture["steps"] if "action" in step]
@@ -363,25 +384,25 @@ def choose_refusals(fixtures: list[Fixture], rng: random.Random) -> list[Fixture
                 for text in bad_actions(state, rng):
                     code = refusal_code(state, text)
                     if code is not None:
-                        per_code.setdefault(code, []).append((fixture, index, text))
+                        by_code.setdefault(code, []).append((fixture, index, text))
             if index < len(actions):
                 state = apply(state, meuterer.parse_action(actions[index]))
     chosen = []
-    for code in sorted(per_code):
-        found = per_code[code]
+    for code in sorted(by_code):
+        found = by_code[code]
         rng.shuffle(found)
         seen_games: set[str] = set()
         kept = 0
         for fixture, index, text in found:
-            if kept >= PER_CODE:
+            if kept >= per_code:
                 break
-            if fixture["id"] in seen_games and len({f["id"] for f, _, _ in found}) > PER_CODE:
+            if fixture["id"] in seen_games and len({f["id"] for f, _, _ in found}) > per_code:
                 continue
             seen_games.add(fixture["id"])
             chosen.append((fixture, index, text, code))
             kept += 1
     chosen.sort(key=lambda item: (item[0]["id"], item[1], item[2]))
-    return [refusal_fixture(f"refusal-{n:03d}", f, i, t, c) for n, (f, i, t, c) in enumerate(chosen)]
+    return [refusal_fixture(f"refusal-{n:03d}", f, i, t, c) for n, (f, i, t, c) in enumerate(chosen, first)]
 
 
 SCHEMAS = ("game.schema.json", "refusal.schema.json", "manifest.schema.json")
@@ -389,12 +410,15 @@ SCHEMAS = ("game.schema.json", "refusal.schema.json", "manifest.schema.json")
 
 
 def build(out: Path, sample: int | None = None) -> dict[str, Any]:
-    rng = random.Random(20261201)
-    chosen = choose_games(rng)
+    chosen = choose_games(random.Random(20261201))
+    added = added_in_1_1(random.Random(20261202))
     if sample is not None:
-        chosen = chosen[:sample]
+        chosen, added = chosen[:sample], added[:sample]
     fixtures = [game_fixture(ident, *c[:4], covers=c[4]) for ident, c in chosen]
     refusals = choose_refusals(fixtures, random.Random(7))
+    new = [game_fixture(ident, *c[:4], covers=c[4]) for ident, c in added]
+    refusals += choose_refusals(new, random.Random(11), per_code=2, first=len(refusals))
+    fixtures += new
     out.mkdir(parents=True, exist_ok=True)
     (out / "schemas").mkdir(exist_ok=True)
     write_lines(out / "games.jsonl.gz", fixtures)

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import find, settings
+from hypothesis.errors import NoSuchExample
 
 import meuterer
 from meuterer.cli.main import main
@@ -28,6 +30,7 @@ from meuterer.conform.driver import (
     Result,
     read_expect_fail,
     run,
+    setups_for,
     summary,
 )
 from meuterer.conform.fixtures import load_suite, read_lines, suite_dir
@@ -170,6 +173,19 @@ def test_an_engine_without_options_views_or_clone_skips_what_it_cannot(tmp_path:
     assert caps.unsupported(4, meuterer.Rules()) is None
     assert not caps.views
     assert not caps.clone
+
+
+def test_random_games_vary_the_sizes_an_engine_plays() -> None:
+    # The suite found a loadmaster_extra=0 bug in the example JS engine that random games
+    # never drew: the fuzzing draws the sizes too, but only for an engine that declares them.
+    every = Capabilities(
+        {"capabilities": {"options": ["hand_size", "loadmaster_extra", "max_offer", "cabin_boy_points"]}}
+    )
+    found = find(setups_for(every), lambda setup: setup.rules.loadmaster_extra == 0 and setup.rules.hand_size == 3)
+    assert (found.rules.max_offer, found.rules.cabin_boy_points) == (3, 2)  # shrunk to the box's values
+    none = Capabilities({"capabilities": {"options": []}})
+    with pytest.raises(NoSuchExample):
+        find(setups_for(none), lambda setup: setup.rules.loadmaster_extra != 3, settings=settings(max_examples=200))
 
 
 def test_the_process_adapter_plugs_into_check_engine() -> None:

@@ -112,7 +112,24 @@ def test_refusals_validate_and_are_refused_with_their_codes() -> None:
         assert error.code == refusal["code"], refusal
 
 
-SAMPLE = GAMES if SLOW else GAMES[::40]
+def test_suite_1_1_adds_games_where_the_loadmaster_discards_nothing() -> None:
+    # 1.1.0 is 1.0.0 (its first 208 games and 170 refusals, the same ids) plus games under
+    # loadmaster_extra=0: each has "pN discard none" steps, and a refusal shows that
+    # discarding a card there is the wrong count.
+    assert MANIFEST["suite_version"] == "1.1.0"
+    added = [game for game in GAMES if fixture_rules(game).loadmaster_extra == 0]
+    assert [game["id"] for game in GAMES[-len(added) :]] == [game["id"] for game in added]
+    assert len(GAMES) - len(added) == 208
+    assert {3, 4} == {game["players"] for game in added}
+    for game in added:
+        assert any(text.endswith(" discard none") for text in fixture_actions(game)), game["id"]
+    refused = [r for r in REFUSALS if BY_ID[r["game"]] in added]
+    assert [r["id"] for r in REFUSALS[:170]] == [f"refusal-{n:03d}" for n in range(170)]
+    assert all(BY_ID[r["game"]] not in added for r in REFUSALS[:170])
+    assert any(r["code"] == "wrong-count" and r["action"].split()[1] == "discard" for r in refused)
+
+
+SAMPLE = GAMES if SLOW else [*GAMES[::40], GAMES[-1]]
 
 
 @pytest.mark.parametrize("game", SAMPLE, ids=[game["id"] for game in SAMPLE])

@@ -796,7 +796,7 @@ function endRound(s, last) {
     const need = s.rules.hand_size - total(s.hands[p]);
     const isLoadmaster = p === loadmaster;
     return { seat: p, left: need + (isLoadmaster ? loadmasterExtra(s) : 0), loadmaster: isLoadmaster };
-  });
+  }).filter((entry) => entry.left > 0); // a seat with nothing to draw (a full-handed loadmaster who draws no extra card too) has no turn
   s.afterDraws = last ? "over" : "next";
   s.step = "draw";
 }

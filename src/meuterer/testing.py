@@ -40,12 +40,16 @@ from meuterer.views import dumps_view, view
 # Strategies ------------------------------------------------------------------------------
 
 
-def option_choices(variants: bool = True) -> dict[str, st.SearchStrategy[Any]]:
+def option_choices(variants: bool = True, sizes: bool = False) -> dict[str, st.SearchStrategy[Any]]:
     """The strategy of each rule option the kit varies, by its name in :class:`~meuterer.Rules`
-    (``variants=False``: the open-point options only, without the pirates and the ring).
+    (``variants=False``: the open-point options only, without the pirates and the ring;
+    ``sizes=True``: also the hand size, the loadmaster's extra cards (none included), the
+    highest offer and the cabin boy's points, each shrinking toward the box's value).
 
     >>> list(option_choices(variants=False))
     ['sale_order', 'withholding', 'discard_pool', 'reshuffle']
+    >>> list(option_choices(variants=False, sizes=True))[4:]
+    ['hand_size', 'loadmaster_extra', 'max_offer', 'cabin_boy_points']
     """
     choices: dict[str, st.SearchStrategy[Any]] = {
         "sale_order": st.sampled_from(SaleOrder),
@@ -59,6 +63,13 @@ def option_choices(variants: bool = True) -> dict[str, st.SearchStrategy[Any]]:
             ring=st.sampled_from(Ring),
             pirates_rob_at_start=st.booleans(),
             pirates_return=st.booleans(),
+        )
+    if sizes:
+        choices.update(
+            hand_size=st.sampled_from((5, 3, 4, 6)),
+            loadmaster_extra=st.sampled_from((3, 0, 1, 2, 4)),
+            max_offer=st.sampled_from((3, 0, 1, 5)),
+            cabin_boy_points=st.sampled_from((2, 0, 4)),
         )
     return choices
 

@@ -344,9 +344,11 @@ def setups_for(caps: Capabilities, rounds: Sequence[int | None] = (1, 2, 3, None
     toward 1), so that a bug of the last round, or one that takes rounds of play to show (a
     reshuffle, a robbery, a rare tie), shrinks to a counterexample of one or two rounds; the
     corpus holds the full-length games. ``rounds``: the values of the option to draw from.
+    The sizes (hand, the loadmaster's extra cards, highest offer, cabin boy's points) vary
+    too, for an engine that plays them.
     """
     options: dict[str, st.SearchStrategy[Any]] = {}
-    choices = {"rounds": st.sampled_from(rounds), **option_choices()}
+    choices = {"rounds": st.sampled_from(rounds), **option_choices(sizes=True)}
     for name, strategy in choices.items():
         if name in caps.options:
             options[name] = strategy
