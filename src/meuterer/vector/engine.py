@@ -556,10 +556,11 @@ class VectorGame:
         """(B, 7): the cards the next draw comes from (the deck, or the discard pile when
         the deck is empty), as :func:`meuterer.rulings.draw_pool`; of the games ``idx`` only
         if given."""
-        deck, discard = (self.deck, self.discard) if idx is None else (self.deck[idx], self.discard[idx])
+        deck = self.deck if idx is None else self.deck.take(idx, axis=0)
         empty = _rowsum(deck) == 0
         if idx is not None and not empty.any():
             return deck  # already a copy of the rows
+        discard = self.discard if idx is None else self.discard.take(idx, axis=0)
         pool: IntArray = np.where(empty[:, None], discard, deck)  # a new array: the caller's own
         return pool
 
@@ -585,7 +586,7 @@ class VectorGame:
         sel = group(PLAY)
         if len(sel):
             i = idx[sel]
-            mask[sel, ids.play.start : ids.play.stop] = self._hand_rows[self._row(i, self.to_act[i])] > 0
+            mask[sel, ids.play.start : ids.play.stop] = self._hand_rows.take(self._row(i, self.to_act[i]), axis=0) > 0
             mask[sel, ids.pass_.start] = True
         sel = group(CHOOSE_ROLE)
         if len(sel):
@@ -595,7 +596,7 @@ class VectorGame:
         sel = group(MUTINY)
         if len(sel):
             i = idx[sel]
-            most = self.face_down[i, self.to_act[i], _SUPPORT]
+            most = self._down_flat[self._row(i, self.to_act[i]) * 7 + _SUPPORT]
             mask[sel, ids.support.start : ids.support.stop] = np.arange(len(ids.support)) <= most[:, None]
         sel = group(SELL)
         if len(sel):
@@ -631,8 +632,8 @@ class VectorGame:
         pair = np.take(self.ring.reshape(-1), (idx * self.n_islands)[:, None] + np.maximum(active, 0))
         pair[:, 1] = np.where(active[:, 1] < 0, self.n_islands, pair[:, 1])
         # Goods no active island buys play no part in the declarations.
-        bought = self.buys[pair[:, 0]] | self.buys[pair[:, 1]]
-        goods = self._up_rows[self._row(idx, self.to_act[idx]), :_GOODS] * bought
+        bought = self.buys.take(pair[:, 0], axis=0) | self.buys.take(pair[:, 1], axis=0)
+        goods = self._up_rows.take(self._row(idx, self.to_act[idx]), axis=0)[:, :_GOODS] * bought
         kind = np.take(self._buy_kind, pair)
         key = (kind[:, 0] * (_GOODS + 2) + kind[:, 1]) * int(self._goods_stride[0] * (self.rules.deck[0] + 1))
         key += goods @ self._goods_stride
@@ -640,7 +641,10 @@ class VectorGame:
 
     def _discard_rows_of(self, idx: IntArray) -> IntArray:
         seat = self.to_act[idx]
-        pool = self.hands[idx, seat] if self.rules.discard_pool is DiscardPool.HAND else self.drawn[idx]
+        if self.rules.discard_pool is DiscardPool.HAND:
+            pool = self._hand_rows.take(self._row(idx, seat), axis=0)
+        else:
+            pool = self.drawn.take(idx, axis=0)
         key: IntArray = pool @ self._pool_stride
         return self._rows(key, idx, self._discards)
 
@@ -707,16 +711,17 @@ class VectorGame:
             chosen = ids.offer.start + (u * len(ids.offer)).astype(np.int64)
         elif code == PLAY:
             # the cards held as bits, then the table of the cards held (and the pass after them)
-            held = np.packbits(self._hand_rows[self._row(i, self.to_act[i])] > 0, axis=1, bitorder="little")[:, 0]
-            pick = (u * np.take(_HELD_COUNT, held)).astype(np.int64)
+            hand = self._hand_rows.take(self._row(i, self.to_act[i]), axis=0)
+            held = np.packbits(hand > 0, axis=1, bitorder="little")[:, 0]
+            pick = (u * _HELD_COUNT[held]).astype(np.int64)
             chosen = ids.play.start + _HELD_CARD[held, pick]
         elif code == CHOOSE_ROLE:
             # the roles taken as bits (-1, no role: none), then the table of the free ones
-            taken = np.bitwise_or.reduce(np.take(_ROLE_BIT, self.roles[i] + 1), axis=1)
-            pick = (u * np.take(_FREE_COUNT, taken)).astype(np.int64)
+            taken = np.bitwise_or.reduce(_ROLE_BIT[self.roles.take(i, axis=0) + 1], axis=1)
+            pick = (u * _FREE_COUNT[taken]).astype(np.int64)
             chosen = ids.role.start + _FREE_ROLE[taken, pick]
         elif code == MUTINY:
-            most = self._down_rows[self._row(i, self.to_act[i]), _SUPPORT]
+            most = self._down_flat[self._row(i, self.to_act[i]) * 7 + _SUPPORT]
             chosen = ids.support.start + (u * (most + 1)).astype(np.int64)
         elif code == SELL:
             chosen = self._sells.pick(self._memo("sell", i, self._sell_rows_of), u)
