@@ -223,6 +223,10 @@ class VectorGame:
         # the seats of a set after the first (a queue: zeros after them)
         self._queue_from = np.zeros_like(self._seats_from)
         self._queue_from[:, :-1] = self._seats_from[:, 1:]
+        self._queue_rows = _whole_rows(self._queue_from)  # as whole rows of the queue
+        # the queue of the other seats after a seat, as a whole row
+        seat = np.arange(self.players)
+        self._others_after = _whole_rows(self._seats_from)[seat << self.players | (self._everyone ^ self._bit)]
         self._seat_cards = np.arange(self.players, dtype=np.int64) * 7  # each seat's first card in a game's cards
         # buys[island, good]: whether the island buys the good (the last row: no island)
         self.buys = np.zeros((self.n_islands + 1, _GOODS), dtype=np.int64)
@@ -301,8 +305,6 @@ class VectorGame:
         self._sale_islands_seat = _whole_rows(self.sale_islands.reshape(-1, 2))
         self._filled: dict[tuple[str, int], np.void] = {}
         self._no_cards = _row_of(self._hand_rows, 0)
-        for name, rows in (*self._whole.items(), *self._whole_seat.items()):
-            assert np.shares_memory(rows, getattr(self, name))  # views, written in place
 
     def _fill(self, name: str, idx: IntArray, value: int) -> None:
         """Every entry of the rows ``idx`` of the state array ``name`` set to ``value``."""
@@ -1139,7 +1141,7 @@ class VectorGame:
         sides = (_IN_MUTINY[roles[has] + 1] @ self._bit) | self._bit[captain]
         at = captain << n | sides
         self.to_act[i] = self._first_from[at]
-        self._whole["queue"][i] = _whole_rows(self._queue_from.take(at, axis=0))
+        self._whole["queue"][i] = self._queue_rows[at]
         self.queue_len[i] = self._seats_count[at] - 1
         self.step_[i] = MUTINY
 
@@ -1176,26 +1178,31 @@ class VectorGame:
         roles = self.roles.take(idx, axis=0)
         won = self.mutiny[idx] == 1
         old = self.captain[idx]
-        # A successful mutiny: the mutineer scores his destination and is captain; the cabin boy scores.
-        # Otherwise the captain scores his destination and pays the mate his offer.
-        scorer = np.where(won, (roles == _MUTINEER).argmax(axis=1), old)
-        dest = np.where(won, self.mutineer_destination[idx], self.captain_destination[idx])
-        points = self.ship[self._ring_flat[idx * self.n_islands + dest]]
         mate = roles == _MATE
         offer = self.offer[idx]
+        # A successful mutiny: the mutineer scores his destination and is captain; the cabin boy scores.
+        # Otherwise the captain scores his destination and pays the mate his offer.
         paid = offer * (np.einsum("ij->i", mate.view(np.int8)) > 0)
+        if won.any():
+            scorer = np.where(won, (roles == _MUTINEER).argmax(axis=1), old)
+            dest = np.where(won, self.mutineer_destination[idx], self.captain_destination[idx])
+            paid[won] = 0
+            bonus = np.where(
+                won[:, None], self.rules.cabin_boy_points * (roles == _CABIN_BOY), mate * (1 + offer)[:, None]
+            )
+            self.captain[idx] = scorer
+        else:
+            scorer, dest = old, self.captain_destination[idx]
+            bonus = mate * (1 + offer)[:, None]
         scores = self.scores.take(idx, axis=0)
-        scores.reshape(-1)[np.arange(len(idx)) * n + scorer] += points - np.where(won, 0, paid)
-        scores += np.where(
-            won[:, None], self.rules.cabin_boy_points * (roles == _CABIN_BOY), mate * (1 + offer)[:, None]
+        scores.reshape(-1)[np.arange(len(idx)) * n + scorer] += (
+            self.ship[self._ring_flat[idx * self.n_islands + dest]] - paid
         )
+        scores += bonus
         self._whole["scores"][idx] = _whole_rows(scores)
-        self.captain[idx] = scorer
         first = scorer if self.rules.sale_order is SaleOrder.NEW_CAPTAIN else old
         self.to_act[idx] = first
-        self._whole["queue"][idx] = _whole_rows(
-            self._seats_from.take(first << n | (self._everyone ^ self._bit[first]), axis=0)
-        )
+        self._whole["queue"][idx] = self._others_after[first]
         self.queue_len[idx] = n - 1
         self.step_[idx] = SELL
 
@@ -1273,7 +1280,7 @@ class VectorGame:
         first = self._first_from[at]
         self.to_act[i] = first
         self.draws_left[i] = need.take(np.flatnonzero(some) * n + first)
-        self._whole["queue"][i] = _whole_rows(self._queue_from.take(at, axis=0))
+        self._whole["queue"][i] = self._queue_rows[at]
         self.queue_len[i] = count[some] - 1
         self.step_[i] = DRAW
         self._roles_return(idx[~some])
