@@ -114,6 +114,7 @@ _FREE_ROLE: Final = np.array(
 )
 # A random play: the kinds of card held as bits; for each set, the number of choices (one
 # per kind held, and the pass) and the choices in ascending order (the pass last: 7).
+_CARD_BIT: Final = 1 << np.arange(7, dtype=np.int64)
 _HELD_COUNT: Final = np.array([bin(m).count("1") + 1 for m in range(1 << 7)], dtype=np.int64)
 _HELD_CARD: Final = np.array(
     [[*(c for c in range(7) if m >> c & 1), *[7] * (8 - bin(m).count("1"))] for m in range(1 << 7)],
@@ -242,6 +243,13 @@ class VectorGame:
         kinds = [_GOODS if island.buys is None else int(island.buys) for island in rules.islands]
         self._buy_kind = np.array([*kinds, _GOODS + 1], dtype=np.int64)
         pairs = (_GOODS + 2) ** 2
+        # Of the active islands (a pair of islands, the second n_islands if none; index
+        # first * (n_islands + 1) + second): the goods either buys, and the declarations' key
+        # but for the goods. Goods no active island buys play no part in the declarations.
+        first, second = np.divmod(np.arange((self.n_islands + 1) ** 2), self.n_islands + 1)
+        self._pair_buys = self.buys[first] | self.buys[second]
+        kind = self._buy_kind[first] * (_GOODS + 2) + self._buy_kind[second]
+        self._pair_key = kind * int(self._goods_stride[0] * radix[0])
         self._sells = _choices(rules, "sell", ids.sell, pairs * int(np.prod(radix[:_GOODS])))
         self._discards = _choices(rules, "discard", ids.discard, int(np.prod(radix)))
 
@@ -630,15 +638,14 @@ class VectorGame:
 
     def _sell_rows_of(self, idx: IntArray) -> IntArray:
         """The row of the sale declarations' table holding each seller's."""
-        active = np.take(self.active, idx, axis=0)
-        pair = np.take(self.ring.reshape(-1), (idx * self.n_islands)[:, None] + np.maximum(active, 0))
-        pair[:, 1] = np.where(active[:, 1] < 0, self.n_islands, pair[:, 1])
-        # Goods no active island buys play no part in the declarations.
-        bought = self.buys.take(pair[:, 0], axis=0) | self.buys.take(pair[:, 1], axis=0)
-        goods = self._up_rows.take(self._row(idx, self.to_act[idx]), axis=0)[:, :_GOODS] * bought
-        kind = np.take(self._buy_kind, pair)
-        key = (kind[:, 0] * (_GOODS + 2) + kind[:, 1]) * int(self._goods_stride[0] * (self.rules.deck[0] + 1))
-        key += goods @ self._goods_stride
+        n = self.n_islands
+        active = self.active.take(idx, axis=0)
+        pair = self._ring_flat.take((idx * n)[:, None] + np.maximum(active, 0))
+        pair = pair[:, 0] * (n + 1) + np.where(active[:, 1] < 0, n, pair[:, 1])  # (no second island: n)
+        goods = self._up_rows.take(self._row(idx, self.to_act[idx]), axis=0)[:, :_GOODS]
+        goods *= self._pair_buys.take(pair, axis=0)
+        key: IntArray = goods @ self._goods_stride
+        key += self._pair_key[pair]
         return self._rows(key, idx, self._sells)
 
     def _discard_rows_of(self, idx: IntArray) -> IntArray:
@@ -714,12 +721,15 @@ class VectorGame:
         elif code == PLAY:
             # the cards held as bits, then the table of the cards held (and the pass after them)
             hand = self._hand_rows.take(self._row(i, self.to_act[i]), axis=0)
-            held = np.packbits(hand > 0, axis=1, bitorder="little")[:, 0]
+            held = (hand > 0) @ _CARD_BIT
             pick = (u * _HELD_COUNT[held]).astype(np.int64)
             chosen = ids.play.start + _HELD_CARD[held, pick]
         elif code == CHOOSE_ROLE:
             # the roles taken as bits (-1, no role: none), then the table of the free ones
-            taken = np.bitwise_or.reduce(_ROLE_BIT[self.roles.take(i, axis=0) + 1], axis=1)
+            bits = _ROLE_BIT[self.roles.take(i, axis=0) + 1].T
+            taken = bits[0] | bits[1]
+            for more in bits[2:]:
+                taken |= more
             pick = (u * _FREE_COUNT[taken]).astype(np.int64)
             chosen = ids.role.start + _FREE_ROLE[taken, pick]
         elif code == MUTINY:
@@ -972,17 +982,17 @@ class VectorGame:
         empty = left == 0
         if empty.any():
             e = idx[empty]
-            self.deck[e] = self.discard[e]
-            self.discard[e] = 0
-            left[empty] = _rowsum(self.deck[e])
+            self._whole["deck"][e] = self._whole["discard"][e]
+            self._fill("discard", e, 0)
+            left[empty] = _rowsum(self.deck.take(e, axis=0))
         at = idx * 7 + card
         self._deck_flat[at] -= 1
         if self.rules.reshuffle is Reshuffle.WHEN_EMPTY:
             empty = left == 1  # the card drawn was the deck's last
             if empty.any():
                 e = idx[empty]
-                self.deck[e] = self.discard[e]
-                self.discard[e] = 0
+                self._whole["deck"][e] = self._whole["discard"][e]
+                self._fill("discard", e, 0)
         self._hand_flat[self._row(idx, self.to_act[idx]) * 7 + card] += 1
         self._drawn_flat[at] += 1
         draws_left = self.draws_left[idx] - 1
