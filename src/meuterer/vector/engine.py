@@ -114,6 +114,8 @@ _FREE_ROLE: Final = np.array(
 )
 # A random play: the kinds of card held as bits; for each set, the number of choices (one
 # per kind held, and the pass) and the choices in ascending order (the pass last: 7).
+_SHIFTED: Final = np.array([1, 2, 3, 3])
+"""A queue's columns after its first seat leaves (the last one kept, as the queue's length says)."""
 _CARD_BIT: Final = 1 << np.arange(7, dtype=np.int64)
 _HELD_COUNT: Final = np.array([bin(m).count("1") + 1 for m in range(1 << 7)], dtype=np.int64)
 _HELD_CARD: Final = np.array(
@@ -1022,10 +1024,9 @@ class VectorGame:
 
     def _pop(self, idx: IntArray) -> IntArray:
         queue = self.queue.take(idx, axis=0)
-        seat: IntArray = queue[:, 0].copy()
-        queue[:, :-1] = queue[:, 1:]
-        self._whole["queue"][idx] = _whole_rows(queue)
+        self._whole["queue"][idx] = _whole_rows(queue.take(_SHIFTED, axis=1))
         self.queue_len[idx] -= 1
+        seat: IntArray = queue[:, 0]
         return seat
 
     def _next_drawer(self, idx: IntArray) -> None:
@@ -1422,11 +1423,12 @@ def _rowsum(counts: IntArray) -> IntArray:
 
 
 def _whole_rows(a: npt.NDArray[Any]) -> npt.NDArray[np.void]:
-    """A (len(a),) view of a C-contiguous array, each row one element of raw bytes: a row
+    """A (len(a), 1) view of a C-contiguous array, each row one element of raw bytes: a row
     written (or read) by one 1-d index, far quicker than ``a[idx] = rows`` over a 2-d array.
     For the state arrays and arrays just made (C-contiguous: a view, never a copy)."""
-    width = a.size // len(a) if len(a) else int(np.prod(a.shape[1:]))
-    rows: npt.NDArray[np.void] = a.reshape(len(a), width).view(_VOID[a.itemsize * width])[:, 0]
+    if a.ndim != 2:
+        a = a.reshape(len(a), int(np.prod(a.shape[1:])))
+    rows: npt.NDArray[np.void] = a.view(_VOID[a.itemsize * a.shape[1]])
     return rows
 
 
@@ -1443,7 +1445,7 @@ _VOID: Final = _Voids()
 
 def _row_of(a: npt.NDArray[Any], value: int) -> np.void:
     """One row of ``a`` (as :func:`_whole_rows` holds them) with every entry ``value``."""
-    row: np.void = _whole_rows(np.full((1, *a.shape[1:]), value, dtype=a.dtype))[0]
+    row: np.void = _whole_rows(np.full((1, *a.shape[1:]), value, dtype=a.dtype))[0, 0]
     return row
 
 
