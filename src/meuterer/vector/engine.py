@@ -114,8 +114,6 @@ _FREE_ROLE: Final = np.array(
 )
 # A random play: the kinds of card held as bits; for each set, the number of choices (one
 # per kind held, and the pass) and the choices in ascending order (the pass last: 7).
-_SHIFTED: Final = np.array([1, 2, 3, 3])
-"""A queue's columns after its first seat leaves (the last one kept, as the queue's length says)."""
 _CARD_BIT: Final = 1 << np.arange(7, dtype=np.int64)
 _HELD_COUNT: Final = np.array([bin(m).count("1") + 1 for m in range(1 << 7)], dtype=np.int64)
 _HELD_CARD: Final = np.array(
@@ -126,8 +124,10 @@ _HELD_CARD: Final = np.array(
 
 # The roles that side in a mutiny (index: role + 1, so -1 gives none): mate, mutineer, cabin boy.
 _IN_MUTINY: Final = np.isin(np.arange(-1, len(ROLES)), [_MATE, _MUTINEER, _CABIN_BOY])
-# The seats in a set of seats as bits.
+# How many seats a set of seats (as bits) holds.
 _BIT_COUNT: Final = np.array([bin(m).count("1") for m in range(1 << 4)], dtype=np.int64)
+# A queue's columns after its first seat leaves (the last one kept: the queue's length says).
+_SHIFTED: Final = np.array([1, 2, 3, 3])
 
 
 def _check_rules(rules: Rules | None, players: int) -> Rules:
