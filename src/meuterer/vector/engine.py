@@ -1004,17 +1004,16 @@ class VectorGame:
             self._drawn_all(done)
 
     def _drawn_all(self, idx: IntArray) -> None:
-        deal = self.step_[idx] == DEAL
-        i = idx[deal]
-        if len(i):
-            last = self.queue_len[i] == 0
-            j = i[last]
+        # the games idx are all at one step, the deal or a draw (as _apply hands them to _draw)
+        if self.step_[idx[0]] == DEAL:
+            last = self.queue_len[idx] == 0
+            j = idx[last]
             self._fill("drawn", j, 0)
             self.to_act[j] = self.captain[j]
             self.step_[j] = OFFER
-            self._next_drawer(i[~last])
-        i = idx[~deal]
-        if len(i):
+            self._next_drawer(idx[~last])
+        else:
+            i = idx
             loadmaster = self._roles_flat[self._row(i, self.to_act[i])] == _LOADMASTER
             self.step_[i[loadmaster]] = LOADMASTER_DISCARD
             i = i[~loadmaster]
@@ -1080,10 +1079,12 @@ class VectorGame:
         passing = a == ids.pass_.start
         if passing.any():
             self._pass(idx[passing])
-        i = idx[~passing]
-        if not len(i):
-            return
-        card = a[~passing] - ids.play.start
+            playing = ~passing
+            i, card = idx[playing], a[playing] - ids.play.start
+            if not len(i):
+                return
+        else:
+            i, card = idx, a - ids.play.start
         p = self.to_act[i]
         at = self._row(i, p) * 7 + card
         self._hand_flat[at] -= 1
@@ -1125,8 +1126,9 @@ class VectorGame:
         p = self.to_act[idx]
         n = self.players
         self._roles_flat[idx * n + p] = a - ids.role.start
-        self._role_order_flat[idx * n + self.role_order_len[idx]] = p
-        self.role_order_len[idx] += 1
+        length = self.role_order_len[idx]
+        self._role_order_flat[idx * n + length] = p
+        self.role_order_len[idx] = length + 1
         passed = self._passed_bits(idx)
         self.to_act[idx] = self._next_unpassed(idx, p, passed)
         everyone = passed == self._everyone
