@@ -61,12 +61,14 @@ _SEEN: dict[_RolesKey, _Roles] = {}
 entries and own role code, and each seat's role code (as ``player`` sees it) and place in
 the role order."""
 _SEEN_LIMIT = 1 << 15
-"""More than the role entries' keys can number, so the memo does not thrash: with four
-seats there are at most about 2,000 (role order, roles) pairs (the role order is a
-sequence of distinct non-captains, each with a distinct role), times five viewers and the
-two flags (about 16,000 in all, fewer with three seats)."""
+"""More than the role entries' keys can number, so the memo never forgets what it will
+need again (it used to hold 4,096, fewer than a few thousand games of four meet): the
+role order is a sequence of distinct seats, fewer than the players, each holding a
+distinct role and the others none, so with four seats there are 1,701 (role order, roles)
+pairs, times five viewers and three combinations of the two flags; 27,147 keys in all
+with three seats' (counted in ``tests/test_fast_observation.py``)."""
 _PARTS: dict[tuple[int, ...], tuple[int, ...]] = {}
-"""One copy of each tuple the role memo holds (its values share them)."""
+"""One copy of each tuple the role memo's values hold (a few hundred, shared)."""
 
 _LIMIT = 4096
 """The size at which the other memos forget everything (their keys come in small sets per game)."""
