@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 from hypothesis import given, settings
 
 from meuterer import Rules
+from meuterer.cards import ROLES
 from meuterer.fast import FastGame
 from meuterer.fast.observation import observation_vector
 from meuterer.views import observation_layout, view
@@ -69,7 +71,78 @@ def test_the_writers_memos_forget_when_full(monkeypatch: pytest.MonkeyPatch) -> 
     import meuterer.fast.observation as writer
 
     monkeypatch.setattr(writer, "_SEEN_LIMIT", 0)  # forgotten before every entry
-    monkeypatch.setattr(writer, "_SEEN", {})
-    monkeypatch.setattr(writer, "_POSITIONS", {})
+    monkeypatch.setattr(writer, "_LIMIT", 0)
+    for memo in ("_SEEN", "_QUEUE", "_RING", "_SOLD"):
+        monkeypatch.setattr(writer, memo, {})
     assert check_game(3, 4, 1, Rules(ring="shuffled")) > 100
-    assert len(writer._SEEN) <= 1 and len(writer._POSITIONS) == 1
+    assert all(len(getattr(writer, memo)) <= 1 for memo in ("_SEEN", "_QUEUE", "_RING", "_SOLD"))
+
+
+def test_the_role_memo_holds_every_key_it_can_meet() -> None:
+    # The role memo's keys: a viewer, the role order (fewer distinct seats than there are
+    # players: the captain of the choice does not choose), the roles (distinct; exactly the
+    # role order's seats hold one) and two flags (choosing only while the roles are secret).
+    # Counted for 3 and 4 seats, they fit under its limit, so it never forgets (and works
+    # out again) any; and the games' keys are of that kind.
+    import meuterer.fast.observation as writer
+
+    bound = sum(
+        math.perm(players, k) * math.perm(len(ROLES), k) * (players + 1) * 3
+        for players in (3, 4)
+        for k in range(players)
+    )
+    assert bound < writer._SEEN_LIMIT
+    for seed in range(20):
+        rng = random.Random(seed)
+        game = FastGame.new(4 - seed % 2, seed % 3, RULE_SETS[seed % len(RULE_SETS)])
+        while not game.is_terminal():
+            order, roles = game.role_order, game.roles
+            assert len(set(order)) == len(order) < game.players
+            assert [seat for seat, role in enumerate(roles) if role is not None] == sorted(order)
+            assert len({roles[seat] for seat in order}) == len(order)
+            if game.is_chance_node():
+                game.apply_chance(rng)
+            else:
+                game.apply_at(rng.randrange(len(game.legal_actions())))
+
+
+def test_the_memos_do_not_go_stale() -> None:
+    # Change what the memoised entries read, in place, after they were written: the writer
+    # still equals the layout of the view.
+    rng = random.Random(5)
+    game = FastGame.new(4, 0, Rules(ring="shuffled"))
+    while not (game.sales.count(None) == 0 and game.active):
+        if game.is_chance_node():
+            game.apply_chance(rng)
+        else:
+            game.apply_at(rng.randrange(len(game.legal_actions())))
+    players = (None, *range(4))
+
+    def agree() -> None:
+        for player in players:
+            assert differences(game, player) == [], player
+
+    agree()
+    game.ring = (*game.ring[1:], game.ring[0])  # the sales' islands move
+    agree()
+    game.active = tuple(sorted({(pos + 1) % len(game.ring) for pos in game.active}))
+    agree()
+    game.queue[:] = [3, 1, 2]
+    agree()
+    game.queue.reverse()
+    agree()
+    first, second = game.role_order[:2]
+    game.roles[first], game.roles[second] = game.roles[second], game.roles[first]
+    agree()
+    game.role_order.reverse()
+    agree()
+    game.sales[0], game.sales[1] = game.sales[1], game.sales[0]
+    agree()
+    game.sales[2] = None
+    agree()
+    game.hands[1][0] += 1
+    game.face_up[2][1] += 1
+    game.face_down[3][2] += 1
+    game.passed[0] = not game.passed[0]
+    game.scores[1] += 5
+    agree()

@@ -410,3 +410,21 @@ def test_a_deal_in_one_go_is_the_deal_step_by_step(rules: Rules, players: int, c
     assert [games.to_state(i) for i in range(12)] == [plain.to_state(i) for i in range(12)]
     assert (games.rng.random(4) == plain.rng.random(4)).all()
     assert not games._deal(idx, games.rng)  # dealt: no longer new
+
+
+def test_the_row_views_are_of_each_batchs_own_arrays() -> None:
+    # The handlers write whole rows through views made once (VectorGame._views): a copy or a
+    # subset must have views of its own arrays, and playing a copy must leave the batch alone.
+    games = VectorGame(8, 4, seed=3)
+    for _ in range(30):
+        games.step(games.random_actions())
+    before = [games.to_state(i) for i in range(8)]
+    other, part = games.copy(), games._subset(np.array([1, 5]))
+    for g in (games, other, part):
+        for name, rows in (*g._whole.items(), *g._whole_seat.items()):
+            assert np.shares_memory(rows, getattr(g, name))
+            assert g is games or not np.shares_memory(rows, getattr(games, name))
+    for _ in range(300):
+        other.step(other.random_actions())
+        other.reset(other.terminal)
+    assert [games.to_state(i) for i in range(8)] == before

@@ -114,11 +114,20 @@ _FREE_ROLE: Final = np.array(
 )
 # A random play: the kinds of card held as bits; for each set, the number of choices (one
 # per kind held, and the pass) and the choices in ascending order (the pass last: 7).
+_CARD_BIT: Final = 1 << np.arange(7, dtype=np.int64)
 _HELD_COUNT: Final = np.array([bin(m).count("1") + 1 for m in range(1 << 7)], dtype=np.int64)
 _HELD_CARD: Final = np.array(
     [[*(c for c in range(7) if m >> c & 1), *[7] * (8 - bin(m).count("1"))] for m in range(1 << 7)],
     dtype=np.int64,
 )
+
+
+# The roles that side in a mutiny (index: role + 1, so -1 gives none): mate, mutineer, cabin boy.
+_IN_MUTINY: Final = np.isin(np.arange(-1, len(ROLES)), [_MATE, _MUTINEER, _CABIN_BOY])
+# How many seats a set of seats (as bits) holds.
+_BIT_COUNT: Final = np.array([bin(m).count("1") for m in range(1 << 4)], dtype=np.int64)
+# A queue's columns after its first seat leaves (the last one kept: the queue's length says).
+_SHIFTED: Final = np.array([1, 2, 3, 3])
 
 
 def _check_rules(rules: Rules | None, players: int) -> Rules:
@@ -207,6 +216,21 @@ class VectorGame:
                 self.discard_counts[rank, card] += 1
         self.deck0 = np.array(rules.deck, dtype=np.int64)
         self._clockwise = np.arange(1, self.players + 1)
+        # Sets of seats as bits (seat s: 1 << s); the seats of a set from a seat on clockwise.
+        self._bit = 1 << np.arange(self.players, dtype=np.int64)
+        self._everyone = (1 << self.players) - 1
+        self._seats_from, self._seats_count = _clockwise_tables(self.players)
+        # the first seat of a set from a seat on clockwise, or that seat if the set is empty
+        starts = np.arange(self.players << self.players) >> self.players
+        self._first_from = np.where(self._seats_count > 0, self._seats_from[:, 0], starts)
+        # the seats of a set after the first (a queue: zeros after them)
+        self._queue_from = np.zeros_like(self._seats_from)
+        self._queue_from[:, :-1] = self._seats_from[:, 1:]
+        self._queue_rows = _whole_rows(self._queue_from)  # as whole rows of the queue
+        # the queue of the other seats after a seat, as a whole row
+        seat = np.arange(self.players)
+        self._others_after = _whole_rows(self._seats_from)[seat << self.players | (self._everyone ^ self._bit)]
+        self._seat_cards = np.arange(self.players, dtype=np.int64) * 7  # each seat's first card in a game's cards
         # buys[island, good]: whether the island buys the good (the last row: no island)
         self.buys = np.zeros((self.n_islands + 1, _GOODS), dtype=np.int64)
         for i, island in enumerate(rules.islands):
@@ -221,6 +245,13 @@ class VectorGame:
         kinds = [_GOODS if island.buys is None else int(island.buys) for island in rules.islands]
         self._buy_kind = np.array([*kinds, _GOODS + 1], dtype=np.int64)
         pairs = (_GOODS + 2) ** 2
+        # Of the active islands (a pair of islands, the second n_islands if none; index
+        # first * (n_islands + 1) + second): the goods either buys, and the declarations' key
+        # but for the goods. Goods no active island buys play no part in the declarations.
+        first, second = np.divmod(np.arange((self.n_islands + 1) ** 2), self.n_islands + 1)
+        self._pair_buys = self.buys[first] | self.buys[second]
+        kind = self._buy_kind[first] * (_GOODS + 2) + self._buy_kind[second]
+        self._pair_key = kind * int(self._goods_stride[0] * radix[0])
         self._sells = _choices(rules, "sell", ids.sell, pairs * int(np.prod(radix[:_GOODS])))
         self._discards = _choices(rules, "discard", ids.discard, int(np.prod(radix)))
 
@@ -268,7 +299,29 @@ class VectorGame:
         self._down_rows = self.face_down.reshape(-1, 7)
         self._hand_flat = self.hands.reshape(-1)
         self._up_flat = self.face_up.reshape(-1)
+        self._down_flat = self.face_down.reshape(-1)
         self._passed_flat = self.passed.reshape(-1)
+        self._deck_flat = self.deck.reshape(-1)
+        self._drawn_flat = self.drawn.reshape(-1)
+        self._ring_flat = self.ring.reshape(-1)
+        self._roles_flat = self.roles.reshape(-1)
+        self._role_order_flat = self.role_order.reshape(-1)
+        # Whole rows as one element each (written with one 1-d index), and rows of constants.
+        self._whole = {name: _whole_rows(getattr(self, name)) for name in self._FIELDS if getattr(self, name).ndim > 1}
+        self._whole_seat = {
+            name: _whole_rows(getattr(self, name).reshape(-1, 7)) for name in ("hands", "face_up", "face_down")
+        }
+        self._sales_seat = _whole_rows(self.sales.reshape(-1, 2))
+        self._sale_islands_seat = _whole_rows(self.sale_islands.reshape(-1, 2))
+        self._filled: dict[tuple[str, int], np.void] = {}
+        self._no_cards = _row_of(self._hand_rows, 0)
+
+    def _fill(self, name: str, idx: IntArray, value: int) -> None:
+        """Every entry of the rows ``idx`` of the state array ``name`` set to ``value``."""
+        row = self._filled.get((name, value))
+        if row is None:
+            row = self._filled[name, value] = _row_of(getattr(self, name), value)
+        self._whole[name][idx] = row
 
     def _row(self, idx: IntArray, seat: IntArray) -> IntArray:
         row: IntArray = idx * self.players + seat
@@ -515,10 +568,11 @@ class VectorGame:
         """(B, 7): the cards the next draw comes from (the deck, or the discard pile when
         the deck is empty), as :func:`meuterer.rulings.draw_pool`; of the games ``idx`` only
         if given."""
-        deck, discard = (self.deck, self.discard) if idx is None else (self.deck[idx], self.discard[idx])
+        deck = self.deck if idx is None else self.deck.take(idx, axis=0)
         empty = _rowsum(deck) == 0
         if idx is not None and not empty.any():
             return deck  # already a copy of the rows
+        discard = self.discard if idx is None else self.discard.take(idx, axis=0)
         pool: IntArray = np.where(empty[:, None], discard, deck)  # a new array: the caller's own
         return pool
 
@@ -544,7 +598,7 @@ class VectorGame:
         sel = group(PLAY)
         if len(sel):
             i = idx[sel]
-            mask[sel, ids.play.start : ids.play.stop] = self._hand_rows[self._row(i, self.to_act[i])] > 0
+            mask[sel, ids.play.start : ids.play.stop] = self._hand_rows.take(self._row(i, self.to_act[i]), axis=0) > 0
             mask[sel, ids.pass_.start] = True
         sel = group(CHOOSE_ROLE)
         if len(sel):
@@ -554,7 +608,7 @@ class VectorGame:
         sel = group(MUTINY)
         if len(sel):
             i = idx[sel]
-            most = self.face_down[i, self.to_act[i], _SUPPORT]
+            most = self._down_flat[self._row(i, self.to_act[i]) * 7 + _SUPPORT]
             mask[sel, ids.support.start : ids.support.stop] = np.arange(len(ids.support)) <= most[:, None]
         sel = group(SELL)
         if len(sel):
@@ -586,20 +640,22 @@ class VectorGame:
 
     def _sell_rows_of(self, idx: IntArray) -> IntArray:
         """The row of the sale declarations' table holding each seller's."""
-        active = np.take(self.active, idx, axis=0)
-        pair = np.take(self.ring.reshape(-1), (idx * self.n_islands)[:, None] + np.maximum(active, 0))
-        pair[:, 1] = np.where(active[:, 1] < 0, self.n_islands, pair[:, 1])
-        # Goods no active island buys play no part in the declarations.
-        bought = self.buys[pair[:, 0]] | self.buys[pair[:, 1]]
-        goods = self._up_rows[self._row(idx, self.to_act[idx]), :_GOODS] * bought
-        kind = np.take(self._buy_kind, pair)
-        key = (kind[:, 0] * (_GOODS + 2) + kind[:, 1]) * int(self._goods_stride[0] * (self.rules.deck[0] + 1))
-        key += goods @ self._goods_stride
+        n = self.n_islands
+        active = self.active.take(idx, axis=0)
+        pair = self._ring_flat.take((idx * n)[:, None] + np.maximum(active, 0))
+        pair = pair[:, 0] * (n + 1) + np.where(active[:, 1] < 0, n, pair[:, 1])  # (no second island: n)
+        goods = self._up_rows.take(self._row(idx, self.to_act[idx]), axis=0)[:, :_GOODS]
+        goods *= self._pair_buys.take(pair, axis=0)
+        key: IntArray = goods @ self._goods_stride
+        key += self._pair_key[pair]
         return self._rows(key, idx, self._sells)
 
     def _discard_rows_of(self, idx: IntArray) -> IntArray:
         seat = self.to_act[idx]
-        pool = self.hands[idx, seat] if self.rules.discard_pool is DiscardPool.HAND else self.drawn[idx]
+        if self.rules.discard_pool is DiscardPool.HAND:
+            pool = self._hand_rows.take(self._row(idx, seat), axis=0)
+        else:
+            pool = self.drawn.take(idx, axis=0)
         key: IntArray = pool @ self._pool_stride
         return self._rows(key, idx, self._discards)
 
@@ -666,16 +722,20 @@ class VectorGame:
             chosen = ids.offer.start + (u * len(ids.offer)).astype(np.int64)
         elif code == PLAY:
             # the cards held as bits, then the table of the cards held (and the pass after them)
-            held = np.packbits(self._hand_rows[self._row(i, self.to_act[i])] > 0, axis=1, bitorder="little")[:, 0]
-            pick = (u * np.take(_HELD_COUNT, held)).astype(np.int64)
+            hand = self._hand_rows.take(self._row(i, self.to_act[i]), axis=0)
+            held = (hand > 0) @ _CARD_BIT
+            pick = (u * _HELD_COUNT[held]).astype(np.int64)
             chosen = ids.play.start + _HELD_CARD[held, pick]
         elif code == CHOOSE_ROLE:
             # the roles taken as bits (-1, no role: none), then the table of the free ones
-            taken = np.bitwise_or.reduce(np.take(_ROLE_BIT, self.roles[i] + 1), axis=1)
-            pick = (u * np.take(_FREE_COUNT, taken)).astype(np.int64)
+            bits = _ROLE_BIT[self.roles.take(i, axis=0) + 1].T
+            taken = bits[0] | bits[1]
+            for more in bits[2:]:
+                taken |= more
+            pick = (u * _FREE_COUNT[taken]).astype(np.int64)
             chosen = ids.role.start + _FREE_ROLE[taken, pick]
         elif code == MUTINY:
-            most = self._down_rows[self._row(i, self.to_act[i]), _SUPPORT]
+            most = self._down_flat[self._row(i, self.to_act[i]) * 7 + _SUPPORT]
             chosen = ids.support.start + (u * (most + 1)).astype(np.int64)
         elif code == SELL:
             chosen = self._sells.pick(self._memo("sell", i, self._sell_rows_of), u)
@@ -920,40 +980,41 @@ class VectorGame:
         self.step_[idx] = DEAL
 
     def _draw(self, idx: IntArray, card: IntArray, ids: ActionIds) -> None:
-        left = _rowsum(self.deck[idx])
+        left = _rowsum(self.deck.take(idx, axis=0))
         empty = left == 0
         if empty.any():
             e = idx[empty]
-            self.deck[e] = self.discard[e]
-            self.discard[e] = 0
-            left[empty] = _rowsum(self.deck[e])
-        self.deck[idx, card] -= 1
+            self._whole["deck"][e] = self._whole["discard"][e]
+            self._fill("discard", e, 0)
+            left[empty] = _rowsum(self.deck.take(e, axis=0))
+        at = idx * 7 + card
+        self._deck_flat[at] -= 1
         if self.rules.reshuffle is Reshuffle.WHEN_EMPTY:
             empty = left == 1  # the card drawn was the deck's last
             if empty.any():
                 e = idx[empty]
-                self.deck[e] = self.discard[e]
-                self.discard[e] = 0
+                self._whole["deck"][e] = self._whole["discard"][e]
+                self._fill("discard", e, 0)
         self._hand_flat[self._row(idx, self.to_act[idx]) * 7 + card] += 1
-        self.drawn[idx, card] += 1
-        self.draws_left[idx] -= 1
-        done = idx[self.draws_left[idx] == 0]
+        self._drawn_flat[at] += 1
+        draws_left = self.draws_left[idx] - 1
+        self.draws_left[idx] = draws_left
+        done = idx[draws_left == 0]
         if len(done):
             self._drawn_all(done)
 
     def _drawn_all(self, idx: IntArray) -> None:
-        deal = self.step_[idx] == DEAL
-        i = idx[deal]
-        if len(i):
-            last = self.queue_len[i] == 0
-            j = i[last]
-            self.drawn[j] = 0
+        # the games idx are all at one step, the deal or a draw (as _apply hands them to _draw)
+        if self.step_[idx[0]] == DEAL:
+            last = self.queue_len[idx] == 0
+            j = idx[last]
+            self._fill("drawn", j, 0)
             self.to_act[j] = self.captain[j]
             self.step_[j] = OFFER
-            self._next_drawer(i[~last])
-        i = idx[~deal]
-        if len(i):
-            loadmaster = self.roles[i, self.to_act[i]] == _LOADMASTER
+            self._next_drawer(idx[~last])
+        else:
+            i = idx
+            loadmaster = self._roles_flat[self._row(i, self.to_act[i])] == _LOADMASTER
             self.step_[i[loadmaster]] = LOADMASTER_DISCARD
             i = i[~loadmaster]
             last = self.queue_len[i] == 0
@@ -961,28 +1022,35 @@ class VectorGame:
             self._roles_return(i[last])
 
     def _pop(self, idx: IntArray) -> IntArray:
-        seat: IntArray = self.queue[idx, 0].copy()
-        self.queue[idx, :-1] = self.queue[idx, 1:]
+        queue = self.queue.take(idx, axis=0)
+        self._whole["queue"][idx] = _whole_rows(queue.take(_SHIFTED, axis=1))
         self.queue_len[idx] -= 1
+        seat: IntArray = queue[:, 0]
         return seat
 
     def _next_drawer(self, idx: IntArray) -> None:
         if not len(idx):
             return
-        self.drawn[idx] = 0
+        self._fill("drawn", idx, 0)
         none = self.queue_len[idx] == 0
         self.draws_left[idx[none]] = 0
         i = idx[~none]
         seat = self._pop(i)
         self.to_act[i] = seat
-        need = self.hand_size - _rowsum(self._hand_rows[self._row(i, seat)])
-        need += np.where(self.roles[i, seat] == _LOADMASTER, self.extra, 0)
+        row = self._row(i, seat)
+        need = self.hand_size - _rowsum(self._hand_rows.take(row, axis=0))
+        need += np.where(self._roles_flat[row] == _LOADMASTER, self.extra, 0)
         self.draws_left[i] = need
 
     def _discard(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
-        cards = self.discard_counts[a - ids.discard.start]
-        self.hands[idx, self.to_act[idx]] -= cards
-        self.discard[idx] += cards
+        cards = self.discard_counts.take(a - ids.discard.start, axis=0)
+        row = self._row(idx, self.to_act[idx])
+        hand = self._hand_rows.take(row, axis=0)
+        hand -= cards
+        self._whole_seat["hands"][row] = _whole_rows(hand)
+        discard = self.discard.take(idx, axis=0)
+        discard += cards
+        self._whole["discard"][idx] = _whole_rows(discard)
         last = self.queue_len[idx] == 0
         self._next_drawer(idx)
         self._roles_return(idx[last])
@@ -993,22 +1061,30 @@ class VectorGame:
         self.to_act[idx] = self.captain[idx]
         self.step_[idx] = PLAY
 
-    def _next_unpassed(self, idx: IntArray, after: IntArray) -> IntArray:
-        # the first seat clockwise after ``after`` who has not passed (``after`` if none)
+    def _passed_bits(self, idx: IntArray) -> IntArray:
+        """The seats who have passed in each game ``idx``, as bits."""
+        bits: IntArray = self.passed.take(idx, axis=0) @ self._bit
+        return bits
+
+    def _next_unpassed(self, idx: IntArray, after: IntArray, passed: IntArray | None = None) -> IntArray:
+        # the first seat clockwise after ``after`` who has not passed (``after`` himself last;
+        # the seat after him if every seat has passed); ``passed``: the games' _passed_bits
+        if passed is None:
+            passed = self._passed_bits(idx)
         n = self.players
-        seats = (after[:, None] + self._clockwise) % n
-        free = ~self._passed_flat[idx[:, None] * n + seats]
-        first: IntArray = seats[np.arange(len(idx)), np.argmax(free, axis=1)]
+        first: IntArray = self._first_from[(after + 1) % n << n | (self._everyone ^ passed)]
         return first
 
     def _play_or_pass(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
         passing = a == ids.pass_.start
         if passing.any():
             self._pass(idx[passing])
-        i = idx[~passing]
-        if not len(i):
-            return
-        card = a[~passing] - ids.play.start
+            playing = ~passing
+            i, card = idx[playing], a[playing] - ids.play.start
+            if not len(i):
+                return
+        else:
+            i, card = idx, a - ids.play.start
         p = self.to_act[i]
         at = self._row(i, p) * 7 + card
         self._hand_flat[at] -= 1
@@ -1032,63 +1108,62 @@ class VectorGame:
 
     def _pass(self, idx: IntArray) -> None:
         p = self.to_act[idx]
-        last = self.passed[idx].sum(axis=1) == self.players - 1
+        passed = self._passed_bits(idx)  # before this pass
+        last = _BIT_COUNT[passed] == self.players - 1
         row = self._row(idx, p)
-        hand = self._hand_rows[row]
-        self._down_rows[row] = hand
-        self._hand_rows[row] = 0
+        hand = self._hand_rows.take(row, axis=0)
+        self._whole_seat["face_down"][row] = _whole_rows(hand)
+        self._whole_seat["hands"][row] = self._no_cards
         self._passed_flat[row] = True
         captain = p == self.captain[idx]
         i = idx[captain]
-        self.captain_destination[i] = (self.start[i] + _rowsum(hand[captain])) % self.n_islands
-        self.to_act[i] = self._next_unpassed(i, p[captain])
+        self.captain_destination[i] = (self.start[i] + _rowsum(hand)[captain]) % self.n_islands
+        self.to_act[i] = self._next_unpassed(i, p[captain], (passed | self._bit[p])[captain])
         self._reveal(i[last[captain]])
         self.step_[idx[~captain]] = CHOOSE_ROLE
 
     def _take_role(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
         p = self.to_act[idx]
-        self.roles[idx, p] = a - ids.role.start
-        self.role_order[idx, self.role_order_len[idx]] = p
-        self.role_order_len[idx] += 1
-        self.to_act[idx] = self._next_unpassed(idx, p)
-        everyone = self.passed[idx].all(axis=1)
+        n = self.players
+        self._roles_flat[idx * n + p] = a - ids.role.start
+        length = self.role_order_len[idx]
+        self._role_order_flat[idx * n + length] = p
+        self.role_order_len[idx] = length + 1
+        passed = self._passed_bits(idx)
+        self.to_act[idx] = self._next_unpassed(idx, p, passed)
+        everyone = passed == self._everyone
         self.step_[idx[~everyone]] = PLAY
         self._reveal(idx[everyone])
 
     def _reveal(self, idx: IntArray) -> None:
         if not len(idx):
             return
-        roles = self.roles[idx]
-        has = (roles == _MUTINEER).any(axis=1)
+        n = self.players
+        roles = self.roles.take(idx, axis=0)
+        mutineer = (roles == _MUTINEER).argmax(axis=1)
+        has = roles.take(np.arange(len(idx)) * n + mutineer) == _MUTINEER
         self._role_points(idx[~has])
         i = idx[has]
         if not len(i):
             return
-        roles = roles[has]
-        mutineer = np.argmax(roles == _MUTINEER, axis=1)
-        self.mutineer_destination[i] = (self.start[i] + _rowsum(self.face_down[i, mutineer])) % self.n_islands
-        n = self.players
+        mutineer = mutineer[has]
+        down = self._down_rows.take(self._row(i, mutineer), axis=0)
+        self.mutineer_destination[i] = (self.start[i] + _rowsum(down)) % self.n_islands
+        # The mutiny: the captain, then the mate, the mutineer and the cabin boy, clockwise from him.
         captain = self.captain[i]
-        order = np.zeros((len(i), n), dtype=np.int64)
-        count = np.zeros(len(i), dtype=np.int64)
-        rows = np.arange(len(i))
-        for k in range(n):
-            seat = (captain + k) % n
-            r = roles[rows, seat]
-            takes = (k == 0) | (r == _MATE) | (r == _MUTINEER) | (r == _CABIN_BOY)
-            order[rows[takes], count[takes]] = seat[takes]
-            count += takes
-        self.to_act[i] = order[:, 0]
-        self.queue[i] = 0
-        self.queue[i, : n - 1] = order[:, 1:]
-        self.queue_len[i] = count - 1
+        sides = (_IN_MUTINY[roles[has] + 1] @ self._bit) | self._bit[captain]
+        at = captain << n | sides
+        self.to_act[i] = self._first_from[at]
+        self._whole["queue"][i] = self._queue_rows[at]
+        self.queue_len[i] = self._seats_count[at] - 1
         self.step_[i] = MUTINY
 
     def _support(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
         k = a - ids.support.start
-        p = self.to_act[idx]
-        self.face_down[idx, p, _SUPPORT] -= k
-        self.face_up[idx, p, _SUPPORT] += k
+        n = self.players
+        at = self._row(idx, self.to_act[idx]) * 7 + _SUPPORT
+        self._down_flat[at] -= k
+        self._up_flat[at] += k
         more = self.queue_len[idx] > 0
         i = idx[more]
         self.to_act[i] = self._pop(i)
@@ -1096,10 +1171,11 @@ class VectorGame:
         if not len(i):
             return
         # Resolve: as meuterer.rulings.strengths and mutiny_succeeds (a tie to the mutineer).
-        support = self.face_up[i, :, _SUPPORT]
-        roles = self.roles[i]
-        captain_side = support[np.arange(len(i)), self.captain[i]] + ((support + 1) * (roles == _MATE)).sum(axis=1)
-        mutineer_side = (support * ((roles == _MUTINEER) | (roles == _CABIN_BOY))).sum(axis=1)
+        support = self._up_flat[(i * (n * 7) + _SUPPORT)[:, None] + self._seat_cards].astype(np.int64)
+        roles = self.roles.take(i, axis=0)
+        captain = support.take(np.arange(len(i)) * n + self.captain[i])
+        captain_side = captain + np.einsum("ij,ij->i", support + 1, roles == _MATE)
+        mutineer_side = np.einsum("ij,ij->i", support, (roles == _MUTINEER) | (roles == _CABIN_BOY))
         self.mutiny[i] = self._mutiny_succeeds(captain_side, mutineer_side)
         self._role_points(i)
 
@@ -1112,39 +1188,45 @@ class VectorGame:
         if not len(idx):
             return
         n = self.players
-        old = self.captain[idx].copy()
-        roles = self.roles[idx]
+        roles = self.roles.take(idx, axis=0)
         won = self.mutiny[idx] == 1
+        old = self.captain[idx]
+        mate = roles == _MATE
+        offer = self.offer[idx]
         # A successful mutiny: the mutineer scores his destination and is captain; the cabin boy scores.
-        w, rw = idx[won], roles[won]
-        if len(w):
-            mutineer = np.argmax(rw == _MUTINEER, axis=1)
-            self.scores[w, mutineer] += self.ship[self.ring[w, self.mutineer_destination[w]]]
-            self.scores[w] += self.rules.cabin_boy_points * (rw == _CABIN_BOY)
-            self.captain[w] = mutineer
         # Otherwise the captain scores his destination and pays the mate his offer.
-        f, rf = idx[~won], roles[~won]
-        if len(f):
-            cap = self.captain[f]
-            self.scores[f, cap] += self.ship[self.ring[f, self.captain_destination[f]]]
-            mate = rf == _MATE
-            has = mate.any(axis=1)
-            offer = self.offer[f] * has
-            self.scores[f, cap] -= offer
-            self.scores[f] += mate * (1 + self.offer[f])[:, None]
-        first = self.captain[idx] if self.rules.sale_order is SaleOrder.NEW_CAPTAIN else old
+        paid = offer * (np.einsum("ij->i", mate.view(np.int8)) > 0)
+        if won.any():
+            scorer = np.where(won, (roles == _MUTINEER).argmax(axis=1), old)
+            dest = np.where(won, self.mutineer_destination[idx], self.captain_destination[idx])
+            paid[won] = 0
+            bonus = np.where(
+                won[:, None], self.rules.cabin_boy_points * (roles == _CABIN_BOY), mate * (1 + offer)[:, None]
+            )
+            self.captain[idx] = scorer
+        else:
+            scorer, dest = old, self.captain_destination[idx]
+            bonus = mate * (1 + offer)[:, None]
+        scores = self.scores.take(idx, axis=0)
+        scores.reshape(-1)[np.arange(len(idx)) * n + scorer] += (
+            self.ship[self._ring_flat[idx * self.n_islands + dest]] - paid
+        )
+        scores += bonus
+        self._whole["scores"][idx] = _whole_rows(scores)
+        first = scorer if self.rules.sale_order is SaleOrder.NEW_CAPTAIN else old
         self.to_act[idx] = first
-        self.queue[idx] = 0
-        self.queue[idx, : n - 1] = (first[:, None] + np.arange(1, n)[None, :]) % n
+        self._whole["queue"][idx] = self._others_after[first]
         self.queue_len[idx] = n - 1
         self.step_[idx] = SELL
 
     def _sell(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
         index = a - ids.sell.start
-        p = self.to_act[idx]
-        self.sales[idx, p, 0] = index // ids.slot_size
-        self.sales[idx, p, 1] = index % ids.slot_size
-        self.sale_islands[idx, p] = np.where(self.sales[idx, p] > 0, self.active[idx], _NO)
+        row = self._row(idx, self.to_act[idx])
+        slots = np.empty((len(idx), 2), dtype=np.int64)
+        slots[:, 0] = index // ids.slot_size
+        slots[:, 1] = index % ids.slot_size
+        self._sales_seat[row] = _whole_rows(slots)
+        self._sale_islands_seat[row] = _whole_rows(np.where(slots > 0, self.active.take(idx, axis=0), _NO))
         more = self.queue_len[idx] > 0
         i = idx[more]
         self.to_act[i] = self._pop(i)
@@ -1153,18 +1235,23 @@ class VectorGame:
             return
         # Every seat has declared: each active island pays its leaders, as
         # meuterer.rulings.island_points (a merchant among them scores I).
-        merchant = self.roles[i] == _MERCHANT
+        rows = np.arange(len(i))
+        merchant = self.roles.take(i, axis=0) == _MERCHANT
+        sales = self.sales.take(i, axis=0)
+        active = self.active.take(i, axis=0)
+        scores = self.scores.take(i, axis=0)
         for k in range(2):
-            pos = self.active[i, k]
+            pos = active[:, k]
             on = pos >= 0
-            sold = self.slot_count[self.sales[i, :, k]] * on[:, None]
+            sold = self.slot_count[sales[:, :, k]] * on[:, None]
             most = sold.max(axis=1)
             leaders = (sold == most[:, None]) & (most > 0)[:, None]
-            count = leaders.sum(axis=1)
-            island = self.ring[i, np.maximum(pos, 0)]
-            table = self.values[island]
-            shared = np.where(count > 0, table[np.arange(len(i)), np.maximum(count - 1, 0)], 0)
-            self.scores[i] += leaders * np.where(merchant, table[:, :1], shared[:, None])
+            count = np.einsum("ij->i", leaders.view(np.int8)).astype(np.int64)
+            island = self._ring_flat[i * self.n_islands + np.maximum(pos, 0)]
+            table = self.values.take(island, axis=0)
+            shared = np.where(count > 0, table.take(rows * table.shape[1] + np.maximum(count - 1, 0)), 0)
+            scores += leaders * np.where(merchant, table[:, :1], shared[:, None])
+        self._whole["scores"][i] = _whole_rows(scores)
         over = self.round[i] >= self.rounds
         self.step_[i[over]] = GAME_OVER
         self._sail(i[~over])
@@ -1176,40 +1263,37 @@ class VectorGame:
         dest = np.where(self.mutiny[idx] == 1, self.mutineer_destination[idx], self.captain_destination[idx])
         start = self.start[idx]
         self.start[idx] = dest
+        active = np.empty((len(idx), 2), dtype=np.int64)
         lo, hi = np.minimum(start, dest), np.maximum(start, dest)
-        self.active[idx, 0] = lo
-        self.active[idx, 1] = np.where(lo == hi, _NO, hi)
+        active[:, 0] = lo
+        active[:, 1] = np.where(lo == hi, _NO, hi)
+        self._whole["active"][idx] = _whole_rows(active)
         # Phase 7: clean up.
-        self.discard[idx] += np.einsum("bpk->bk", self.face_up[idx])
-        self.hands[idx] += self.face_down[idx]
-        self.face_up[idx] = 0
-        self.face_down[idx] = 0
-        self.passed[idx] = False
+        discard = self.discard.take(idx, axis=0)
+        discard += np.einsum("bpk->bk", self.face_up.take(idx, axis=0))
+        self._whole["discard"][idx] = _whole_rows(discard)
+        hands = self.hands.take(idx, axis=0)
+        hands += self.face_down.take(idx, axis=0)
+        self._whole["hands"][idx] = _whole_rows(hands)
+        self._fill("face_up", idx, 0)
+        self._fill("face_down", idx, 0)
+        self._fill("passed", idx, 0)
         self.captain_destination[idx] = _NO
         self.mutineer_destination[idx] = _NO
-        self.drawn[idx] = 0
+        self._fill("drawn", idx, 0)
         if self.rules.pirates_return and self.piratennest >= 0:
-            self.pirate[idx] = np.argmax(self.ring[idx] == self.piratennest, axis=1)
+            self.pirate[idx] = np.argmax(self.ring.take(idx, axis=0) == self.piratennest, axis=1)
         # Phase 8: drawing from the captain on, skipping full hands.
-        captain = self.captain[idx]
-        rows = np.arange(len(idx))
-        order = np.zeros((len(idx), n), dtype=np.int64)
-        need_of = np.zeros((len(idx), n), dtype=np.int64)
-        count = np.zeros(len(idx), dtype=np.int64)
-        for k in range(n):
-            seat = (captain + k) % n
-            need = self.hand_size - _rowsum(self.hands[idx, seat])
-            need += np.where(self.roles[idx, seat] == _LOADMASTER, self.extra, 0)
-            takes = need > 0
-            order[rows[takes], count[takes]] = seat[takes]
-            need_of[rows[takes], count[takes]] = need[takes]
-            count += takes
+        need = self.hand_size - np.einsum("bpk->bp", hands)
+        need += np.where(self.roles.take(idx, axis=0) == _LOADMASTER, self.extra, 0)
+        at = self.captain[idx] << n | ((need > 0) @ self._bit)
+        count = self._seats_count[at]
         some = count > 0
-        i = idx[some]
-        self.to_act[i] = order[some, 0]
-        self.draws_left[i] = need_of[some, 0]
-        self.queue[i] = 0
-        self.queue[i, : n - 1] = order[some, 1:]
+        i, at = idx[some], at[some]
+        first = self._first_from[at]
+        self.to_act[i] = first
+        self.draws_left[i] = need.take(np.flatnonzero(some) * n + first)
+        self._whole["queue"][i] = self._queue_rows[at]
         self.queue_len[i] = count[some] - 1
         self.step_[i] = DRAW
         self._roles_return(idx[~some])
@@ -1217,17 +1301,17 @@ class VectorGame:
     def _roles_return(self, idx: IntArray) -> None:
         if not len(idx):
             return
-        self.roles[idx] = _NO
-        self.role_order[idx] = 0
+        self._fill("roles", idx, _NO)
+        self._fill("role_order", idx, 0)
         self.role_order_len[idx] = 0
         self.round[idx] += 1
         self.offer[idx] = _NO
         self.mutiny[idx] = _NO
-        self.sales[idx] = _NO
-        self.sale_islands[idx] = _NO
+        self._fill("sales", idx, _NO)
+        self._fill("sale_islands", idx, _NO)
         self.to_act[idx] = self.captain[idx]
         self.queue_len[idx] = 0
-        self.queue[idx] = 0
+        self._fill("queue", idx, 0)
         self.draws_left[idx] = 0
         self.step_[idx] = OFFER
 
@@ -1338,6 +1422,47 @@ def _rowsum(counts: IntArray) -> IntArray:
     """Each row's sum (einsum: far quicker than ``sum(axis=1)`` over a few columns)."""
     total: IntArray = np.einsum("ij->i", counts)
     return total
+
+
+def _whole_rows(a: npt.NDArray[Any]) -> npt.NDArray[np.void]:
+    """A (len(a), 1) view of a C-contiguous array, each row one element of raw bytes: a row
+    written (or read) by one 1-d index, far quicker than ``a[idx] = rows`` over a 2-d array.
+    For the state arrays and arrays just made (C-contiguous: a view, never a copy)."""
+    if a.ndim != 2:
+        a = a.reshape(len(a), int(np.prod(a.shape[1:])))
+    rows: npt.NDArray[np.void] = a.view(_VOID[a.itemsize * a.shape[1]])
+    return rows
+
+
+class _Voids(dict[int, np.dtype[np.void]]):
+    """The raw-bytes dtype of each width, made once."""
+
+    def __missing__(self, size: int) -> np.dtype[np.void]:
+        found = self[size] = np.dtype((np.void, size))
+        return found
+
+
+_VOID: Final = _Voids()
+
+
+def _row_of(a: npt.NDArray[Any], value: int) -> np.void:
+    """One row of ``a`` (as :func:`_whole_rows` holds them) with every entry ``value``."""
+    row: np.void = _whole_rows(np.full((1, *a.shape[1:]), value, dtype=a.dtype))[0, 0]
+    return row
+
+
+def _clockwise_tables(players: int) -> tuple[IntArray, IntArray]:
+    """For a seat ``first`` and a set of seats as bits: the seats of the set from ``first``
+    on clockwise (a row of 4, zeros after them; index ``first << players | bits``) and
+    their number."""
+    order = np.zeros((players << players, 4), dtype=np.int64)
+    count = np.zeros(players << players, dtype=np.int64)
+    for first in range(players):
+        for bits in range(1 << players):
+            seats = [(first + k) % players for k in range(players) if bits >> ((first + k) % players) & 1]
+            order[first << players | bits, : len(seats)] = seats
+            count[first << players | bits] = len(seats)
+    return order, count
 
 
 class _Groups:
