@@ -323,6 +323,24 @@ def test_advance_chance_and_a_subset_are_those_of_the_whole_batch() -> None:
     np.testing.assert_array_equal(observations(games._subset(some)), observations(games)[some])
 
 
+def test_a_pickled_batch_plays_on_as_the_original() -> None:
+    # Pickling copies the state arrays and, separately, the views the handlers write
+    # through; unpickled, the views are made again from the state arrays.
+    games = VectorGame(24, 4, Rules(pirates=True), seed=9, record=True)
+    for _ in range(30):
+        games.step(games.random_actions())
+    again = pickle.loads(pickle.dumps(games))
+    for _ in range(400):
+        actions = games.random_actions()
+        np.testing.assert_array_equal(again.random_actions(), actions)
+        games.step(actions)
+        again.step(actions)
+        games.reset(games.terminal)
+        again.reset(again.terminal)
+    assert [again.to_state(i) for i in range(24)] == [games.to_state(i) for i in range(24)]
+    assert [again.history(i) for i in range(24)] == [games.history(i) for i in range(24)]
+
+
 def test_histories_follow_copies_resets_and_set_state() -> None:
     games = VectorGame(3, 3, Rules(rounds=1), seed=4, record=True)
     for _ in range(20):

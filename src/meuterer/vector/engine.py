@@ -889,6 +889,13 @@ class VectorGame:
         live = np.flatnonzero(moving)
         self._apply(live, a[live])
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # Unpickled arrays are copies, the views of them too: the views are made again from
+        # the state arrays, or writes through them would not reach the state.
+        self.__dict__.update(state)
+        self._views()
+        self._grouped = None
+
     def copy(self) -> VectorGame:
         """An independent copy of the batch (its generator too)."""
         other = object.__new__(VectorGame)
