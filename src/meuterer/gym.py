@@ -142,35 +142,41 @@ class LegalIds:
     def __call__(self, game: FastGame) -> tuple[dict[int, int], np.ndarray]:
         """The legal ids (id -> place in the legal list) and the read-only boolean mask
         (no ids, an all-false mask once the game is over)."""
-        entry = self._entry(game)
+        legal = game.legal_actions()
+        entry = self._memo.get(id(legal))
+        if entry is None or entry[0] is not legal:
+            entry = self._entry(game, legal)
         return entry[1], entry[2]
 
     def int8(self, game: FastGame) -> tuple[dict[int, int], np.ndarray]:
         """As calling it, the mask as read-only ``int8`` (PettingZoo's action masks)."""
-        entry = self._entry(game)
-        return entry[1], entry[3]
-
-    def _entry(self, game: FastGame) -> tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]:
         legal = game.legal_actions()
         entry = self._memo.get(id(legal))
         if entry is None or entry[0] is not legal:
-            # A list built afresh is often equal to one seen before: look it up by content
-            # (a sale's id depends on the active islands too).
-            key = (legal, game.ring, game.active) if legal and type(legal[0]) is Sell else legal
-            found = self._by_content.get(key)
-            if found is None:
-                action_id = self.ids.action_id
-                moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(legal)))
-                mask = np.zeros(self.ids.num_actions, np.bool_)
-                mask[list(moves)] = True
-                mask.flags.writeable = False
-                found = (moves, mask, mask.view(np.int8))
-                if len(self._by_content) >= self.LIMIT:
-                    self._by_content.clear()
-                self._by_content[key] = found
-            if len(self._memo) >= self.LIMIT:
-                self._memo.clear()
-            entry = self._memo[id(legal)] = (legal, *found)
+            entry = self._entry(game, legal)
+        return entry[1], entry[3]
+
+    def _entry(
+        self, game: FastGame, legal: Sequence[Action]
+    ) -> tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]:
+        # A list not seen by identity. A list built afresh is often equal to one seen
+        # before: look it up by content (a sale's id depends on which islands are active,
+        # in ring order, too: the rule set's islands at those places of the ring).
+        key = (legal, tuple(map(game.ring.__getitem__, game.active))) if legal and type(legal[0]) is Sell else legal
+        found = self._by_content.get(key)
+        if found is None:
+            action_id = self.ids.action_id
+            moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(legal)))
+            mask = np.zeros(self.ids.num_actions, np.bool_)
+            mask[list(moves)] = True
+            mask.flags.writeable = False
+            found = (moves, mask, mask.view(np.int8))
+            if len(self._by_content) >= self.LIMIT:
+                self._by_content.clear()
+            self._by_content[key] = found
+        if len(self._memo) >= self.LIMIT:
+            self._memo.clear()
+        entry = self._memo[id(legal)] = (legal, *found)
         return entry
 
 
@@ -238,6 +244,32 @@ class ScalarEncoder:
         out = np.empty(self._count, np.int64)
         self._pack(out, 0, *values)  # type: ignore[arg-type]  # an ndarray is a writable buffer
         return out
+
+    def from_list(self) -> Callable[[Sequence[int]], np.ndarray]:
+        """A function of one's own that encodes an observation vector given as a sequence
+        of ints (as :meth:`vector` then calling the encoder does) into a new float32 array.
+        Its scratch arrays are its own: one for each environment, so that no two (say in
+        two threads) ever write the same.
+
+        >>> from meuterer.views import observation_layout
+        >>> layout = observation_layout(3)
+        >>> encoder = ScalarEncoder.of(layout)
+        >>> encode = encoder.from_list()
+        >>> encode(layout.low).tolist() == encoder(encoder.vector(layout.low)).tolist()
+        True
+        """
+        pack, base, places, floats, size = self._pack, self._base, self._places, self._floats, self.size
+        rows = np.empty(self._count, np.int64)
+        add, zeros, float32 = np.add, np.zeros, np.float32
+
+        def encode(values: Sequence[int]) -> np.ndarray:
+            pack(rows, 0, *values)  # type: ignore[arg-type]  # an ndarray is a writable buffer
+            add(rows, base, out=rows)
+            out = zeros(size, float32)
+            out[places.take(rows)] = floats.take(rows)
+            return out
+
+        return encode
 
     def __call__(self, values: np.ndarray) -> np.ndarray:
         """The encoding of an observation vector (an int array of the layout's size, each entry within its bounds)."""
@@ -309,6 +341,8 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._policies = [_policy(spec) for spec in specs]
         # Opponents that read no view (uniformly random ones) get none built.
         self._blind = [_is_random(policy) for policy in self._policies]
+        self._all_blind = all(self._blind)
+        """Whether every opponent is blind: then the fast engine plays every move but the learner's."""
         self.seat_choice = seat
         self.reward_model = reward
         self.utility = utility
@@ -323,12 +357,14 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         """The declared observation layout (:func:`meuterer.views.observation_layout`)."""
         self.observation_space = observation_space(self.layout, observation)
         self._encoder = ScalarEncoder.of(self.layout)
+        self._encode = self._encoder.from_list()  # this environment's own scratch arrays
         self.action_space = spaces.Discrete(self.ids.num_actions)
         self._legal_ids = LegalIds.shared(self.ids)
         self._game = FastGame.from_state(self._initial)
         self._state: State | None = self._initial
         self._moves: dict[int, int] | None = None
-        self._utility_key: tuple[tuple[int, ...], bool] | None = None
+        self._utility_scores: list[int] | None = None  # the scores and the end the utilities are of
+        self._utility_over = False
         self._utilities: tuple[float, ...] = ()
         self.seat = seat if isinstance(seat, int) else 0
         """The learner's seat in this episode."""
@@ -372,13 +408,16 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         if game.is_terminal():
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
         number = action if type(action) is int else as_action_id(action)  # a plain int as it is
-        moves = self._legal()
-        if number not in moves:
+        moves = self._moves
+        if moves is None:
+            moves = self._legal()
+        index = moves.get(number)
+        if index is None:
             if self.illegal == "raise":
                 legal = tuple(moves)
                 raise IllegalActionError(f"action id {number}", f"not legal for p{self.seat}: legal ids {legal}")
             return self._observation(), self.illegal_reward, True, False, {**self._info(), "illegal": True}
-        game.apply_at(moves[number])
+        game.apply_at(index)
         self._advance()
         self._steps += 1
         terminated = game.is_terminal()
@@ -394,9 +433,11 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal action ids as booleans (sb3-contrib's ``MaskablePPO`` asks for this)."""
-        self._legal()
         mask = self._mask
-        assert mask is not None
+        if mask is None:
+            self._legal()
+            mask = self._mask
+            assert mask is not None
         return mask.copy()
 
     def render(self) -> str | None:
@@ -434,28 +475,31 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _utility(self) -> float:
         # The learner's utility (the core's, worked out again only when the scores or the end change).
         game = self._game
-        key = (tuple(game.scores), game.is_terminal())
-        if key != self._utility_key:
-            self._utility_key, self._utilities = key, score_utilities(key[0], key[1], self.utility)
+        scores, over = game.scores, game.is_terminal()
+        if over is not self._utility_over or scores != self._utility_scores:
+            self._utility_scores, self._utility_over = scores[:], over
+            self._utilities = score_utilities(tuple(scores), over, self.utility)
         return self._utilities[self.seat]
 
     def _advance(self) -> None:
         """Play chance and the opponents (the fast engine, which draws chance from the
         dealer's generator as the reference does) until the learner is to decide or the
         game is over. A view is built only for an opponent that reads one."""
-        self._mask = None
-        self._moves = None
-        self._state = None
+        self._mask = self._moves = self._state = None
         game, seat, chance = self._game, self.seat, self._rng
-        blind = self._blind_seats()
+        known = self._seat_rngs
+        blind = known[2] if known[0] == seat and known[1] is self._opponent_rngs else self._blind_seats()
+        game.play_random(chance, blind)  # chance and the blind opponents
+        if self._all_blind:  # then it stops only for the learner or at the end
+            return
         while True:
-            game.play_random(chance, blind)  # chance and the blind opponents
             player = game.current_player
             if player is None or player == seat:
                 return
             which = player if player < seat else player - 1
             legal = game.legal_actions()
             game.apply(self._policies[which](view(game.to_state(), player), legal, self._opponent_rngs[which]))
+            game.play_random(chance, blind)
 
     def _blind_seats(self) -> list[random.Random | None]:
         # Each seat's generator if a blind opponent plays it (the fast engine plays those
@@ -475,15 +519,17 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _observation(self) -> np.ndarray:
         # The learner's observation, read straight off the fast game (the declared layout's).
-        values = self._encoder.vector(observation_vector(self._game, self.seat))
+        values = observation_vector(self._game, self.seat)
         if self.observation_kind == "vector":
-            return values
-        return self._encoder(values)  # as Layout.encode_values
+            return self._encoder.vector(values)
+        return self._encode(values)  # as Layout.encode_values
 
     def _info(self) -> dict[str, Any]:
-        self._legal()
         mask = self._mask
-        assert mask is not None
+        if mask is None:
+            self._legal()
+            mask = self._mask
+            assert mask is not None
         return {"action_mask": mask.copy(), "seat": self.seat, "scores": tuple(self._game.scores)}
 
 
