@@ -418,12 +418,19 @@ def test_the_scalar_encoder_writes_the_layouts_encoding(players: int) -> None:
     rules = Rules(pirates=True, hand_size=4, loadmaster_extra=2, max_offer=5)
     layout = observation_layout(players, rules)
     encode = adapter.ScalarEncoder(layout)
+    from_list = encode.from_list()
     rng = random.Random(players)
+    earlier: list[tuple[Any, list[int]]] = []
     for _ in range(50):
         values = [rng.randint(low, high) for low, high in zip(layout.low, layout.high, strict=True)]
         encoded = encode(np.array(values, np.int64))
         assert encoded.dtype == np.float32 and encoded.shape == (layout.encoded_size,)
         assert np.array_equal(encoded, np.array(layout.encode_values(values), np.float32))
+        listed = from_list(values)  # the same, from a list, through its own scratch arrays
+        assert listed.dtype == np.float32 and listed.flags.writeable and np.array_equal(listed, encoded)
+        earlier.append((listed, values))
+    for listed, values in earlier:  # no encoding handed out changes with the later ones
+        assert np.array_equal(listed, np.array(layout.encode_values(values), np.float32))
 
 
 def test_legal_ids_look_a_list_built_afresh_up_by_its_content() -> None:
