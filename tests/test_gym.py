@@ -473,3 +473,37 @@ def test_the_blind_seats_follow_the_learners_seat_and_the_opponents_generators()
         others = [s for s in range(4) if s != env.seat]
         assert seats[env.seat] is None and seats[others[1]] is None
         assert seats[others[0]] is env._opponent_rngs[0] and seats[others[2]] is env._opponent_rngs[2]
+
+
+def test_gymnasiums_generators_are_the_seeded_ones_made_when_first_read() -> None:
+    # A seeded reset keeps the seed of np_random and of the action space's generator, and
+    # makes each when first read: the generator Gymnasium's seeding makes, in the same state.
+    from gymnasium.utils import seeding
+
+    env = adapter.MeutererEnv(players=3)
+    plain = gymnasium.spaces.Discrete(env.action_space.n)
+    for seed in (4, 4, 2**40):
+        env.reset(seed=seed)
+        env.reset()  # an unseeded reset leaves the generators as they are
+        expected, _ = seeding.np_random(seed)
+        assert env.np_random_seed == seed
+        assert env.np_random.integers(1000, size=5).tolist() == expected.integers(1000, size=5).tolist()
+        env.reset()
+        assert env.np_random.integers(1000, size=5).tolist() == expected.integers(1000, size=5).tolist()
+        plain.seed(seed)
+        assert [int(env.action_space.sample()) for _ in range(5)] == [int(plain.sample()) for _ in range(5)]
+        assert env.action_space == plain and isinstance(env.action_space, gymnasium.spaces.Discrete)
+    env.reset(seed=9)
+    assert env.unwrapped._np_random is not None and env.unwrapped._np_random is env.np_random  # the checker's read
+    generator = np.random.default_rng(1)
+    env.np_random = generator
+    assert env.np_random is generator and env.np_random_seed == -1
+    env.reset(seed=9)
+    assert env.np_random is not generator and env.np_random_seed == 9
+    fresh = adapter.MeutererEnv(players=3)
+    fresh.reset()
+    assert isinstance(fresh.np_random, np.random.Generator)  # an unseeded generator, made when read
+    assert env.action_space.seed(None) != 9 and isinstance(env.action_space.np_random, np.random.Generator)
+    for bad, error in ((-1, "greater or equal to zero"), (1.5, "python integer")):
+        with pytest.raises(gymnasium.error.Error, match=error):
+            env.reset(seed=bad)

@@ -56,6 +56,7 @@ try:
     import gymnasium
     import numpy as np
     from gymnasium import spaces
+    from gymnasium.utils import seeding
 except ImportError as error:  # pragma: no cover - without the extra
     raise ImportError(f"meuterer.gym needs Gymnasium: pip install 'meuterer[gym]' ({error})") from error
 
@@ -277,6 +278,43 @@ class ScalarEncoder:
         return self._table.take(values.take(self._entry) + self._start)
 
 
+class _Actions(spaces.Discrete):
+    """``Discrete(n)`` whose :meth:`seed` with an int keeps it and makes the generator from
+    it when :attr:`np_random` is first read (the same generator, in the same state, as
+    ``Discrete.seed`` makes at once): the environment seeds its action space at every
+    seeded reset, and few ever sample from it.
+
+    >>> space, plain = _Actions(5), spaces.Discrete(5)
+    >>> space.seed(3) == plain.seed(3), space == plain
+    (True, True)
+    >>> [int(space.sample()) for _ in range(6)] == [int(plain.sample()) for _ in range(6)]
+    True
+    """
+
+    _seed: int | None = None
+    _generator: np.random.Generator | None = None
+
+    def seed(self, seed: int | None = None) -> int:
+        """As ``Space.seed``: ``seed``'s generator (made when first read), or a random one for ``None``."""
+        if type(seed) is int and seed >= 0:
+            self._seed = seed
+            return seed  # a SeedSequence's entropy is its int seed
+        return super().seed(seed)
+
+    @property  # type: ignore[override]
+    def _np_random(self) -> np.random.Generator | None:
+        seed = self._seed
+        if seed is not None:
+            self._seed = None
+            self._generator, _ = seeding.np_random(seed)
+        return self._generator
+
+    @_np_random.setter
+    def _np_random(self, value: np.random.Generator | None) -> None:
+        self._seed = None
+        self._generator = value
+
+
 def _policy(spec: Any) -> Policy:
     if isinstance(spec, str):
         from meuterer.agents import make_agent
@@ -356,7 +394,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.observation_space = observation_space(self.layout, observation)
         self._encoder = ScalarEncoder.of(self.layout)
         self._encode = self._encoder.from_list()  # this environment's own scratch arrays
-        self.action_space = spaces.Discrete(self.ids.num_actions)
+        self.action_space = _Actions(self.ids.num_actions)
         self._legal_ids = LegalIds.shared(self.ids)
         self._game = FastGame.from_state(self._initial)
         self._state: State | None = self._initial
@@ -383,7 +421,12 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start a new episode; ``seed`` seeds chance, the opponents and the seat choice
         (each opponent draws from its own generator, derived from ``seed``)."""
-        super().reset(seed=seed)
+        if type(seed) is int and seed >= 0:
+            # Gymnasium's seeding of np_random, the generator made when first read (see _np_random)
+            super().reset(options=options)
+            self._np_seed, self._np_random_seed = seed, seed  # a SeedSequence's entropy is its int seed
+        else:
+            super().reset(seed=seed, options=options)  # None, or refused as Gymnasium refuses it
         if seed is not None:  # a seeded reset starts over: chance, opponents, seat rotation
             self._rng = random.Random(seed)
             self._opponent_rngs = [random.Random(f"{seed}/opponent/{i}") for i in range(len(self._policies))]
@@ -451,6 +494,30 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
             return text
         print(text, end="")
         return None
+
+    # Gymnasium's generator, made when first read ------------------------------------------------
+    #
+    # Making a NumPy generator (a SeedSequence, a PCG64) costs as much as several steps of the
+    # game, and this environment never draws from it: a seeded reset keeps the seed, and the
+    # generator is made from it when ``np_random`` (or ``_np_random``, as Gymnasium's checker
+    # reads it) is first read. Nothing can draw from it before then: it is the generator the
+    # reset would have made, in the same state.
+
+    _np_seed: int | None = None
+    _np_generator: np.random.Generator | None = None
+
+    @property
+    def _np_random(self) -> np.random.Generator | None:
+        seed = self._np_seed
+        if seed is not None:
+            self._np_seed = None
+            self._np_generator, _ = seeding.np_random(seed)
+        return self._np_generator
+
+    @_np_random.setter
+    def _np_random(self, value: np.random.Generator | None) -> None:
+        self._np_seed = None
+        self._np_generator = value
 
     # The game -------------------------------------------------------------------------------
 
