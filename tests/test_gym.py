@@ -507,3 +507,59 @@ def test_gymnasiums_generators_are_the_seeded_ones_made_when_first_read() -> Non
     for bad, error in ((-1, "greater or equal to zero"), (1.5, "python integer")):
         with pytest.raises(gymnasium.error.Error, match=error):
             env.reset(seed=bad)
+
+
+def test_legal_ids_find_a_list_by_its_actions_then_by_their_content() -> None:
+    import attrs
+
+    from meuterer.encoding import action_ids
+    from meuterer.fast import FastGame
+
+    game = FastGame.new(4)
+    while game.is_chance_node():
+        game.apply_chance(random.Random(2))
+    legal_ids = adapter.LegalIds(action_ids(game.rules))
+    moves, _ = legal_ids(game)
+    first = game.legal_actions()
+    game._legal = (*first,)  # the same actions in a new list: found by their identities
+    assert legal_ids(game)[0] is moves and len(legal_ids._by_actions) == 1
+    game._legal = tuple(attrs.evolve(action) for action in first)  # equal actions, new ones: by content
+    assert legal_ids(game)[0] is moves and len(legal_ids._by_actions) == 2 and len(legal_ids._by_content) == 1
+
+
+def test_legal_ids_of_sales_follow_the_order_of_the_active_islands() -> None:
+    # A sale's id depends on the order of the active islands on the ring: the same sales
+    # (the same actions, in a new list) with the two islands swapped have other ids.
+    import attrs
+
+    from meuterer.actions import Sell
+    from meuterer.encoding import action_ids
+    from meuterer.fast import FastGame
+
+    ids = action_ids(Rules())
+    legal_ids = adapter.LegalIds(ids)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(30):
+        game = FastGame.new(4)
+        while not game.is_terminal() and checked < 5:
+            if game.is_chance_node():
+                game.apply_chance(rng)
+                continue
+            legal = game.legal_actions()
+            pairs = [a for a in legal if isinstance(a, Sell) and len(a.sales) == 2]
+            if pairs and len(game.active) == 2:
+                moves, _ = legal_ids(game)
+                ring = list(game.ring)
+                first, second = game.active
+                ring[first], ring[second] = ring[second], ring[first]
+                swapped = game.clone()
+                swapped.ring, swapped._legal = tuple(ring), (*legal,)
+                again, _ = legal_ids(swapped)
+                expected = sorted((ids.action_id(swapped, action), i) for i, action in enumerate(legal))
+                assert list(again.items()) == expected and again != moves
+                swapped._legal = tuple(attrs.evolve(action) for action in legal)  # equal actions, new ones
+                assert legal_ids(swapped)[0] is again
+                checked += 1
+            game.apply_at(rng.randrange(len(game.legal_actions())))
+    assert checked == 5

@@ -105,8 +105,12 @@ class LegalIds:
 
     Memoised on the legal list itself: the fast engine often hands out the same (immutable)
     tuple for the same choice, so the ids are worked out once per list, not once per step
-    (a list is held while its entry is, so its identity cannot be reused by another); a
-    list built afresh is looked up by its content (and, for sales, the active islands).
+    (a list is held while its entry is, so its identity cannot be reused by another). A
+    list built afresh is looked up by the identities of its actions (the engine builds
+    most actions once and hands out the same ones again: a slice of a list, a list made
+    again after its memo was forgotten; the first list with those actions is held, and
+    with it the actions, so no other action can have their identities meanwhile), then by
+    its content, hashing every action (and, for sales, by the active islands too).
 
     >>> from meuterer.encoding import action_ids
     >>> from meuterer.fast import FastGame
@@ -126,6 +130,7 @@ class LegalIds:
     def __init__(self, ids: ActionIds) -> None:
         self.ids = ids
         self._memo: dict[int, tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]] = {}
+        self._by_actions: dict[tuple[object, ...], tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]] = {}
         self._by_content: dict[object, tuple[dict[int, int], np.ndarray, np.ndarray]] = {}
 
     @staticmethod
@@ -160,24 +165,32 @@ class LegalIds:
     def _entry(
         self, game: FastGame, legal: Sequence[Action]
     ) -> tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]:
-        # A list not seen by identity. A list built afresh is often equal to one seen
-        # before: look it up by content (a sale's id depends on which islands are active,
-        # in ring order, too: the rule set's islands at those places of the ring).
-        key = (legal, tuple(map(game.ring.__getitem__, game.active))) if legal and type(legal[0]) is Sell else legal
-        found = self._by_content.get(key)
-        if found is None:
-            action_id = self.ids.action_id
-            moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(legal)))
-            mask = np.zeros(self.ids.num_actions, np.bool_)
-            mask[list(moves)] = True
-            mask.flags.writeable = False
-            found = (moves, mask, mask.view(np.int8))
-            if len(self._by_content) >= self.LIMIT:
-                self._by_content.clear()
-            self._by_content[key] = found
+        # A list not seen by identity: looked up by the identities of its actions, then by
+        # its content. A sale's id depends on which islands are active, in ring order, too
+        # (the rule set's islands at those places of the ring).
+        where = tuple(map(game.ring.__getitem__, game.active)) if legal and type(legal[0]) is Sell else None
+        same = (where, *map(id, legal))
+        entry = self._by_actions.get(same)
+        if entry is None:
+            key = legal if where is None else (legal, where)
+            found = self._by_content.get(key)
+            if found is None:
+                action_id = self.ids.action_id
+                moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(legal)))
+                mask = np.zeros(self.ids.num_actions, np.bool_)
+                mask[list(moves)] = True
+                mask.flags.writeable = False
+                found = (moves, mask, mask.view(np.int8))
+                if len(self._by_content) >= self.LIMIT:
+                    self._by_content.clear()
+                self._by_content[key] = found
+            entry = (legal, *found)  # holds legal, and so its actions
+            if len(self._by_actions) >= self.LIMIT:
+                self._by_actions.clear()
+            self._by_actions[same] = entry
         if len(self._memo) >= self.LIMIT:
             self._memo.clear()
-        entry = self._memo[id(legal)] = (legal, *found)
+        self._memo[id(legal)] = entry if entry[0] is legal else (legal, *entry[1:])
         return entry
 
 
