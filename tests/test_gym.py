@@ -443,9 +443,9 @@ def test_legal_ids_look_a_list_built_afresh_up_by_its_content() -> None:
     legal_ids = adapter.LegalIds(action_ids(game.rules))
     moves, mask = legal_ids(game)
     first = game.legal_actions()
-    game._legal = (*first,)  # equal, not the same list (the same actions: no entry of its own)
+    game._legal = (*first,)  # equal, not the same list
     again, again_mask = legal_ids(game)
-    assert again is moves and again_mask is mask and len(legal_ids._memo) == 1 and game._legal is not first
+    assert again is moves and again_mask is mask and len(legal_ids._memo) == 2 and game._legal is not first
     assert legal_ids.int8(game)[1].dtype == np.int8
 
 
@@ -525,8 +525,6 @@ def test_legal_ids_find_a_list_by_its_actions_then_by_their_content() -> None:
     assert legal_ids(game)[0] is moves and len(legal_ids._by_actions) == 1
     game._legal = tuple(attrs.evolve(action) for action in first)  # equal actions, new ones: by content
     assert legal_ids(game)[0] is moves and len(legal_ids._by_actions) == 2 and len(legal_ids._by_content) == 1
-    assert len(legal_ids._memo) == 2  # this list has an entry of its own (holding its actions)
-    assert legal_ids(game)[0] is moves and len(legal_ids._by_actions) == 2
 
 
 def test_legal_ids_of_sales_follow_the_order_of_the_active_islands() -> None:

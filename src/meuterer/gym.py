@@ -109,9 +109,8 @@ class LegalIds:
     list built afresh is looked up by the identities of its actions (the engine builds
     most actions once and hands out the same ones again: a slice of a list, a list made
     again after its memo was forgotten; the first list with those actions is held, and
-    with it the actions, so no other action can have their identities meanwhile, and a
-    list found so gets no entry of its own), then by its content, hashing every action
-    (and, for sales, by the active islands too).
+    with it the actions, so no other action can have their identities meanwhile), then by
+    its content, hashing every action (and, for sales, by the active islands too).
 
     >>> from meuterer.encoding import action_ids
     >>> from meuterer.fast import FastGame
@@ -189,13 +188,9 @@ class LegalIds:
             if len(self._by_actions) >= self.LIMIT:
                 self._by_actions.clear()
             self._by_actions[same] = entry
-        elif entry[0] is not legal:
-            # The same actions in another list (a slice, made afresh at each step): found
-            # again the same way next time, with no entry of its own to fill the memos.
-            return entry
         if len(self._memo) >= self.LIMIT:
             self._memo.clear()
-        self._memo[id(legal)] = entry
+        self._memo[id(legal)] = entry if entry[0] is legal else (legal, *entry[1:])
         return entry
 
 
