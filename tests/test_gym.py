@@ -563,3 +563,33 @@ def test_legal_ids_of_sales_follow_the_order_of_the_active_islands() -> None:
                 checked += 1
             game.apply_at(rng.randrange(len(game.legal_actions())))
     assert checked == 5
+
+
+def test_legal_ids_share_one_read_only_mask_per_set_of_ids() -> None:
+    # Another player's plays of the same cards have the same ids: the same (read-only) mask.
+    from meuterer.actions import Pass, Play
+    from meuterer.encoding import action_ids
+    from meuterer.fast import FastGame
+
+    game = FastGame.new(4)
+    rng = random.Random(3)
+    while game.is_chance_node() or type(game.legal_actions()[0]) is not Play:
+        if game.is_chance_node():
+            game.apply_chance(rng)
+        else:
+            game.apply_at(0)
+    legal_ids = adapter.LegalIds(action_ids(game.rules))
+    moves, mask = legal_ids(game)
+    mine = game.legal_actions()
+    game._legal = tuple(
+        Play((a.player + 1) % 4, a.card) if isinstance(a, Play) else Pass((a.player + 1) % 4)
+        for a in mine
+        if isinstance(a, Play | Pass)
+    )
+    assert len(game._legal) == len(mine)
+    theirs, their_mask = legal_ids(game)
+    assert theirs == moves and their_mask is mask and legal_ids.int8(game)[1].base is mask
+    assert np.flatnonzero(mask).tolist() == list(moves) and not mask.flags.writeable
+    game._legal = mine[1:]  # other ids: another mask
+    fewer, fewer_mask = legal_ids(game)
+    assert fewer_mask is not mask and np.flatnonzero(fewer_mask).tolist() == list(fewer) == list(moves)[1:]

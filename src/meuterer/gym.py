@@ -125,13 +125,15 @@ class LegalIds:
     """
 
     LIMIT: Final = 4096
-    """The most lists remembered, by identity and by content (each memo is forgotten when full)."""
+    """The most lists remembered, by identity and by content, and the most masks, one for
+    each set of legal ids (each memo is forgotten when full)."""
 
     def __init__(self, ids: ActionIds) -> None:
         self.ids = ids
         self._memo: dict[int, tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]] = {}
         self._by_actions: dict[tuple[object, ...], tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]] = {}
         self._by_content: dict[object, tuple[dict[int, int], np.ndarray, np.ndarray]] = {}
+        self._masks: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
 
     @staticmethod
     @lru_cache(maxsize=32)
@@ -177,10 +179,17 @@ class LegalIds:
             if found is None:
                 action_id = self.ids.action_id
                 moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(legal)))
-                mask = np.zeros(self.ids.num_actions, np.bool_)
-                mask[list(moves)] = True
-                mask.flags.writeable = False
-                found = (moves, mask, mask.view(np.int8))
+                legal_set = tuple(moves)  # many lists have the same ids (other players, other islands)
+                masks = self._masks.get(legal_set)
+                if masks is None:
+                    mask = np.zeros(self.ids.num_actions, np.bool_)
+                    mask[list(moves)] = True
+                    mask.flags.writeable = False
+                    masks = (mask, mask.view(np.int8))
+                    if len(self._masks) >= self.LIMIT:
+                        self._masks.clear()
+                    self._masks[legal_set] = masks
+                found = (moves, *masks)
                 if len(self._by_content) >= self.LIMIT:
                     self._by_content.clear()
                 self._by_content[key] = found
