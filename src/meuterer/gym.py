@@ -106,11 +106,13 @@ class LegalIds:
     Memoised on the legal list itself: the fast engine often hands out the same (immutable)
     tuple for the same choice, so the ids are worked out once per list, not once per step
     (a list is held while its entry is, so its identity cannot be reused by another). A
-    list built afresh is looked up by the identities of its actions (the engine builds
-    most actions once and hands out the same ones again: a slice of a list, a list made
-    again after its memo was forgotten; the first list with those actions is held, and
-    with it the actions, so no other action can have their identities meanwhile), then by
-    its content, hashing every action (and, for sales, by the active islands too).
+    list built afresh is looked up by the identities of its actions and, for sales, the
+    active islands (the engine builds most actions once and hands out the same ones again:
+    a slice of a list, a list made again after its memo was forgotten; the first list with
+    those actions is held, and with it the actions, so no other action can have their
+    identities meanwhile). A list of new actions has its ids worked out (equal lists of
+    other actions are rare: hashing the actions of every new list to find them cost more
+    than it saved), and its mask is the one of every list with the same ids.
 
     >>> from meuterer.encoding import action_ids
     >>> from meuterer.fast import FastGame
@@ -125,14 +127,13 @@ class LegalIds:
     """
 
     LIMIT: Final = 4096
-    """The most lists remembered, by identity and by content, and the most masks, one for
-    each set of legal ids (each memo is forgotten when full)."""
+    """The most lists remembered, by their identity and by their actions', and the most
+    masks, one for each set of legal ids (each memo is forgotten when full)."""
 
     def __init__(self, ids: ActionIds) -> None:
         self.ids = ids
         self._memo: dict[int, tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]] = {}
         self._by_actions: dict[tuple[object, ...], tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]] = {}
-        self._by_content: dict[object, tuple[dict[int, int], np.ndarray, np.ndarray]] = {}
         self._masks: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
 
     @staticmethod
@@ -167,33 +168,26 @@ class LegalIds:
     def _entry(
         self, game: FastGame, legal: Sequence[Action]
     ) -> tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]:
-        # A list not seen by identity: looked up by the identities of its actions, then by
-        # its content. A sale's id depends on which islands are active, in ring order, too
-        # (the rule set's islands at those places of the ring).
+        # A list not seen by identity: looked up by the identities of its actions. A sale's
+        # id depends on which islands are active, in ring order, too (the rule set's islands
+        # at those places of the ring).
         where = tuple(map(game.ring.__getitem__, game.active)) if legal and type(legal[0]) is Sell else None
         same = (where, *map(id, legal))
         entry = self._by_actions.get(same)
         if entry is None:
-            key = legal if where is None else (legal, where)
-            found = self._by_content.get(key)
-            if found is None:
-                action_id = self.ids.action_id
-                moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(legal)))
-                legal_set = tuple(moves)  # many lists have the same ids (other players, other islands)
-                masks = self._masks.get(legal_set)
-                if masks is None:
-                    mask = np.zeros(self.ids.num_actions, np.bool_)
-                    mask[list(moves)] = True
-                    mask.flags.writeable = False
-                    masks = (mask, mask.view(np.int8))
-                    if len(self._masks) >= self.LIMIT:
-                        self._masks.clear()
-                    self._masks[legal_set] = masks
-                found = (moves, *masks)
-                if len(self._by_content) >= self.LIMIT:
-                    self._by_content.clear()
-                self._by_content[key] = found
-            entry = (legal, *found)  # holds legal, and so its actions
+            action_id = self.ids.action_id
+            moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(legal)))
+            legal_set = tuple(moves)  # many lists have the same ids (other players, other islands)
+            masks = self._masks.get(legal_set)
+            if masks is None:
+                mask = np.zeros(self.ids.num_actions, np.bool_)
+                mask[list(moves)] = True
+                mask.flags.writeable = False
+                masks = (mask, mask.view(np.int8))
+                if len(self._masks) >= self.LIMIT:
+                    self._masks.clear()
+                self._masks[legal_set] = masks
+            entry = (legal, moves, *masks)  # holds legal, and so its actions
             if len(self._by_actions) >= self.LIMIT:
                 self._by_actions.clear()
             self._by_actions[same] = entry
