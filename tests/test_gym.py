@@ -418,12 +418,19 @@ def test_the_scalar_encoder_writes_the_layouts_encoding(players: int) -> None:
     rules = Rules(pirates=True, hand_size=4, loadmaster_extra=2, max_offer=5)
     layout = observation_layout(players, rules)
     encode = adapter.ScalarEncoder(layout)
+    from_list = encode.from_list()
     rng = random.Random(players)
+    earlier: list[tuple[Any, list[int]]] = []
     for _ in range(50):
         values = [rng.randint(low, high) for low, high in zip(layout.low, layout.high, strict=True)]
         encoded = encode(np.array(values, np.int64))
         assert encoded.dtype == np.float32 and encoded.shape == (layout.encoded_size,)
         assert np.array_equal(encoded, np.array(layout.encode_values(values), np.float32))
+        listed = from_list(values)  # the same, from a list, through its own scratch arrays
+        assert listed.dtype == np.float32 and listed.flags.writeable and np.array_equal(listed, encoded)
+        earlier.append((listed, values))
+    for listed, values in earlier:  # no encoding handed out changes with the later ones
+        assert np.array_equal(listed, np.array(layout.encode_values(values), np.float32))
 
 
 def test_legal_ids_look_a_list_built_afresh_up_by_its_content() -> None:
@@ -466,3 +473,124 @@ def test_the_blind_seats_follow_the_learners_seat_and_the_opponents_generators()
         others = [s for s in range(4) if s != env.seat]
         assert seats[env.seat] is None and seats[others[1]] is None
         assert seats[others[0]] is env._opponent_rngs[0] and seats[others[2]] is env._opponent_rngs[2]
+
+
+def test_gymnasiums_generators_are_the_seeded_ones_made_when_first_read() -> None:
+    # A seeded reset keeps the seed of np_random and of the action space's generator, and
+    # makes each when first read: the generator Gymnasium's seeding makes, in the same state.
+    from gymnasium.utils import seeding
+
+    env = adapter.MeutererEnv(players=3)
+    plain = gymnasium.spaces.Discrete(env.action_space.n)
+    for seed in (4, 4, 2**40):
+        env.reset(seed=seed)
+        env.reset()  # an unseeded reset leaves the generators as they are
+        expected, _ = seeding.np_random(seed)
+        assert env.np_random_seed == seed
+        assert env.np_random.integers(1000, size=5).tolist() == expected.integers(1000, size=5).tolist()
+        env.reset()
+        assert env.np_random.integers(1000, size=5).tolist() == expected.integers(1000, size=5).tolist()
+        plain.seed(seed)
+        assert [int(env.action_space.sample()) for _ in range(5)] == [int(plain.sample()) for _ in range(5)]
+        assert env.action_space == plain and isinstance(env.action_space, gymnasium.spaces.Discrete)
+    env.reset(seed=9)
+    assert env.unwrapped._np_random is not None and env.unwrapped._np_random is env.np_random  # the checker's read
+    generator = np.random.default_rng(1)
+    env.np_random = generator
+    assert env.np_random is generator and env.np_random_seed == -1
+    env.reset(seed=9)
+    assert env.np_random is not generator and env.np_random_seed == 9
+    fresh = adapter.MeutererEnv(players=3)
+    fresh.reset()
+    assert isinstance(fresh.np_random, np.random.Generator)  # an unseeded generator, made when read
+    assert env.action_space.seed(None) != 9 and isinstance(env.action_space.np_random, np.random.Generator)
+    for bad, error in ((-1, "greater or equal to zero"), (1.5, "python integer")):
+        with pytest.raises(gymnasium.error.Error, match=error):
+            env.reset(seed=bad)
+
+
+def test_legal_ids_find_a_list_by_its_actions() -> None:
+    import attrs
+
+    from meuterer.encoding import action_ids
+    from meuterer.fast import FastGame
+
+    game = FastGame.new(4)
+    while game.is_chance_node():
+        game.apply_chance(random.Random(2))
+    legal_ids = adapter.LegalIds(action_ids(game.rules))
+    moves, mask = legal_ids(game)
+    first = game.legal_actions()
+    game._legal = (*first,)  # the same actions in a new list: found by their identities
+    assert legal_ids(game)[0] is moves and len(legal_ids._by_actions) == 1
+    game._legal = tuple(attrs.evolve(action) for action in first)  # equal actions, new ones: worked out
+    again, again_mask = legal_ids(game)
+    assert again == moves and again_mask is mask and len(legal_ids._by_actions) == 2
+
+
+def test_legal_ids_of_sales_follow_the_order_of_the_active_islands() -> None:
+    # A sale's id depends on the order of the active islands on the ring: the same sales
+    # (the same actions, in a new list) with the two islands swapped have other ids.
+    import attrs
+
+    from meuterer.actions import Sell
+    from meuterer.encoding import action_ids
+    from meuterer.fast import FastGame
+
+    ids = action_ids(Rules())
+    legal_ids = adapter.LegalIds(ids)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(30):
+        game = FastGame.new(4)
+        while not game.is_terminal() and checked < 5:
+            if game.is_chance_node():
+                game.apply_chance(rng)
+                continue
+            legal = game.legal_actions()
+            pairs = [a for a in legal if isinstance(a, Sell) and len(a.sales) == 2]
+            if pairs and len(game.active) == 2:
+                moves, _ = legal_ids(game)
+                ring = list(game.ring)
+                first, second = game.active
+                ring[first], ring[second] = ring[second], ring[first]
+                swapped = game.clone()
+                swapped.ring, swapped._legal = tuple(ring), (*legal,)
+                again, _ = legal_ids(swapped)
+                expected = sorted((ids.action_id(swapped, action), i) for i, action in enumerate(legal))
+                assert list(again.items()) == expected and again != moves
+                swapped._legal = tuple(attrs.evolve(action) for action in legal)  # equal actions, new ones
+                assert legal_ids(swapped)[0] == again
+                checked += 1
+            game.apply_at(rng.randrange(len(game.legal_actions())))
+    assert checked == 5
+
+
+def test_legal_ids_share_one_read_only_mask_per_set_of_ids() -> None:
+    # Another player's plays of the same cards have the same ids: the same (read-only) mask.
+    from meuterer.actions import Pass, Play
+    from meuterer.encoding import action_ids
+    from meuterer.fast import FastGame
+
+    game = FastGame.new(4)
+    rng = random.Random(3)
+    while game.is_chance_node() or type(game.legal_actions()[0]) is not Play:
+        if game.is_chance_node():
+            game.apply_chance(rng)
+        else:
+            game.apply_at(0)
+    legal_ids = adapter.LegalIds(action_ids(game.rules))
+    moves, mask = legal_ids(game)
+    mine = game.legal_actions()
+    game._legal = tuple(
+        Play((a.player + 1) % 4, a.card) if isinstance(a, Play) else Pass((a.player + 1) % 4)
+        for a in mine
+        if isinstance(a, Play | Pass)
+    )
+    assert len(game._legal) == len(mine)
+    theirs, their_mask = legal_ids(game)
+    assert theirs == moves and their_mask is mask and legal_ids.int8(game)[1].base is mask
+    assert np.flatnonzero(mask).tolist() == list(moves) and not mask.flags.writeable
+    game._legal = mine[1:]  # other ids: another mask
+    fewer, fewer_mask = legal_ids(game)
+    assert fewer_mask is not mask and np.flatnonzero(fewer_mask).tolist() == list(fewer) == list(moves)[1:]

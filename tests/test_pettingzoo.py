@@ -262,3 +262,31 @@ def test_seeded_games_are_the_reference_engines_games_with_the_same_generator(
             environment.step(number)
             state = meuterer.apply(state, ids.action(state, number))
         assert meuterer.is_terminal(state)
+
+
+def test_the_agent_iterator_checks_what_pettingzoos_does() -> None:
+    # The wrapper's own iterator reads the environment directly: the same agents, the same
+    # refusals as PettingZoo's AECOrderEnforcingIterator over the same calls.
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+    from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterator
+
+    ours, theirs = adapter.env(players=3), OrderEnforcingWrapper(adapter.raw_env(players=3, illegal="terminate"))
+    for environment in (ours, theirs):
+        with pytest.raises(AssertionError, match="reset"):
+            environment.agent_iter()
+    sequences: list[list[str]] = []
+    for environment in (ours, theirs):
+        environment.reset(seed=3)
+        iterator = iter(environment.agent_iter(max_iter=40))
+        assert isinstance(iterator, AECOrderEnforcingIterator)
+        next(iterator)
+        with pytest.raises(AssertionError, match="step"):
+            next(iterator)  # no step since the last agent
+        environment.step(int(np.flatnonzero(environment.last()[0]["action_mask"])[0]))
+        seen = [environment.agent_selection]
+        for agent in iterator:
+            seen.append(agent)
+            observation, _, terminated, truncated, _ = environment.last()
+            environment.step(None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0]))
+        sequences.append(seen)
+    assert sequences[0] == sequences[1] and len(sequences[0]) == 39

@@ -56,6 +56,7 @@ try:
     import gymnasium
     import numpy as np
     from gymnasium import spaces
+    from gymnasium.utils import seeding
 except ImportError as error:  # pragma: no cover - without the extra
     raise ImportError(f"meuterer.gym needs Gymnasium: pip install 'meuterer[gym]' ({error})") from error
 
@@ -104,8 +105,14 @@ class LegalIds:
 
     Memoised on the legal list itself: the fast engine often hands out the same (immutable)
     tuple for the same choice, so the ids are worked out once per list, not once per step
-    (a list is held while its entry is, so its identity cannot be reused by another); a
-    list built afresh is looked up by its content (and, for sales, the active islands).
+    (a list is held while its entry is, so its identity cannot be reused by another). A
+    list built afresh is looked up by the identities of its actions and, for sales, the
+    active islands (the engine builds most actions once and hands out the same ones again:
+    a slice of a list, a list made again after its memo was forgotten; the first list with
+    those actions is held, and with it the actions, so no other action can have their
+    identities meanwhile). A list of new actions has its ids worked out (equal lists of
+    other actions are rare: hashing the actions of every new list to find them cost more
+    than it saved), and its mask is the one of every list with the same ids.
 
     >>> from meuterer.encoding import action_ids
     >>> from meuterer.fast import FastGame
@@ -120,12 +127,14 @@ class LegalIds:
     """
 
     LIMIT: Final = 4096
-    """The most lists remembered, by identity and by content (each memo is forgotten when full)."""
+    """The most lists remembered, by their identity and by their actions', and the most
+    masks, one for each set of legal ids (each memo is forgotten when full)."""
 
     def __init__(self, ids: ActionIds) -> None:
         self.ids = ids
         self._memo: dict[int, tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]] = {}
-        self._by_content: dict[object, tuple[dict[int, int], np.ndarray, np.ndarray]] = {}
+        self._by_actions: dict[tuple[object, ...], tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]] = {}
+        self._masks: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
 
     @staticmethod
     @lru_cache(maxsize=32)
@@ -142,44 +151,60 @@ class LegalIds:
     def __call__(self, game: FastGame) -> tuple[dict[int, int], np.ndarray]:
         """The legal ids (id -> place in the legal list) and the read-only boolean mask
         (no ids, an all-false mask once the game is over)."""
-        entry = self._entry(game)
+        legal = game.legal_actions()
+        entry = self._memo.get(id(legal))
+        if entry is None or entry[0] is not legal:
+            entry = self._entry(game, legal)
         return entry[1], entry[2]
 
     def int8(self, game: FastGame) -> tuple[dict[int, int], np.ndarray]:
         """As calling it, the mask as read-only ``int8`` (PettingZoo's action masks)."""
-        entry = self._entry(game)
-        return entry[1], entry[3]
-
-    def _entry(self, game: FastGame) -> tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]:
         legal = game.legal_actions()
         entry = self._memo.get(id(legal))
         if entry is None or entry[0] is not legal:
-            # A list built afresh is often equal to one seen before: look it up by content
-            # (a sale's id depends on the active islands too).
-            key = (legal, game.ring, game.active) if legal and type(legal[0]) is Sell else legal
-            found = self._by_content.get(key)
-            if found is None:
-                action_id = self.ids.action_id
-                moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(legal)))
+            entry = self._entry(game, legal)
+        return entry[1], entry[3]
+
+    def _entry(
+        self, game: FastGame, legal: Sequence[Action]
+    ) -> tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]:
+        # A list not seen by identity: looked up by the identities of its actions. A sale's
+        # id depends on which islands are active, in ring order, too (the rule set's islands
+        # at those places of the ring).
+        where = tuple(map(game.ring.__getitem__, game.active)) if legal and type(legal[0]) is Sell else None
+        same = (where, *map(id, legal))
+        entry = self._by_actions.get(same)
+        if entry is None:
+            action_id = self.ids.action_id
+            moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(legal)))
+            legal_set = tuple(moves)  # many lists have the same ids (other players, other islands)
+            masks = self._masks.get(legal_set)
+            if masks is None:
                 mask = np.zeros(self.ids.num_actions, np.bool_)
                 mask[list(moves)] = True
                 mask.flags.writeable = False
-                found = (moves, mask, mask.view(np.int8))
-                if len(self._by_content) >= self.LIMIT:
-                    self._by_content.clear()
-                self._by_content[key] = found
-            if len(self._memo) >= self.LIMIT:
-                self._memo.clear()
-            entry = self._memo[id(legal)] = (legal, *found)
+                masks = (mask, mask.view(np.int8))
+                if len(self._masks) >= self.LIMIT:
+                    self._masks.clear()
+                self._masks[legal_set] = masks
+            entry = (legal, moves, *masks)  # holds legal, and so its actions
+            if len(self._by_actions) >= self.LIMIT:
+                self._by_actions.clear()
+            self._by_actions[same] = entry
+        if len(self._memo) >= self.LIMIT:
+            self._memo.clear()
+        self._memo[id(legal)] = entry if entry[0] is legal else (legal, *entry[1:])
         return entry
 
 
 class ScalarEncoder:
     """:meth:`meuterer.views.Layout.encode_values` of one observation vector, as a new
-    float32 array, by one table lookup: for every entry and each of its values (``low`` to
-    ``high``) the place it writes in the encoding and the float written there (its one-hot
-    place and 1.0 for a category, its own place and the scaled value for a quantity), both
-    worked out once from the declared layout by ``encode_values`` itself.
+    float32 array, by table lookups: every place of the encoding is written from one entry
+    of the vector (its one-hot place of a category, or the scaled value of a quantity), so
+    each place has a column of floats, one for each value of its entry (``low`` to
+    ``high``), worked out once from the declared layout by ``encode_values`` itself. An
+    encoding is then the column of each place read at its entry's value: two ``take``
+    and one ``add``.
 
     >>> from meuterer.views import observation_layout
     >>> layout = observation_layout(3)
@@ -192,25 +217,26 @@ class ScalarEncoder:
     def __init__(self, layout: Layout[PlayerView]) -> None:
         self.size = layout.encoded_size
         """The length of an encoding."""
-        places: list[int] = []
-        floats: list[float] = []
-        base: list[int] = []
+        entry: list[int] = []  # for each place, the entry it is written from
+        start: list[int] = []  # for each place, where its column starts, less its entry's low
+        table: list[float] = []  # the columns, one after the other
         at = 0  # where the entry's encoding starts
         for index, (low, high, categorical) in enumerate(zip(layout.low, layout.high, layout.categorical, strict=True)):
-            base.append(len(places) - low)
+            width = high - low + 1 if categorical else 1
             probe = list(layout.low)
+            rows = []  # the entry's places, for each of its values
             for value in range(low, high + 1):
                 probe[index] = value
-                encoded = layout.encode_values(probe)[at : at + (high - low + 1 if categorical else 1)]
-                written = [i for i, x in enumerate(encoded) if x] or [0]
-                assert len(written) == 1, "an entry writes one place"
-                places.append(at + written[0])
-                floats.append(encoded[written[0]])
-            at += high - low + 1 if categorical else 1
+                rows.append(layout.encode_values(probe)[at : at + width])
+            for place in range(width):
+                entry.append(index)
+                start.append(len(table) - low)
+                table.extend(row[place] for row in rows)
+            at += width
         assert at == self.size
-        self._base = np.array(base, np.int64)
-        self._places = np.array(places, np.int64)
-        self._floats = np.array(floats, np.float32)
+        self._entry = np.array(entry, np.int64)
+        self._start = np.array(start, np.int64)
+        self._table = np.array(table, np.float32)
         self._count = layout.size
         self._pack = struct.Struct(f"={layout.size}q").pack_into  # native int64s, as numpy lays them out
 
@@ -239,12 +265,70 @@ class ScalarEncoder:
         self._pack(out, 0, *values)  # type: ignore[arg-type]  # an ndarray is a writable buffer
         return out
 
+    def from_list(self) -> Callable[[Sequence[int]], np.ndarray]:
+        """A function of one's own that encodes an observation vector given as a sequence
+        of ints (as :meth:`vector` then calling the encoder does) into a new float32 array.
+        Its scratch arrays are its own: one for each environment, so that no two (say in
+        two threads) ever write the same.
+
+        >>> from meuterer.views import observation_layout
+        >>> layout = observation_layout(3)
+        >>> encoder = ScalarEncoder.of(layout)
+        >>> encode = encoder.from_list()
+        >>> encode(layout.low).tolist() == encoder(encoder.vector(layout.low)).tolist()
+        True
+        """
+        pack, entry, start, table = self._pack, self._entry, self._start, self._table
+        ints, rows = np.empty(self._count, np.int64), np.empty(self.size, np.int64)
+        add = np.add
+
+        def encode(values: Sequence[int]) -> np.ndarray:
+            pack(ints, 0, *values)  # type: ignore[arg-type]  # an ndarray is a writable buffer
+            add(ints.take(entry), start, out=rows)
+            return table.take(rows)
+
+        return encode
+
     def __call__(self, values: np.ndarray) -> np.ndarray:
         """The encoding of an observation vector (an int array of the layout's size, each entry within its bounds)."""
-        rows = self._base + values
-        out = np.zeros(self.size, np.float32)
-        out[self._places[rows]] = self._floats[rows]
-        return out
+        return self._table.take(values.take(self._entry) + self._start)
+
+
+class _Actions(spaces.Discrete):
+    """``Discrete(n)`` whose :meth:`seed` with an int keeps it and makes the generator from
+    it when :attr:`np_random` is first read (the same generator, in the same state, as
+    ``Discrete.seed`` makes at once): the environment seeds its action space at every
+    seeded reset, and few ever sample from it.
+
+    >>> space, plain = _Actions(5), spaces.Discrete(5)
+    >>> space.seed(3) == plain.seed(3), space == plain
+    (True, True)
+    >>> [int(space.sample()) for _ in range(6)] == [int(plain.sample()) for _ in range(6)]
+    True
+    """
+
+    _seed: int | None = None
+    _generator: np.random.Generator | None = None
+
+    def seed(self, seed: int | None = None) -> int:
+        """As ``Space.seed``: ``seed``'s generator (made when first read), or a random one for ``None``."""
+        if type(seed) is int and seed >= 0:
+            self._seed = seed
+            return seed  # a SeedSequence's entropy is its int seed
+        return super().seed(seed)
+
+    @property  # type: ignore[override]
+    def _np_random(self) -> np.random.Generator | None:
+        seed = self._seed
+        if seed is not None:
+            self._seed = None
+            self._generator, _ = seeding.np_random(seed)
+        return self._generator
+
+    @_np_random.setter
+    def _np_random(self, value: np.random.Generator | None) -> None:
+        self._seed = None
+        self._generator = value
 
 
 def _policy(spec: Any) -> Policy:
@@ -309,6 +393,8 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._policies = [_policy(spec) for spec in specs]
         # Opponents that read no view (uniformly random ones) get none built.
         self._blind = [_is_random(policy) for policy in self._policies]
+        self._all_blind = all(self._blind)
+        """Whether every opponent is blind: then the fast engine plays every move but the learner's."""
         self.seat_choice = seat
         self.reward_model = reward
         self.utility = utility
@@ -323,12 +409,14 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         """The declared observation layout (:func:`meuterer.views.observation_layout`)."""
         self.observation_space = observation_space(self.layout, observation)
         self._encoder = ScalarEncoder.of(self.layout)
-        self.action_space = spaces.Discrete(self.ids.num_actions)
+        self._encode = self._encoder.from_list()  # this environment's own scratch arrays
+        self.action_space = _Actions(self.ids.num_actions)
         self._legal_ids = LegalIds.shared(self.ids)
         self._game = FastGame.from_state(self._initial)
         self._state: State | None = self._initial
         self._moves: dict[int, int] | None = None
-        self._utility_key: tuple[tuple[int, ...], bool] | None = None
+        self._utility_scores: list[int] | None = None  # the scores and the end the utilities are of
+        self._utility_over = False
         self._utilities: tuple[float, ...] = ()
         self.seat = seat if isinstance(seat, int) else 0
         """The learner's seat in this episode."""
@@ -349,7 +437,12 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start a new episode; ``seed`` seeds chance, the opponents and the seat choice
         (each opponent draws from its own generator, derived from ``seed``)."""
-        super().reset(seed=seed)
+        if type(seed) is int and seed >= 0:
+            # Gymnasium's seeding of np_random, the generator made when first read (see _np_random)
+            super().reset(options=options)
+            self._np_seed, self._np_random_seed = seed, seed  # a SeedSequence's entropy is its int seed
+        else:
+            super().reset(seed=seed, options=options)  # None, or refused as Gymnasium refuses it
         if seed is not None:  # a seeded reset starts over: chance, opponents, seat rotation
             self._rng = random.Random(seed)
             self._opponent_rngs = [random.Random(f"{seed}/opponent/{i}") for i in range(len(self._policies))]
@@ -372,13 +465,16 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         if game.is_terminal():
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
         number = action if type(action) is int else as_action_id(action)  # a plain int as it is
-        moves = self._legal()
-        if number not in moves:
+        moves = self._moves
+        if moves is None:
+            moves = self._legal()
+        index = moves.get(number)
+        if index is None:
             if self.illegal == "raise":
                 legal = tuple(moves)
                 raise IllegalActionError(f"action id {number}", f"not legal for p{self.seat}: legal ids {legal}")
             return self._observation(), self.illegal_reward, True, False, {**self._info(), "illegal": True}
-        game.apply_at(moves[number])
+        game.apply_at(index)
         self._advance()
         self._steps += 1
         terminated = game.is_terminal()
@@ -394,9 +490,11 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal action ids as booleans (sb3-contrib's ``MaskablePPO`` asks for this)."""
-        self._legal()
         mask = self._mask
-        assert mask is not None
+        if mask is None:
+            self._legal()
+            mask = self._mask
+            assert mask is not None
         return mask.copy()
 
     def render(self) -> str | None:
@@ -412,6 +510,30 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
             return text
         print(text, end="")
         return None
+
+    # Gymnasium's generator, made when first read ------------------------------------------------
+    #
+    # Making a NumPy generator (a SeedSequence, a PCG64) costs as much as several steps of the
+    # game, and this environment never draws from it: a seeded reset keeps the seed, and the
+    # generator is made from it when ``np_random`` (or ``_np_random``, as Gymnasium's checker
+    # reads it) is first read. Nothing can draw from it before then: it is the generator the
+    # reset would have made, in the same state.
+
+    _np_seed: int | None = None
+    _np_generator: np.random.Generator | None = None
+
+    @property
+    def _np_random(self) -> np.random.Generator | None:
+        seed = self._np_seed
+        if seed is not None:
+            self._np_seed = None
+            self._np_generator, _ = seeding.np_random(seed)
+        return self._np_generator
+
+    @_np_random.setter
+    def _np_random(self, value: np.random.Generator | None) -> None:
+        self._np_seed = None
+        self._np_generator = value
 
     # The game -------------------------------------------------------------------------------
 
@@ -434,28 +556,31 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _utility(self) -> float:
         # The learner's utility (the core's, worked out again only when the scores or the end change).
         game = self._game
-        key = (tuple(game.scores), game.is_terminal())
-        if key != self._utility_key:
-            self._utility_key, self._utilities = key, score_utilities(key[0], key[1], self.utility)
+        scores, over = game.scores, game.is_terminal()
+        if over is not self._utility_over or scores != self._utility_scores:
+            self._utility_scores, self._utility_over = scores[:], over
+            self._utilities = score_utilities(tuple(scores), over, self.utility)
         return self._utilities[self.seat]
 
     def _advance(self) -> None:
         """Play chance and the opponents (the fast engine, which draws chance from the
         dealer's generator as the reference does) until the learner is to decide or the
         game is over. A view is built only for an opponent that reads one."""
-        self._mask = None
-        self._moves = None
-        self._state = None
+        self._mask = self._moves = self._state = None
         game, seat, chance = self._game, self.seat, self._rng
-        blind = self._blind_seats()
+        known = self._seat_rngs
+        blind = known[2] if known[0] == seat and known[1] is self._opponent_rngs else self._blind_seats()
+        game.play_random(chance, blind)  # chance and the blind opponents
+        if self._all_blind:  # then it stops only for the learner or at the end
+            return
         while True:
-            game.play_random(chance, blind)  # chance and the blind opponents
             player = game.current_player
             if player is None or player == seat:
                 return
             which = player if player < seat else player - 1
             legal = game.legal_actions()
             game.apply(self._policies[which](view(game.to_state(), player), legal, self._opponent_rngs[which]))
+            game.play_random(chance, blind)
 
     def _blind_seats(self) -> list[random.Random | None]:
         # Each seat's generator if a blind opponent plays it (the fast engine plays those
@@ -475,15 +600,17 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _observation(self) -> np.ndarray:
         # The learner's observation, read straight off the fast game (the declared layout's).
-        values = self._encoder.vector(observation_vector(self._game, self.seat))
+        values = observation_vector(self._game, self.seat)
         if self.observation_kind == "vector":
-            return values
-        return self._encoder(values)  # as Layout.encode_values
+            return self._encoder.vector(values)
+        return self._encode(values)  # as Layout.encode_values
 
     def _info(self) -> dict[str, Any]:
-        self._legal()
         mask = self._mask
-        assert mask is not None
+        if mask is None:
+            self._legal()
+            mask = self._mask
+            assert mask is not None
         return {"action_mask": mask.copy(), "seat": self.seat, "scores": tuple(self._game.scores)}
 
 

@@ -50,6 +50,7 @@ try:
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
     from pettingzoo.utils.env_logger import EnvLogger
+    from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 except ImportError as error:  # pragma: no cover - without the extra
     raise ImportError(f"meuterer.pettingzoo needs PettingZoo: pip install 'meuterer[pettingzoo]' ({error})") from error
 
@@ -57,6 +58,7 @@ from meuterer import engine
 from meuterer.encoding import action_ids, as_action_id
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.fast import FastGame
+from meuterer.fast.engine import GAME_OVER
 from meuterer.fast.observation import observation_vector
 from meuterer.gym import LegalIds, ScalarEncoder, observation_space
 from meuterer.rules import Rules
@@ -103,6 +105,13 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.agent_selection  # type: ignore[no-any-return]
 
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        """As ``OrderEnforcingWrapper.agent_iter``, with an iterator that reads the
+        environment's attributes directly (the same checks, in the same order)."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterable(self, max_iter)
+
     def step(self, action: Any) -> None:
         """As ``OrderEnforcingWrapper.step``."""
         if not self._has_reset:
@@ -113,6 +122,29 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         else:
             self._has_updated = True
             self.env.step(action)
+
+
+class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """``AECOrderEnforcingIterator`` of an :class:`_OrderEnforcing` wrapper, its
+    ``agents`` and ``agent_selection`` read off the environment inside."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        if not wrapper._has_reset:  # as the wrapper's agents does
+            raise AttributeError("agents cannot be accessed before reset")
+        inner = wrapper.env
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        agent: str = inner.agent_selection
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return agent
 
 
 class raw_env(AECEnv):  # type: ignore[misc]
@@ -185,6 +217,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._no_mask.flags.writeable = False
         self._mask = self._no_mask
         self._encoder = ScalarEncoder.of(self.layout)
+        self._encode = self._encoder.from_list()  # this environment's own scratch arrays
+        self._num_actions = self.ids.num_actions
         self._no_seats: list[random.Random | None] = [None] * players
 
     @property
@@ -242,11 +276,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if action is None:
             raise TypeError(f"{agent} must act: an action id, not None (None is only for agents who are done)")
         number = action if type(action) is int else as_action_id(action)  # a plain int as it is
-        if not 0 <= number < self.ids.num_actions:
+        if not 0 <= number < self._num_actions:
             raise IllegalActionError(
                 f"action id {number}", f"not in the action space of {agent}: ids are 0 to {self.ids.num_actions - 1}"
             )
-        index = self._legal().get(number)
+        moves = self._moves
+        if moves is None:
+            moves = self._legal()
+        index = moves.get(number)
         if index is None:
             if self.illegal == "terminate":
                 self._terminate_illegal(agent)
@@ -258,7 +295,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         game = self._game
         before = game.scores[:]
         game.apply_at(index)
-        self._chance()
+        # The chance steps after it (as _chance).
+        game.play_random(self._rng, self._no_seats)
+        self._state = self._moves = None
+        self._observed = {}
         self._cumulative_rewards[agent] = 0.0
         after = game.scores
         if after == before:  # no points scored (most steps): nothing to add up
@@ -267,7 +307,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             seat = self._seat
             self.rewards = {name: float(after[seat[name]] - before[seat[name]]) for name in self.agents}
             self._accumulate_rewards()
-        if game.is_terminal():
+        if game.step == GAME_OVER:
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[game.to_act]
@@ -294,12 +334,13 @@ class raw_env(AECEnv):  # type: ignore[misc]
             seat = self._seat[agent]
             game = self._game
             mask = self._no_mask
-            if seat == game.to_act and agent == self.agent_selection and not game.is_terminal():
-                self._legal()
+            if seat == game.to_act and agent == self.agent_selection and game.step != GAME_OVER:
+                if self._moves is None:
+                    self._legal()
                 mask = self._mask
-            observation = self._encoder.vector(observation_vector(game, seat))
-            if self.observation_kind != "vector":
-                observation = self._encoder(observation)  # as Layout.encode_values
+            values = observation_vector(game, seat)
+            # the encoded one as Layout.encode_values
+            observation = self._encoder.vector(values) if self.observation_kind == "vector" else self._encode(values)
             observed = self._observed[agent] = {"observation": observation, "action_mask": mask}
         return observed
 
