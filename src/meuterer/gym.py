@@ -296,7 +296,7 @@ class ScalarEncoder:
 
 class _Actions(spaces.Discrete):
     """``Discrete(n)`` whose :meth:`seed` with an int keeps it and makes the generator from
-    it when :attr:`np_random` is first read (the same generator, in the same state, as
+    it when ``np_random`` is first read (the same generator, in the same state, as
     ``Discrete.seed`` makes at once): the environment seeds its action space at every
     seeded reset, and few ever sample from it.
 
