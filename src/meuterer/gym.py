@@ -294,7 +294,32 @@ class ScalarEncoder:
         return self._table.take(values.take(self._entry) + self._start)
 
 
-class _Actions(spaces.Discrete):
+class _SeededWhenRead:
+    """Gymnasium's ``_np_random`` made when first read: a seeded reset (or ``seed``) keeps
+    the seed in ``_np_seed``, and the generator is made from it on the first read of
+    ``np_random`` (or ``_np_random``, as Gymnasium's checker reads it). Making a NumPy
+    generator (a SeedSequence, a PCG64) costs as much as several steps of the game, and
+    most episodes never draw from it; nothing can draw from it before it is read, so it is
+    the generator seeding would have made, in the same state."""
+
+    _np_seed: int | None = None
+    _np_generator: np.random.Generator | None = None
+
+    @property
+    def _np_random(self) -> np.random.Generator | None:
+        seed = self._np_seed
+        if seed is not None:
+            self._np_seed = None
+            self._np_generator, _ = seeding.np_random(seed)
+        return self._np_generator
+
+    @_np_random.setter
+    def _np_random(self, value: np.random.Generator | None) -> None:
+        self._np_seed = None
+        self._np_generator = value
+
+
+class _Actions(_SeededWhenRead, spaces.Discrete):  # type: ignore[misc]  # a property for its attribute
     """``Discrete(n)`` whose :meth:`seed` with an int keeps it and makes the generator from
     it when ``np_random`` is first read (the same generator, in the same state, as
     ``Discrete.seed`` makes at once): the environment seeds its action space at every
@@ -307,28 +332,12 @@ class _Actions(spaces.Discrete):
     True
     """
 
-    _seed: int | None = None
-    _generator: np.random.Generator | None = None
-
     def seed(self, seed: int | None = None) -> int:
         """As ``Space.seed``: ``seed``'s generator (made when first read), or a random one for ``None``."""
         if type(seed) is int and seed >= 0:
-            self._seed = seed
+            self._np_seed = seed
             return seed  # a SeedSequence's entropy is its int seed
         return super().seed(seed)
-
-    @property  # type: ignore[override]
-    def _np_random(self) -> np.random.Generator | None:
-        seed = self._seed
-        if seed is not None:
-            self._seed = None
-            self._generator, _ = seeding.np_random(seed)
-        return self._generator
-
-    @_np_random.setter
-    def _np_random(self, value: np.random.Generator | None) -> None:
-        self._seed = None
-        self._generator = value
 
 
 def _policy(spec: Any) -> Policy:
@@ -344,7 +353,7 @@ def _policy(spec: Any) -> Policy:
     raise SetupError(f"an opponent is an agent name, an agent or a callable policy, got {spec!r}")
 
 
-class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
+class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
     """Meuterer for one learning seat against ``opponents`` (see the module's documentation)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
@@ -438,7 +447,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         """Start a new episode; ``seed`` seeds chance, the opponents and the seat choice
         (each opponent draws from its own generator, derived from ``seed``)."""
         if type(seed) is int and seed >= 0:
-            # Gymnasium's seeding of np_random, the generator made when first read (see _np_random)
+            # Gymnasium's seeding of np_random, the generator made when first read (_SeededWhenRead)
             super().reset(options=options)
             self._np_seed, self._np_random_seed = seed, seed  # a SeedSequence's entropy is its int seed
         else:
@@ -511,30 +520,6 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         print(text, end="")
         return None
 
-    # Gymnasium's generator, made when first read ------------------------------------------------
-    #
-    # Making a NumPy generator (a SeedSequence, a PCG64) costs as much as several steps of the
-    # game, and this environment never draws from it: a seeded reset keeps the seed, and the
-    # generator is made from it when ``np_random`` (or ``_np_random``, as Gymnasium's checker
-    # reads it) is first read. Nothing can draw from it before then: it is the generator the
-    # reset would have made, in the same state.
-
-    _np_seed: int | None = None
-    _np_generator: np.random.Generator | None = None
-
-    @property
-    def _np_random(self) -> np.random.Generator | None:
-        seed = self._np_seed
-        if seed is not None:
-            self._np_seed = None
-            self._np_generator, _ = seeding.np_random(seed)
-        return self._np_generator
-
-    @_np_random.setter
-    def _np_random(self, value: np.random.Generator | None) -> None:
-        self._np_seed = None
-        self._np_generator = value
-
     # The game -------------------------------------------------------------------------------
 
     @property
@@ -568,8 +553,7 @@ class MeutererEnv(gymnasium.Env[np.ndarray, np.int64]):
         game is over. A view is built only for an opponent that reads one."""
         self._mask = self._moves = self._state = None
         game, seat, chance = self._game, self.seat, self._rng
-        known = self._seat_rngs
-        blind = known[2] if known[0] == seat and known[1] is self._opponent_rngs else self._blind_seats()
+        blind = self._blind_seats()
         game.play_random(chance, blind)  # chance and the blind opponents
         if self._all_blind:  # then it stops only for the learner or at the end
             return

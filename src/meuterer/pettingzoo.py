@@ -295,10 +295,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         game = self._game
         before = game.scores[:]
         game.apply_at(index)
-        # The chance steps after it (as _chance).
-        game.play_random(self._rng, self._no_seats)
-        self._state = self._moves = None
-        self._observed = {}
+        self._chance()
         self._cumulative_rewards[agent] = 0.0
         after = game.scores
         if after == before:  # no points scored (most steps): nothing to add up
