@@ -517,11 +517,13 @@ def test_openspiels_dqn_runs_on_meuterer() -> None:
     agents = [
         dqn.DQN(p, size, actions, hidden_layers_sizes=[16], min_buffer_size_to_learn=8, batch_size=4) for p in range(3)
     ]
-    time_step, steps = environment.reset(), 0
+    time_step, acted = environment.reset(), set()
     while not time_step.last():
         player = time_step.observations["current_player"]
         time_step = environment.step([agents[player].step(time_step).action])
-        steps += 1
+        acted.add(player)
     for agent in agents:
         agent.step(time_step)
-    assert steps > 10 and len(time_step.rewards) == 3
+    # Every seat decides at least once in a round (each must pass in phase 2). The number of
+    # decisions is not a fixed floor: an unseeded one-round game once took exactly 10.
+    assert acted == {0, 1, 2} and len(time_step.rewards) == 3
