@@ -3,6 +3,7 @@ Pgx's api_test and Gymnasium's checks (dtypes, shapes, masks, rewards, reset by 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import gymnasium
@@ -13,6 +14,7 @@ import pytest
 import meuterer.gym  # noqa: F401 - registers meuterer/Meuterer-v0 and its vector entry point
 from meuterer import Rules
 from meuterer.errors import IllegalActionError, SetupError
+from meuterer.vector.engine import GAME_OVER
 from meuterer.vector.env import MeutererVectorEnv, init, step
 from meuterer.vector.observation import observations
 from meuterer.views import observation_layout, view
@@ -215,6 +217,11 @@ def test_the_env_plays_the_games_of_the_plain_loop(kwargs: dict[str, Any]) -> No
             if key == "final_info":
                 for part in ("scores", "_scores"):
                     np.testing.assert_array_equal(value[part], plain[4][key][part])
+            elif key == "final_obs":  # the finished games' rows; zeros in the others
+                done = got[4]["_final_obs"]
+                assert value.shape == plain[4][key].shape and value.dtype == plain[4][key].dtype
+                np.testing.assert_array_equal(value[done], plain[4][key][done])
+                assert not value[~done].any()
             else:
                 np.testing.assert_array_equal(value, plain[4][key])
         finished += int(got[2].sum())
@@ -236,3 +243,67 @@ def test_an_illegal_opponent_action_refuses_the_step_naming_the_games() -> None:
         == messages[1]
         == "illegal action 'id(s) 783, 783': not legal in 2 game(s) of the batch: 1, 3 (nothing was applied)"
     )
+
+
+def _refusal(envs: MeutererVectorEnv, actions: Any) -> tuple[type[BaseException], str] | None:
+    """The error the batch's own check raises for ``actions`` (None: they are legal)."""
+    try:
+        envs.game.check(actions, envs.game.step_ != GAME_OVER)
+    except Exception as error:  # any error: compared with the env's
+        return type(error), str(error)
+    return None
+
+
+def test_the_learners_actions_are_checked_whatever_is_done_to_the_mask_handed_out() -> None:
+    # The env checks the learner's actions against a mask of its own (kept from the end of
+    # the previous step): writing into the mask it handed out changes nothing.
+    envs = MeutererVectorEnv(num_envs=6, players=3, rounds=1, observation="vector")
+    _, info = envs.reset(seed=3)
+    rng = np.random.default_rng(0)
+    refused = 0
+    for turn in range(60):
+        mask = info["action_mask"]
+        legal = mask.copy()  # (the batch's legal ids: no game is over between steps here)
+        mask[...] = turn % 2 == 0  # all legal, or none, in the array the user holds
+        actions = envs.random_actions()
+        wrong = rng.random(6) < 0.2
+        actions[wrong] = rng.integers(-2, envs.game.ids.num_actions + 2, size=int(wrong.sum()))
+        expected = _refusal(envs, actions)
+        assert expected is None or expected[0] is IllegalActionError
+        inside = (actions >= 0) & (actions < legal.shape[1])
+        assert (expected is None) == bool((inside & legal[np.arange(6), np.where(inside, actions, 0)]).all())
+        kept = envs._mask
+        assert kept is not None and kept[1] == envs.game._version  # the env's own check, not the batch's
+        if expected is not None:
+            with pytest.raises(IllegalActionError) as error:
+                envs.step(actions)
+            assert str(error.value) == expected[1]
+            refused += 1
+            actions = envs.random_actions()  # nothing was applied: a legal step now
+        _, _, _, _, info = envs.step(actions)
+    assert refused > 10
+    bads: list[Any] = [[0] * 6, np.zeros(6, dtype=np.float64), np.zeros(5, dtype=np.int64)]
+    for bad in bads:  # the batch's own errors
+        expected = _refusal(envs, bad)
+        assert expected is not None and expected[0] in (TypeError, ValueError)
+        with pytest.raises(expected[0], match=re.escape(expected[1])):
+            envs.step(bad)
+
+
+def test_the_check_follows_the_batch_when_it_changes_between_steps() -> None:
+    # The kept mask is the batch's at one state: once the batch changes (here a game set to
+    # another's state), the learner's actions are checked against the new state.
+    envs = MeutererVectorEnv(num_envs=8, observation="vector")
+    _, info = envs.reset(seed=5)
+    for _ in range(3):
+        _, _, _, _, info = envs.step(envs.random_actions())
+    mask = info["action_mask"]
+    other = next(j for j in range(1, 8) if (mask[0] & ~mask[j]).any())
+    stale = int(np.flatnonzero(mask[0] & ~mask[other])[0])  # legal in game 0, not in the other
+    envs.game.set_state(0, envs.game.to_state(other))
+    actions = envs.random_actions()
+    actions[0] = stale
+    with pytest.raises(IllegalActionError, match=r"game\(s\) of the batch: 0 "):
+        envs.step(actions)
+    assert (envs.action_masks()[0] == mask[other]).all()
+    envs.step(envs.random_actions())  # the new state's legal actions pass

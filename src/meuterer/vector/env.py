@@ -6,7 +6,8 @@ batched opponent policies, until every game is back at the learner's turn or ove
 registered as ``meuterer/Meuterer-v0``'s ``vector_entry_point``, so
 ``gymnasium.make_vec("meuterer/Meuterer-v0", num_envs=64, vectorization_mode="vector_entry_point")``
 builds it. Finished games restart in the same step (``AutoresetMode.SAME_STEP``: the last
-observation and info are in ``info["final_obs"]`` and ``info["final_info"]``).
+observation and info are in ``info["final_obs"]`` and ``info["final_info"]``, in the rows
+where ``info["_final_obs"]`` is true; the other rows of ``final_obs`` are zeros).
 
 >>> import gymnasium
 >>> import meuterer.gym  # registers meuterer/Meuterer-v0
@@ -124,6 +125,7 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self._last = np.zeros(num_envs, dtype=np.float64)
         self._vectors: npt.NDArray[np.int32] | None = None
+        self._mask: tuple[VectorGame, int, BoolArray] | None = None
 
     def _make_policies(self, spec: Any) -> list[BatchPolicy | None]:
         specs = list(spec) if isinstance(spec, (list, tuple)) else [spec] * (self.players - 1)
@@ -158,7 +160,11 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
     ) -> tuple[npt.NDArray[Any], npt.NDArray[np.float32], BoolArray, BoolArray, dict[str, Any]]:
         """Apply the learner's action in every game, then play chance and the opponents."""
         g = self.game
-        g.step(actions)
+        a = self._checked(actions)
+        if a is None:  # no mask kept for this state: the batch's own check
+            g.step(actions)
+        else:
+            g.step(a, checked=False)
         self._advance()
         terminated = g.terminal
         now = g.utilities(self.utility)[:, self.seat]
@@ -167,18 +173,23 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
         info: dict[str, Any] = {"action_mask": None}  # first, as the info of reset
         if terminated.any():
-            final = self._observe()
-            info["final_obs"] = final
+            # The finished games' last observations, before they restart; the batch's
+            # observations once, after.
+            done = np.flatnonzero(terminated)
+            last = self._observe(done)
+            info["final_obs"] = None  # (the keys in Gymnasium's order)
             info["final_info"] = {"scores": g.scores.copy(), "_scores": terminated.copy()}
             info["_final_obs"] = terminated.copy()
             info["_final_info"] = terminated.copy()
             g.reset(terminated)
             self._advance()
             self._last[terminated] = g.utilities(self.utility)[terminated, self.seat]
-            # Only the restarted games moved: the others' observations are the final ones.
-            observed = final.copy(order="K")  # the layout of a fresh observation (vectors: transposed)
-            restarted = np.flatnonzero(terminated)
-            observed[restarted] = self._observe(restarted)
+            observed = self._observe()
+            # Zeros in the rows of the games that went on (Gymnasium defines the rows of
+            # ``_final_obs`` only): a copy of the observations there would cost more.
+            final = np.zeros(observed.shape, dtype=observed.dtype)
+            final[done] = last
+            info["final_obs"] = final
         else:
             observed = self._observe()
         info["action_mask"] = self.action_masks()
@@ -186,7 +197,17 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
 
     def action_masks(self) -> BoolArray:
         """(num_envs, num_actions): the learner's legal action ids in each game."""
-        return self.game.legal_mask()
+        g = self.game
+        kept = self._mask
+        if kept is not None and kept[0] is g and kept[1] == g._version:
+            return kept[2].copy()
+        mask = g.legal_mask()
+        # A copy of its own, to check the learner's next actions against (whatever is done
+        # to the one handed out), while the batch is in this state; only if every game is
+        # at the learner's decision or over (as after reset and step).
+        if not _CHANCE_STEP[g.step_].any():
+            self._mask = (g, g._version, mask.copy())
+        return mask
 
     def random_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action of the learner in each game."""
@@ -246,6 +267,28 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
             g._apply(idx, actions, group)
             s = g.step_[idx]
             idx = idx[_CHANCE_STEP[s] | ((g.to_act[idx] != seat) & (s != GAME_OVER))]  # still moving
+
+    def _checked(self, actions: object) -> IntArray | None:
+        """The learner's ``actions`` as int64, checked against the mask kept by
+        :meth:`action_masks` (the batch's :meth:`~VectorGame.check`, with its
+        :class:`~meuterer.errors.IllegalActionError`, in fewer steps); ``None`` if no mask is
+        kept for the batch's state, or the actions are not a (B,) integer array (the
+        batch's check then raises its error)."""
+        g = self.game
+        kept = self._mask
+        if kept is None or kept[0] is not g or kept[1] != g._version:
+            return None
+        if not isinstance(actions, np.ndarray) or actions.dtype.kind not in "iu" or actions.shape != (g.batch,):
+            return None
+        a = actions.astype(np.int64)
+        mask = kept[2]
+        inside = (a >= 0) & (a < mask.shape[1])
+        legal = mask[np.arange(g.batch), np.where(inside, a, 0)]
+        legal &= inside
+        legal |= g.step_ == GAME_OVER  # (any id: finished games ignore theirs)
+        if not legal.all():
+            g._refuse(np.flatnonzero(~legal), a)
+        return a
 
     def _policy_actions(self, policy: BatchPolicy, games: IntArray) -> IntArray:
         """A callable opponent's actions in the games ``games`` (its seat to act in each)."""
