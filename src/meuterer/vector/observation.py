@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -261,6 +261,11 @@ def _index_of(seats: IntArray, length: IntArray, n: int) -> IntArray:
     return found
 
 
+_Work = tuple[npt.NDArray[np.int32], npt.NDArray[np.float64], npt.NDArray[np.float32], IntArray, IntArray]
+"""An encoder's work arrays for one batch size: ints, computed quantities, looked-up
+quantities, the places of the ones, each game's start in the flat output."""
+
+
 class Encoder:
     """:meth:`meuterer.views.Layout.encode` over a batch: quantities scaled to [0, 1] by
     their bounds, categories one-hot.
@@ -277,6 +282,14 @@ class Encoder:
     >>> np.allclose(encoded[1], layout.encode(view(games.to_state(1), int(games.to_act[1]))))
     True
     """
+
+    SPAN: Final = 256
+    """A quantity's values ``low`` to ``low + SPAN - 1`` are looked up in a table (others
+    are computed)."""
+
+    BLOCK: Final = 256
+    """Games written at a time: the block of the output stays in the cache while its zeros,
+    quantities and ones are written."""
 
     def __init__(self, layout: Layout[PlayerView]) -> None:
         low = np.array(layout.low, dtype=np.int64)
@@ -295,34 +308,55 @@ class Encoder:
         # as columns, in floats: (v - low) * scale is computed exactly as over integers
         self._low_q = low[~categorical].astype(np.float64)[:, None]
         self._scale_q = self._scale[:, None]
+        # The table: row e, column v - low holds quantity e's (v - low) * scale, as the
+        # arithmetic gives it (the float64 product, rounded to float32 once).
+        q = len(self._quantity)
+        self._table = (np.arange(self.SPAN, dtype=np.float64) * self._scale_q).astype(np.float32).reshape(-1)
+        self._low_i = low[~categorical].astype(np.int32)[:, None]
+        self._row_at = (np.arange(q, dtype=np.int32) * self.SPAN)[:, None]
         self._local = threading.local()
 
     def __call__(self, vectors: npt.NDArray[np.signedinteger[Any]]) -> npt.NDArray[np.float32]:
         """(B, encoded size) floats of (B, size) observation vectors (any signed integer dtype)."""
         # The entries are read as rows of the transposed vectors (contiguous when they come
-        # from observations()); the one-hot entries are one scatter into the flat output,
-        # the game by game order of its places. The work arrays are kept from call to call
-        # (per thread, per batch size): fresh ones of a few MB cost more in page faults
-        # than the arithmetic.
+        # from observations()), the quantities looked up in the table (or computed) and the
+        # places of the ones found for the whole batch; the output is then written a block
+        # of games at a time (zeros, quantities, ones: one pass over its memory, not three).
+        # The work arrays are kept from call to call (per thread, per batch size): fresh ones
+        # of a few MB cost more in page faults than the arithmetic.
         b = len(vectors)
-        out = np.zeros((b, self.size), dtype=np.float32)
+        out = np.empty((b, self.size), dtype=np.float32)
         entries = vectors.T
-        ints, values, places, base = self._work(b)
+        ints, values, scaled, places, base = self._work(b)
         q, c = self._quantity, self._category
+        quantities: npt.NDArray[np.float32] | npt.NDArray[np.float64] = values
         if entries.dtype == np.int32:
-            np.take(entries, q, axis=0, out=ints[: len(q)], mode="clip")
-            np.subtract(ints[: len(q)], self._low_q, out=values)
-        else:
-            np.subtract(entries[q], self._low_q, out=values)
-        values *= self._scale_q
-        out[:, self._quantity_at] = values.T
-        if entries.dtype == np.int32:
+            found = ints[: len(q)]
+            np.take(entries, q, axis=0, out=found, mode="clip")
+            found -= self._low_i
+            # every value in the table at once: v - low, read as unsigned, is below SPAN
+            # from low to low + SPAN - 1 only
+            if int(found.view(np.uint32).max(initial=0)) < self.SPAN:
+                found += self._row_at
+                quantities = np.take(self._table, found, out=scaled, mode="clip")
+            else:
+                np.take(entries, q, axis=0, out=found, mode="clip")
+                np.subtract(found, self._low_q, out=values)
+                values *= self._scale_q
             np.take(entries, c, axis=0, out=ints[: len(c)], mode="clip")
             np.add(ints[: len(c)], self._category_at[:, None], out=places)
         else:
+            np.subtract(entries[q], self._low_q, out=values)
+            values *= self._scale_q
             np.add(entries[c], self._category_at[:, None], out=places, casting="unsafe")
         places += base
-        out.reshape(-1)[places.T] = 1.0
+        flat, at = out.reshape(-1), self._quantity_at
+        for start in range(0, b, self.BLOCK):
+            games = slice(start, start + self.BLOCK)
+            block = out[games]
+            block.fill(0.0)
+            block[:, at] = quantities[:, games].T
+            flat[places[:, games]] = 1.0
         return out
 
     def __getstate__(self) -> dict[str, object]:
@@ -334,17 +368,23 @@ class Encoder:
         self.__dict__.update(state)
         self._local = threading.local()
 
-    def _work(self, b: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64], IntArray, IntArray]:
-        """The work arrays of a batch of ``b`` (this thread's)."""
-        found: tuple[npt.NDArray[np.int32], npt.NDArray[np.float64], IntArray, IntArray] | None
-        found = getattr(self._local, "work", None)
-        if found is None or found[1].shape[1] != b:
+    def _work(self, b: int) -> _Work:
+        """The work arrays of a batch of ``b`` (this thread's; those of the last few batch
+        sizes are kept: an env encodes its whole batch, and the games that restart)."""
+        kept: dict[int, _Work] | None = getattr(self._local, "work", None)
+        if kept is None:
+            kept = self._local.work = {}
+        found = kept.pop(b, None)
+        if found is None:
             q, c = len(self._quantity), len(self._category)
             found = (
                 np.empty((max(q, c), b), dtype=np.int32),
                 np.empty((q, b), dtype=np.float64),
+                np.empty((q, b), dtype=np.float32),
                 np.empty((c, b), dtype=np.int64),
                 np.arange(0, b * self.size, self.size, dtype=np.int64),
             )
-            self._local.work = found
+            if len(kept) >= 4:  # the least recently used goes
+                del kept[next(iter(kept))]
+        kept[b] = found  # the most recently used last
         return found
