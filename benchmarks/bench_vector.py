@@ -81,7 +81,7 @@ def env_steps(batch: int) -> Callable[[], int]:
         plain_apply(idx, actions, *rest)
 
     game._apply = counting_apply  # type: ignore[method-assign,assignment]
-    for _ in range(30):  # past the first deals
+    for _ in range(300):  # past the first deals, and the sale and discard tables filled (a start-up cost)
         env.step(env.random_actions())
 
     def one() -> int:
