@@ -433,6 +433,42 @@ def test_the_scalar_encoder_writes_the_layouts_encoding(players: int) -> None:
         assert np.array_equal(listed, np.array(layout.encode_values(values), np.float32))
 
 
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize(
+    "rules", [Rules(), Rules(pirates=True, hand_size=4, loadmaster_extra=2, max_offer=5, ring="shuffled")]
+)
+def test_the_encoders_read_off_a_fast_game_are_the_layouts(players: int, rules: Rules) -> None:
+    # from_game and vector_from_game pack the fast game's values in their own order into
+    # their scratch arrays: every seat's and the spectator's observation at every step of
+    # some games is the layout's encoding and vector of the view, and none handed out
+    # changes with the later ones.
+    from meuterer.fast import FastGame
+
+    layout = observation_layout(players, rules)
+    encoder = adapter.ScalarEncoder(layout)
+    encode, vector = encoder.from_game(), encoder.vector_from_game()
+    handed: list[tuple[np.ndarray, np.ndarray, tuple[int, ...]]] = []
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = FastGame.new(players, seed % players, rules)
+        while not game.is_terminal():
+            for player in (None, *range(players)):
+                expected = layout.vector(view(game.to_state(), player))
+                encoded, ints = encode(game, player), vector(game, player)
+                assert encoded.dtype == np.float32 and encoded.flags.writeable
+                assert np.array_equal(encoded, np.array(layout.encode_values(expected), np.float32))
+                assert ints.dtype == np.int64 and ints.flags.writeable and ints.tolist() == list(expected)
+                handed.append((encoded, ints, expected))
+            if game.is_chance_node():
+                game.apply_chance(rng)
+            else:
+                game.apply_at(rng.randrange(len(game.legal_actions())))
+    assert len(handed) > 500
+    for encoded, ints, expected in handed[:: len(handed) // 50]:
+        assert np.array_equal(encoded, np.array(layout.encode_values(expected), np.float32))
+        assert ints.tolist() == list(expected)
+
+
 def test_the_scalar_encoders_vector_is_a_new_writable_int64_array() -> None:
     layout = observation_layout(4)
     encode = adapter.ScalarEncoder.of(layout)

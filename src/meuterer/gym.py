@@ -65,7 +65,7 @@ from meuterer.actions import Action, Sell
 from meuterer.encoding import UTILITIES, ActionIds, action_ids, as_action_id, score_utilities
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.fast import FastGame
-from meuterer.fast.observation import observation_vector
+from meuterer.fast.observation import value_names, values_struct, write_values
 from meuterer.rules import Rules
 from meuterer.state import State
 from meuterer.views import Layout, PlayerView, observation_layout, observation_text, view
@@ -239,6 +239,7 @@ class ScalarEncoder:
         self._table = np.array(table, np.float32)
         self._count = layout.size
         self._pack = struct.Struct(f"={layout.size}q").pack_into  # native int64s, as numpy lays them out
+        self._names = layout.names
 
     @staticmethod
     @lru_cache(maxsize=32)
@@ -288,6 +289,67 @@ class ScalarEncoder:
             return table.take(rows)
 
         return encode
+
+    def _values(self) -> tuple[struct.Struct, np.ndarray]:
+        # The packing of meuterer.fast.observation.write_values for this layout, and the
+        # place of each of the layout's entries among the packed values.
+        names = self._names
+        players = sum(name.endswith(".score") for name in names)
+        ring = sum(name.startswith("ring[") for name in names)
+        where = {name: i for i, name in enumerate(value_names(players, ring)) if name is not None}
+        return values_struct(players, ring), np.array([where[name] for name in names], np.int64)
+
+    def from_game(self) -> Callable[[FastGame, int | None], np.ndarray]:
+        """A function of one's own that encodes the observation of a seat (``None``: a
+        spectator) of a fast game, as calling the encoder on
+        :func:`~meuterer.fast.observation.observation_vector` does, into a new float32
+        array: the values are packed straight into its scratch array
+        (:func:`~meuterer.fast.observation.write_values`) and encoded from their own
+        order. For an :func:`~meuterer.views.observation_layout` only.
+
+        >>> from meuterer.fast import FastGame
+        >>> from meuterer.fast.observation import observation_vector
+        >>> from meuterer.views import observation_layout
+        >>> game, encoder = FastGame.new(3), ScalarEncoder.of(observation_layout(3))
+        >>> encode = encoder.from_game()
+        >>> encode(game, 1).tolist() == encoder(np.array(observation_vector(game, 1))).tolist()
+        True
+        """
+        packing, order = self._values()
+        pack, entry, start, table = packing.pack_into, order.take(self._entry), self._start, self._table
+        ints, rows = np.empty(packing.size // 8, np.int64), np.empty(self.size, np.int64)
+        add = np.add
+
+        def encode(game: FastGame, player: int | None) -> np.ndarray:
+            write_values(game, player, pack, ints)
+            add(ints.take(entry), start, out=rows)
+            return table.take(rows)
+
+        return encode
+
+    def vector_from_game(self) -> Callable[[FastGame, int | None], np.ndarray]:
+        """A function of one's own that gives the observation vector of a seat (``None``:
+        a spectator) of a fast game (:func:`~meuterer.fast.observation.observation_vector`)
+        as a new int64 array: the values packed into its scratch array, then put in the
+        layout's order (one ``take``). For an :func:`~meuterer.views.observation_layout` only.
+
+        >>> from meuterer.fast import FastGame
+        >>> from meuterer.fast.observation import observation_vector
+        >>> from meuterer.views import observation_layout
+        >>> game = FastGame.new(4)
+        >>> vector = ScalarEncoder.of(observation_layout(4)).vector_from_game()
+        >>> vector(game, None).tolist() == observation_vector(game, None)
+        True
+        """
+        packing, order = self._values()
+        pack = packing.pack_into
+        ints = np.empty(packing.size // 8, np.int64)
+
+        def vector(game: FastGame, player: int | None) -> np.ndarray:
+            write_values(game, player, pack, ints)
+            return ints.take(order)
+
+        return vector
 
     def __call__(self, values: np.ndarray) -> np.ndarray:
         """The encoding of an observation vector (an int array of the layout's size, each entry within its bounds)."""
@@ -417,8 +479,10 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
         self.layout = observation_layout(players, self.rules)
         """The declared observation layout (:func:`meuterer.views.observation_layout`)."""
         self.observation_space = observation_space(self.layout, observation)
-        self._encoder = ScalarEncoder.of(self.layout)
-        self._encode = self._encoder.from_list()  # this environment's own scratch arrays
+        encoder = ScalarEncoder.of(self.layout)
+        # the learner's observation, read straight off the fast game into this
+        # environment's own scratch arrays (encoded as Layout.encode_values)
+        self._observe = encoder.vector_from_game() if observation == "vector" else encoder.from_game()
         self.action_space = _Actions(self.ids.num_actions)
         self._legal_ids = LegalIds.shared(self.ids)
         self._game = FastGame.from_state(self._initial)
@@ -584,10 +648,7 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
 
     def _observation(self) -> np.ndarray:
         # The learner's observation, read straight off the fast game (the declared layout's).
-        values = observation_vector(self._game, self.seat)
-        if self.observation_kind == "vector":
-            return self._encoder.vector(values)
-        return self._encode(values)  # as Layout.encode_values
+        return self._observe(self._game, self.seat)
 
     def _info(self) -> dict[str, Any]:
         mask = self._mask
