@@ -587,6 +587,44 @@ def test_legal_ids_of_sales_follow_the_order_of_the_active_islands() -> None:
     assert checked == 5
 
 
+def test_legal_ids_find_another_sellers_sales_of_the_same_declarations() -> None:
+    # Sales are looked up by their declarations (a sale's id does not depend on its seller):
+    # another seat's sales of the same declarations are found, with the right ids; sales
+    # of equal but other declarations are worked out.
+    import attrs
+
+    from meuterer.actions import Sell
+    from meuterer.encoding import action_ids
+    from meuterer.fast import FastGame
+
+    ids = action_ids(Rules())
+    legal_ids = adapter.LegalIds(ids)
+    rng = random.Random(2)
+    checked = 0
+    while checked < 5:
+        game = FastGame.new(4)
+        while not game.is_terminal():
+            if game.is_chance_node():
+                game.apply_chance(rng)
+                continue
+            legal = game.legal_actions()
+            if type(legal[0]) is Sell and len(legal) > 1:
+                moves, _ = legal_ids(game)
+                other = game.clone()
+                other.to_act = (game.to_act + 1) % 4
+                other._legal = tuple(Sell(other.to_act, action.sales) for action in legal)
+                known = len(legal_ids._by_actions)
+                again, _ = legal_ids(other)
+                expected = sorted((ids.action_id(other, action), i) for i, action in enumerate(other._legal))
+                assert list(again.items()) == expected == list(moves.items())
+                assert len(legal_ids._by_actions) == known  # found, not worked out
+                other._legal = tuple(attrs.evolve(action, sales=(*action.sales,)) for action in legal)
+                assert list(legal_ids(other)[0].items()) == expected
+                assert len(legal_ids._by_actions) == known + 1  # new declarations: worked out
+                checked += 1
+            game.apply_at(rng.randrange(len(game.legal_actions())))
+
+
 def test_legal_ids_share_one_read_only_mask_per_set_of_ids() -> None:
     # Another player's plays of the same cards have the same ids: the same (read-only) mask.
     from meuterer.actions import Pass, Play

@@ -65,6 +65,7 @@ from meuterer.actions import Action, Sell
 from meuterer.encoding import UTILITIES, ActionIds, action_ids, as_action_id, score_utilities
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.fast import FastGame
+from meuterer.fast.engine import GAME_OVER
 from meuterer.fast.observation import value_names, values_struct, write_values
 from meuterer.rules import Rules
 from meuterer.state import State
@@ -170,9 +171,14 @@ class LegalIds:
     ) -> tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]:
         # A list not seen by identity: looked up by the identities of its actions. A sale's
         # id depends on which islands are active, in ring order, too (the rule set's islands
-        # at those places of the ring).
-        where = tuple(map(game.ring.__getitem__, game.active)) if legal and type(legal[0]) is Sell else None
-        same = (where, *map(id, legal))
+        # at those places of the ring), and on its declarations, not on its seller: sales
+        # are looked up by the identities of their declarations (the fast engine builds
+        # each seat's sales from the same declarations).
+        if legal and type(legal[0]) is Sell:
+            where = tuple(map(game.ring.__getitem__, game.active))
+            same: tuple[object, ...] = (where, *[id(sell.sales) for sell in legal])  # type: ignore[union-attr]
+        else:
+            same = (None, *map(id, legal))
         entry = self._by_actions.get(same)
         if entry is None:
             action_id = self.ids.action_id
@@ -535,7 +541,7 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner takes action id ``action``; then chance and the opponents play."""
         game = self._game
-        if game.is_terminal():
+        if game.step == GAME_OVER:
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
         number = action if type(action) is int else as_action_id(action)  # a plain int as it is
         moves = self._moves
@@ -550,7 +556,7 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
         game.apply_at(index)
         self._advance()
         self._steps += 1
-        terminated = game.is_terminal()
+        terminated = game.step == GAME_OVER
         now = self._utility()
         if self.reward_model == "step":
             reward, self._base = now - self._base, now
@@ -559,7 +565,15 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
         truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
         if self.render_mode == "human":
             self.render()
-        return self._observation(), float(reward), terminated, truncated, self._info()
+        seat = self.seat
+        observation = self._observe(game, seat)
+        mask = self._mask
+        if mask is None:
+            self._legal()
+            mask = self._mask
+            assert mask is not None
+        info = {"action_mask": mask.copy(), "seat": seat, "scores": tuple(game.scores)}  # as _info
+        return observation, float(reward), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal action ids as booleans (sb3-contrib's ``MaskablePPO`` asks for this)."""
@@ -651,6 +665,7 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
         return self._observe(self._game, self.seat)
 
     def _info(self) -> dict[str, Any]:
+        # (written out in step too)
         mask = self._mask
         if mask is None:
             self._legal()
