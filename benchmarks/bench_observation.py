@@ -4,9 +4,12 @@ this pass (frozen below as a private copy, kept for timing only, never run by th
 Plays seeded random games on the fast engine and, at every step, calls both writers on the
 live game (as the envs do: the game just changed, so it is in the cache), in turn, timing
 each call: for the seat to act (what the Gym and PettingZoo envs ask for), for every seat
-and the spectator, and ending in an int64 numpy array as the adapters do (the list through
-``ScalarEncoder.vector``). Prints microseconds per call (medians of the repeats, less the
-timer's own cost, measured as a writer that does nothing) and the ratios.
+and the spectator, and ending in an int64 numpy array (the list through
+``ScalarEncoder.vector``). The last two rows compare the list packed into an array (int64,
+or encoded as float32) with what the adapters do since: ``write_values`` packing the
+entries straight into the array (``ScalarEncoder.vector_from_game`` and ``from_game``).
+Prints microseconds per call (medians of the repeats, less the timer's own cost, measured
+as a writer that does nothing) and the ratios.
 
     PYTHONPATH=src python benchmarks/bench_observation.py [--games N] [--repeats N] [--players N]
 """
@@ -236,10 +239,20 @@ def main() -> None:
     def nothing(game: FastGame, player: int | None) -> object:
         return None
 
+    # The adapters' path since write_values: packed straight into an array (then reordered,
+    # or encoded from the packed order), against the list packed by ScalarEncoder.vector.
+    packed_array = encoder.vector_from_game()
+    encode_list, encode_packed = encoder.from_list(), encoder.from_game()
+
+    def list_encoding(game: FastGame, player: int | None) -> object:
+        return encode_list(observation_vector(game, player))
+
     rows: dict[str, tuple[list[Writer], bool]] = {
         "list, seat to act": ([_before_observation_vector, observation_vector, nothing], False),
         "list, every seat and None": ([_before_observation_vector, observation_vector, nothing], True),
         "int64 array (ScalarEncoder.vector), seat to act": ([before_array, after_array, nothing], False),
+        "int64 array: list+pack -> write_values+take": ([after_array, packed_array, nothing], False),
+        "float32 encoding: list+pack -> write_values": ([list_encoding, encode_packed, nothing], False),
     }
     print(
         f"{args.games} games of {args.players} players, {layout.size} entries; "

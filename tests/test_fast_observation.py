@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from meuterer import Rules
 from meuterer.cards import ROLES
 from meuterer.fast import FastGame
-from meuterer.fast.observation import observation_vector
+from meuterer.fast.observation import observation_values, observation_vector, value_names
 from meuterer.views import observation_layout, view
 
 from .strategies import seeded_setups
@@ -19,12 +19,19 @@ from .test_fast import RULE_SETS
 
 
 def differences(game: FastGame, player: int | None) -> list[str]:
-    """The layout entries where the fast writer and the reference view disagree."""
+    """The layout entries where a fast writer (the vector, or the packed values in their
+    own order) and the reference view disagree."""
     layout = observation_layout(game.players, game.rules)
     expected = layout.vector(view(game.to_state(), player))
     actual = observation_vector(game, player)
     assert len(actual) == layout.size
-    return [f"{name}: {a} != {e}" for name, a, e in zip(layout.names, actual, expected, strict=True) if a != e]
+    named = dict(zip(value_names(game.players, len(game.ring)), observation_values(game, player), strict=True))
+    packed = [named[name] for name in layout.names]
+    return [
+        f"{name}: {a} != {e}" + ("" if p == e else f" (packed {p})")
+        for name, a, p, e in zip(layout.names, actual, packed, expected, strict=True)
+        if a != e or p != e
+    ]
 
 
 def check_game(seed: int, players: int, first_captain: int, rules: Rules) -> int:
@@ -72,10 +79,11 @@ def test_the_writers_memos_forget_when_full(monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setattr(writer, "_SEEN_LIMIT", 0)  # forgotten before every entry
     monkeypatch.setattr(writer, "_LIMIT", 0)
-    for memo in ("_SEEN", "_QUEUE", "_RING", "_SOLD"):
+    memos = ("_SEEN", "_QUEUE", "_RING", "_SOLD", "_QUEUE_PACKED", "_RING_PACKED")
+    for memo in memos:
         monkeypatch.setattr(writer, memo, {})
     assert check_game(3, 4, 1, Rules(ring="shuffled")) > 100
-    assert all(len(getattr(writer, memo)) <= 1 for memo in ("_SEEN", "_QUEUE", "_RING", "_SOLD"))
+    assert all(len(getattr(writer, memo)) <= 1 for memo in memos)
 
 
 def test_the_role_memo_holds_every_key_it_can_meet() -> None:

@@ -433,6 +433,42 @@ def test_the_scalar_encoder_writes_the_layouts_encoding(players: int) -> None:
         assert np.array_equal(listed, np.array(layout.encode_values(values), np.float32))
 
 
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize(
+    "rules", [Rules(), Rules(pirates=True, hand_size=4, loadmaster_extra=2, max_offer=5, ring="shuffled")]
+)
+def test_the_encoders_read_off_a_fast_game_are_the_layouts(players: int, rules: Rules) -> None:
+    # from_game and vector_from_game pack the fast game's values in their own order into
+    # their scratch arrays: every seat's and the spectator's observation at every step of
+    # some games is the layout's encoding and vector of the view, and none handed out
+    # changes with the later ones.
+    from meuterer.fast import FastGame
+
+    layout = observation_layout(players, rules)
+    encoder = adapter.ScalarEncoder(layout)
+    encode, vector = encoder.from_game(), encoder.vector_from_game()
+    handed: list[tuple[np.ndarray, np.ndarray, tuple[int, ...]]] = []
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = FastGame.new(players, seed % players, rules)
+        while not game.is_terminal():
+            for player in (None, *range(players)):
+                expected = layout.vector(view(game.to_state(), player))
+                encoded, ints = encode(game, player), vector(game, player)
+                assert encoded.dtype == np.float32 and encoded.flags.writeable
+                assert np.array_equal(encoded, np.array(layout.encode_values(expected), np.float32))
+                assert ints.dtype == np.int64 and ints.flags.writeable and ints.tolist() == list(expected)
+                handed.append((encoded, ints, expected))
+            if game.is_chance_node():
+                game.apply_chance(rng)
+            else:
+                game.apply_at(rng.randrange(len(game.legal_actions())))
+    assert len(handed) > 500
+    for encoded, ints, expected in handed[:: len(handed) // 50]:
+        assert np.array_equal(encoded, np.array(layout.encode_values(expected), np.float32))
+        assert ints.tolist() == list(expected)
+
+
 def test_the_scalar_encoders_vector_is_a_new_writable_int64_array() -> None:
     layout = observation_layout(4)
     encode = adapter.ScalarEncoder.of(layout)
@@ -549,6 +585,44 @@ def test_legal_ids_of_sales_follow_the_order_of_the_active_islands() -> None:
                 checked += 1
             game.apply_at(rng.randrange(len(game.legal_actions())))
     assert checked == 5
+
+
+def test_legal_ids_find_another_sellers_sales_of_the_same_declarations() -> None:
+    # Sales are looked up by their declarations (a sale's id does not depend on its seller):
+    # another seat's sales of the same declarations are found, with the right ids; sales
+    # of equal but other declarations are worked out.
+    import attrs
+
+    from meuterer.actions import Sell
+    from meuterer.encoding import action_ids
+    from meuterer.fast import FastGame
+
+    ids = action_ids(Rules())
+    legal_ids = adapter.LegalIds(ids)
+    rng = random.Random(2)
+    checked = 0
+    while checked < 5:
+        game = FastGame.new(4)
+        while not game.is_terminal():
+            if game.is_chance_node():
+                game.apply_chance(rng)
+                continue
+            legal = game.legal_actions()
+            if type(legal[0]) is Sell and len(legal) > 1:
+                moves, _ = legal_ids(game)
+                other = game.clone()
+                other.to_act = (game.to_act + 1) % 4
+                other._legal = tuple(Sell(other.to_act, action.sales) for action in legal)
+                known = len(legal_ids._by_actions)
+                again, _ = legal_ids(other)
+                expected = sorted((ids.action_id(other, action), i) for i, action in enumerate(other._legal))
+                assert list(again.items()) == expected == list(moves.items())
+                assert len(legal_ids._by_actions) == known  # found, not worked out
+                other._legal = tuple(attrs.evolve(action, sales=(*action.sales,)) for action in legal)
+                assert list(legal_ids(other)[0].items()) == expected
+                assert len(legal_ids._by_actions) == known + 1  # new declarations: worked out
+                checked += 1
+            game.apply_at(rng.randrange(len(game.legal_actions())))
 
 
 def test_legal_ids_share_one_read_only_mask_per_set_of_ids() -> None:

@@ -65,7 +65,8 @@ from meuterer.actions import Action, Sell
 from meuterer.encoding import UTILITIES, ActionIds, action_ids, as_action_id, score_utilities
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.fast import FastGame
-from meuterer.fast.observation import observation_vector
+from meuterer.fast.engine import GAME_OVER
+from meuterer.fast.observation import value_names, values_struct, write_values
 from meuterer.rules import Rules
 from meuterer.state import State
 from meuterer.views import Layout, PlayerView, observation_layout, observation_text, view
@@ -170,9 +171,14 @@ class LegalIds:
     ) -> tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]:
         # A list not seen by identity: looked up by the identities of its actions. A sale's
         # id depends on which islands are active, in ring order, too (the rule set's islands
-        # at those places of the ring).
-        where = tuple(map(game.ring.__getitem__, game.active)) if legal and type(legal[0]) is Sell else None
-        same = (where, *map(id, legal))
+        # at those places of the ring), and on its declarations, not on its seller: sales
+        # are looked up by the identities of their declarations (the fast engine builds
+        # each seat's sales from the same declarations).
+        if legal and type(legal[0]) is Sell:
+            where = tuple(map(game.ring.__getitem__, game.active))
+            same: tuple[object, ...] = (where, *[id(sell.sales) for sell in legal])  # type: ignore[union-attr]
+        else:
+            same = (None, *map(id, legal))
         entry = self._by_actions.get(same)
         if entry is None:
             action_id = self.ids.action_id
@@ -239,6 +245,7 @@ class ScalarEncoder:
         self._table = np.array(table, np.float32)
         self._count = layout.size
         self._pack = struct.Struct(f"={layout.size}q").pack_into  # native int64s, as numpy lays them out
+        self._names = layout.names
 
     @staticmethod
     @lru_cache(maxsize=32)
@@ -288,6 +295,67 @@ class ScalarEncoder:
             return table.take(rows)
 
         return encode
+
+    def _values(self) -> tuple[struct.Struct, np.ndarray]:
+        # The packing of meuterer.fast.observation.write_values for this layout, and the
+        # place of each of the layout's entries among the packed values.
+        names = self._names
+        players = sum(name.endswith(".score") for name in names)
+        ring = sum(name.startswith("ring[") for name in names)
+        where = {name: i for i, name in enumerate(value_names(players, ring)) if name is not None}
+        return values_struct(players, ring), np.array([where[name] for name in names], np.int64)
+
+    def from_game(self) -> Callable[[FastGame, int | None], np.ndarray]:
+        """A function of one's own that encodes the observation of a seat (``None``: a
+        spectator) of a fast game, as calling the encoder on
+        :func:`~meuterer.fast.observation.observation_vector` does, into a new float32
+        array: the values are packed straight into its scratch array
+        (:func:`~meuterer.fast.observation.write_values`) and encoded from their own
+        order. For an :func:`~meuterer.views.observation_layout` only.
+
+        >>> from meuterer.fast import FastGame
+        >>> from meuterer.fast.observation import observation_vector
+        >>> from meuterer.views import observation_layout
+        >>> game, encoder = FastGame.new(3), ScalarEncoder.of(observation_layout(3))
+        >>> encode = encoder.from_game()
+        >>> encode(game, 1).tolist() == encoder(np.array(observation_vector(game, 1))).tolist()
+        True
+        """
+        packing, order = self._values()
+        pack, entry, start, table = packing.pack_into, order.take(self._entry), self._start, self._table
+        ints, rows = np.empty(packing.size // 8, np.int64), np.empty(self.size, np.int64)
+        add = np.add
+
+        def encode(game: FastGame, player: int | None) -> np.ndarray:
+            write_values(game, player, pack, ints)
+            add(ints.take(entry), start, out=rows)
+            return table.take(rows)
+
+        return encode
+
+    def vector_from_game(self) -> Callable[[FastGame, int | None], np.ndarray]:
+        """A function of one's own that gives the observation vector of a seat (``None``:
+        a spectator) of a fast game (:func:`~meuterer.fast.observation.observation_vector`)
+        as a new int64 array: the values packed into its scratch array, then put in the
+        layout's order (one ``take``). For an :func:`~meuterer.views.observation_layout` only.
+
+        >>> from meuterer.fast import FastGame
+        >>> from meuterer.fast.observation import observation_vector
+        >>> from meuterer.views import observation_layout
+        >>> game = FastGame.new(4)
+        >>> vector = ScalarEncoder.of(observation_layout(4)).vector_from_game()
+        >>> vector(game, None).tolist() == observation_vector(game, None)
+        True
+        """
+        packing, order = self._values()
+        pack = packing.pack_into
+        ints = np.empty(packing.size // 8, np.int64)
+
+        def vector(game: FastGame, player: int | None) -> np.ndarray:
+            write_values(game, player, pack, ints)
+            return ints.take(order)
+
+        return vector
 
     def __call__(self, values: np.ndarray) -> np.ndarray:
         """The encoding of an observation vector (an int array of the layout's size, each entry within its bounds)."""
@@ -417,8 +485,10 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
         self.layout = observation_layout(players, self.rules)
         """The declared observation layout (:func:`meuterer.views.observation_layout`)."""
         self.observation_space = observation_space(self.layout, observation)
-        self._encoder = ScalarEncoder.of(self.layout)
-        self._encode = self._encoder.from_list()  # this environment's own scratch arrays
+        encoder = ScalarEncoder.of(self.layout)
+        # the learner's observation, read straight off the fast game into this
+        # environment's own scratch arrays (encoded as Layout.encode_values)
+        self._observe = encoder.vector_from_game() if observation == "vector" else encoder.from_game()
         self.action_space = _Actions(self.ids.num_actions)
         self._legal_ids = LegalIds.shared(self.ids)
         self._game = FastGame.from_state(self._initial)
@@ -471,7 +541,7 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner takes action id ``action``; then chance and the opponents play."""
         game = self._game
-        if game.is_terminal():
+        if game.step == GAME_OVER:
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
         number = action if type(action) is int else as_action_id(action)  # a plain int as it is
         moves = self._moves
@@ -486,7 +556,7 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
         game.apply_at(index)
         self._advance()
         self._steps += 1
-        terminated = game.is_terminal()
+        terminated = game.step == GAME_OVER
         now = self._utility()
         if self.reward_model == "step":
             reward, self._base = now - self._base, now
@@ -495,7 +565,15 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
         truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
         if self.render_mode == "human":
             self.render()
-        return self._observation(), float(reward), terminated, truncated, self._info()
+        seat = self.seat
+        observation = self._observe(game, seat)
+        mask = self._mask
+        if mask is None:
+            self._legal()
+            mask = self._mask
+            assert mask is not None
+        info = {"action_mask": mask.copy(), "seat": seat, "scores": tuple(game.scores)}  # as _info
+        return observation, float(reward), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal action ids as booleans (sb3-contrib's ``MaskablePPO`` asks for this)."""
@@ -584,12 +662,10 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
 
     def _observation(self) -> np.ndarray:
         # The learner's observation, read straight off the fast game (the declared layout's).
-        values = observation_vector(self._game, self.seat)
-        if self.observation_kind == "vector":
-            return self._encoder.vector(values)
-        return self._encode(values)  # as Layout.encode_values
+        return self._observe(self._game, self.seat)
 
     def _info(self) -> dict[str, Any]:
+        # (written out in step too)
         mask = self._mask
         if mask is None:
             self._legal()

@@ -59,7 +59,6 @@ from meuterer.encoding import action_ids, as_action_id
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.fast import FastGame
 from meuterer.fast.engine import GAME_OVER
-from meuterer.fast.observation import observation_vector
 from meuterer.gym import LegalIds, ScalarEncoder, observation_space
 from meuterer.rules import Rules
 from meuterer.state import State
@@ -216,8 +215,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._no_mask = np.zeros(self.ids.num_actions, np.int8)
         self._no_mask.flags.writeable = False
         self._mask = self._no_mask
-        self._encoder = ScalarEncoder.of(self.layout)
-        self._encode = self._encoder.from_list()  # this environment's own scratch arrays
+        encoder = ScalarEncoder.of(self.layout)
+        # an agent's observation, read straight off the fast game into this environment's
+        # own scratch arrays (encoded as Layout.encode_values)
+        self._write = encoder.vector_from_game() if observation == "vector" else encoder.from_game()
         self._num_actions = self.ids.num_actions
         self._no_seats: list[random.Random | None] = [None] * players
 
@@ -335,9 +336,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
                 if self._moves is None:
                     self._legal()
                 mask = self._mask
-            values = observation_vector(game, seat)
-            # the encoded one as Layout.encode_values
-            observation = self._encoder.vector(values) if self.observation_kind == "vector" else self._encode(values)
+            observation = self._write(game, seat)
             observed = self._observed[agent] = {"observation": observation, "action_mask": mask}
         return observed
 
