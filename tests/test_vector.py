@@ -439,7 +439,9 @@ def test_the_row_views_are_of_each_batchs_own_arrays() -> None:
     before = [games.to_state(i) for i in range(8)]
     other, part = games.copy(), games._subset(np.array([1, 5]))
     for g in (games, other, part):
-        for name, rows in (*g._whole.items(), *g._whole_seat.items()):
+        queues = [("queue", g._queue_first), ("queue", g._queue_head), ("queue", g._queue_tail)]
+        scores = [("scores", g._scores_flat)]
+        for name, rows in (*g._whole.items(), *g._whole_seat.items(), *queues, *scores):
             assert np.shares_memory(rows, getattr(g, name))
             assert g is games or not np.shares_memory(rows, getattr(games, name))
     for _ in range(300):

@@ -123,9 +123,6 @@ _HELD_CARD: Final = np.array(
     dtype=np.int64,
 )
 
-# A queue's columns after its first seat leaves (the last one kept: the queue's length says).
-_SHIFTED: Final = np.array([1, 2, 3, 3])
-
 
 def _check_rules(rules: Rules | None, players: int) -> Rules:
     rules = Rules() if rules is None else rules
@@ -337,6 +334,11 @@ class VectorGame:
         self._whole_seat = {
             name: _whole_rows(getattr(self, name).reshape(-1, 7)) for name in ("hands", "face_up", "face_down")
         }
+        # A queue's first seat, its first three columns and its last three, as one element each.
+        self._queue_first = self.queue[:, 0]
+        shifted = _VOID[3 * self.queue.itemsize]
+        self._queue_head = np.ndarray(len(self.queue), shifted, self.queue, 0, self.queue.strides[:1])
+        self._queue_tail = np.ndarray(len(self.queue), shifted, self.queue, self.queue.itemsize, self.queue.strides[:1])
         self._sales_seat = _whole_rows(self.sales.reshape(-1, 2))
         self._sale_islands_seat = _whole_rows(self.sale_islands.reshape(-1, 2))
         self._filled: dict[tuple[str, int], np.void] = {}
@@ -1028,16 +1030,15 @@ class VectorGame:
         self._whole["discard"][idx] = self._filled_row("discard", 0)
 
     def _draw(self, idx: IntArray, card: IntArray, ids: ActionIds) -> None:
-        left = _rowsum(self.deck.take(idx, axis=0))
-        empty = left == 0
-        if np.count_nonzero(empty):
-            e = idx[empty]
-            self._refill(e)
-            left[empty] = _rowsum(self.deck.take(e, axis=0))
+        # A legal draw takes a card the deck holds, unless the deck is empty: then the deck
+        # is first made of the discard pile.
         at = idx * 7 + card
+        empty = self._deck_flat[at] == 0
+        if np.count_nonzero(empty):
+            self._refill(idx[empty])
         self._deck_flat[at] -= 1
         if self.rules.reshuffle is Reshuffle.WHEN_EMPTY:
-            empty = left == 1  # the card drawn was the deck's last
+            empty = _rowsum(self.deck.take(idx, axis=0)) == 0  # the card drawn was the deck's last
             if np.count_nonzero(empty):
                 self._refill(idx[empty])
         self._hand_flat[(idx * self.players + self.to_act[idx]) * 7 + card] += 1
@@ -1071,10 +1072,11 @@ class VectorGame:
                 self._roles_return(i[last])
 
     def _pop(self, idx: IntArray) -> IntArray:
-        queue = self.queue.take(idx, axis=0)
-        self._whole["queue"][idx] = _whole_rows(queue.take(_SHIFTED, axis=1))
+        # the first seat of each queue leaves it: the seats after him move up a column (the
+        # last column is kept; the queue's length says where it ends)
+        seat: IntArray = self._queue_first[idx]
+        self._queue_head[idx] = self._queue_tail[idx]
         self.queue_len[idx] -= 1
-        seat: IntArray = queue[:, 0]
         return seat
 
     def _next_drawer(self, idx: IntArray) -> None:
