@@ -327,6 +327,7 @@ class VectorGame:
         self._drawn_flat = self.drawn.reshape(-1)
         self._ring_flat = self.ring.reshape(-1)
         self._roles_flat = self.roles.reshape(-1)
+        self._every = np.arange(len(self.step_))
         self._scores_flat = self.scores.reshape(-1)
         self._role_order_flat = self.role_order.reshape(-1)
         # Whole rows as one element each (written with one 1-d index), and rows of constants.
@@ -717,7 +718,7 @@ class VectorGame:
             i = group(code)
             if len(i):
                 out[i] = self._choose(code, i, u[i])
-        out += self.sample_chance(rng)  # 0 where no chance moves (and no draw from rng)
+        self._chance_at(None, self.step_, rng, group, out)  # (no draw from rng if no chance moves)
         return out
 
     def _random_at(
@@ -780,13 +781,20 @@ class VectorGame:
         return self._chance_at(None, self.step_, self.rng if rng is None else rng)
 
     def _chance_at(
-        self, idx: IntArray | None, s: IntArray, rng: np.random.Generator, group: _Groups | None = None
+        self,
+        idx: IntArray | None,
+        s: IntArray,
+        rng: np.random.Generator,
+        group: _Groups | None = None,
+        out: IntArray | None = None,
     ) -> IntArray:
         """A chance outcome of each game ``idx`` (ascending; ``None``: every game), at step
         ``s`` (0 where no chance moves), drawn as :meth:`sample_chance` draws them when the
         games at a chance node are those among ``idx``; ``group``: the grouping of ``s``,
-        if known."""
-        out = np.zeros(len(s), dtype=np.int64)
+        if known; ``out``: where to write the outcomes (only where chance moves; a new
+        array of zeros if not given)."""
+        if out is None:
+            out = np.zeros(len(s), dtype=np.int64)
         if group is None:
             k = np.flatnonzero((s == DEAL) | (s == DRAW))
         elif not group.size(DRAW):
@@ -927,6 +935,13 @@ class VectorGame:
         (the others' ids are ignored). Illegal ids in some games refuse the whole step
         (:class:`~meuterer.errors.IllegalActionError` naming them; nothing changes).
         ``checked=False`` skips the check (for ids known legal, such as :meth:`random_actions`)."""
+        grouped = self._grouped
+        if where is None and not self.record and grouped is not None and grouped[0] == self._version:
+            # Every game not over moves, and the batch is grouped by step already (as by
+            # random_actions): the groups of the games not over are theirs.
+            a = self.check(actions) if checked else np.asarray(actions, dtype=np.int64)
+            self._apply(self._every, a, grouped[1])
+            return
         moving = self.step_ != GAME_OVER
         if where is not None:
             moving &= self._bools(where, "where")
@@ -1661,7 +1676,9 @@ def random_playouts(
     live = np.ones(g.batch, dtype=np.bool_)
     while done < games:
         actions = g.random_actions()
-        decisions += int((live & ~g.chance).sum())
+        # the games at a decision (all live: a game not live is over), as random_actions grouped them
+        group = g._step_groups()
+        decisions += sum(group.size(code) for code in _DECIDING)
         g.step(actions, checked=False)
         over = g.terminal & live
         if over.any():
