@@ -448,3 +448,22 @@ def test_the_row_views_are_of_each_batchs_own_arrays() -> None:
         other.step(other.random_actions())
         other.reset(other.terminal)
     assert [games.to_state(i) for i in range(8)] == before
+
+
+def test_a_step_after_a_change_of_state_groups_the_games_afresh() -> None:
+    # step reuses the grouping by step random_actions made while the batch is unchanged;
+    # after a set_state or a reset it must group the games again (a where mask: always).
+    games = VectorGame(6, 4, seed=3)
+    games.advance_chance()
+    for change in ("set_state", "reset"):
+        plain = games.copy()
+        actions = games.random_actions()
+        for g in (games, plain):
+            if change == "set_state":
+                g.set_state(2, meuterer.new_game(4))
+            else:
+                g.reset(np.arange(6) == 4)
+        games.step(actions, checked=False)
+        plain.step(actions, np.ones(6, dtype=np.bool_), checked=False)
+        assert [games.to_state(i) for i in range(6)] == [plain.to_state(i) for i in range(6)]
+        assert games.current_player[2 if change == "set_state" else 4] == -1  # dealt one card, still dealing
