@@ -1334,20 +1334,23 @@ class VectorGame:
         else:
             i = idx
         # Every seat has declared: each active island pays its leaders, as
-        # meuterer.rulings.island_points (a merchant among them scores I); both islands at once.
-        active = self.active.take(i, axis=0)  # (m, 2)
-        on = active >= 0
-        sold = self.slot_count.take(self.sales.take(i, axis=0)) * on[:, None, :]  # (m, P, 2)
+        # meuterer.rulings.island_points (a merchant among them scores I); both islands at
+        # once, in arrays (island, seat, game): numpy is slow over the short axes of (game,
+        # seat, island) arrays.
+        active = self.active.take(i, axis=0).T  # (2, m)
+        sold = self.slot_count.take(self.sales.take(i, axis=0).T)  # (2, P, m)
+        sold *= (active >= 0)[:, None, :]
         most = sold.max(axis=1)
         leaders = (sold == most[:, None, :]) & (most > 0)[:, None, :]
-        count = _c_einsum("ipk->ik", leaders.view(np.int8)).astype(np.int64)
-        island = self._ring_flat.take((i * self.n_islands)[:, None] + np.maximum(active, 0))
+        count = _c_einsum("kpi->ki", leaders.view(np.int8)).astype(np.int64)
+        island = self._ring_flat.take(i * self.n_islands + np.maximum(active, 0))
         first = self.values.take(island * 4)
         shared = np.where(count > 0, self.values.take(island * 4 + np.maximum(count - 1, 0)), 0)
-        merchant = (self.roles.take(i, axis=0) == _MERCHANT)[:, :, None]
-        points = np.where(merchant, first[:, None, :], shared[:, None, :])  # (m, P, 2)
+        merchant = (self.roles.take(i, axis=0) == _MERCHANT).T  # (P, m)
+        points = np.where(merchant, first[:, None, :], shared[:, None, :])
+        points *= leaders
         scores = self.scores.take(i, axis=0)
-        scores += _c_einsum("ipk,ipk->ip", leaders.view(np.int8), points)
+        scores += (points[0] + points[1]).T
         self._whole["scores"][i] = _whole_rows(scores)
         over = self.round[i] >= self.rounds
         if np.count_nonzero(over):
