@@ -467,3 +467,21 @@ def test_a_step_after_a_change_of_state_groups_the_games_afresh() -> None:
         plain.step(actions, np.ones(6, dtype=np.bool_), checked=False)
         assert [games.to_state(i) for i in range(6)] == [plain.to_state(i) for i in range(6)]
         assert games.current_player[2 if change == "set_state" else 4] == -1  # dealt one card, still dealing
+
+
+@pytest.mark.parametrize("batch", [5, 300])
+def test_a_card_drawn_is_the_weighted_pick_from_the_draw_pool(batch: int) -> None:
+    # _pick_card has a second way for many games at once: both are _pick_weighted over
+    # draw_pool (empty decks drawing from the discard pile, and an empty pool: 0).
+    from meuterer.vector import engine as vector_engine
+
+    rng = np.random.default_rng(batch)
+    games = VectorGame(batch, 4, seed=1)
+    for _ in range(20):
+        games.deck[:] = rng.integers(0, 4, (batch, 7))
+        games.deck[rng.random(batch) < 0.2] = 0
+        games.discard[:] = rng.integers(0, 4, (batch, 7))
+        games.discard[rng.random(batch) < 0.1] = 0
+        every, u = np.arange(batch), rng.random(batch)
+        expected = vector_engine._pick_weighted(games.draw_pool(every), u)
+        assert (games._pick_card(every, u) == expected).all()

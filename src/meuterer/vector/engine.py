@@ -814,6 +814,8 @@ class VectorGame:
         """The card each of the games ``games`` draws from its :meth:`draw_pool`, from one
         uniform each (:func:`_pick_weighted`, with the pool's sum taken from its running sum)."""
         deck = self.deck.take(games, axis=0)
+        if len(games) >= 256:  # (kind, game) arrays: numpy is slow over the short axis of many rows
+            return self._pick_cards(deck, games, u)
         cumulative = deck.cumsum(axis=1)
         total = cumulative[:, -1]
         empty = total == 0
@@ -822,6 +824,22 @@ class VectorGame:
             total = cumulative[:, -1]
         target = (u * total).astype(np.int64)
         picked: IntArray = (cumulative > target[:, None]).argmax(axis=1)
+        return picked
+
+    def _pick_cards(self, deck: IntArray, games: IntArray, u: npt.NDArray[np.float64]) -> IntArray:
+        # _pick_card for many games: the running sums by kind (rows), and the card drawn is
+        # the number of kinds whose running sum is at most the target
+        cumulative = deck.T.copy()
+        for kind in range(1, 7):
+            cumulative[kind] += cumulative[kind - 1]
+        empty = cumulative[6] == 0
+        if np.count_nonzero(empty):
+            cumulative = np.where(empty, self.discard.take(games, axis=0).T, deck.T)
+            for kind in range(1, 7):
+                cumulative[kind] += cumulative[kind - 1]
+        target = (u * cumulative[6]).astype(np.int64)
+        picked: IntArray = _c_einsum("ki->i", (cumulative <= target).view(np.int8)).astype(np.int64)
+        picked *= cumulative[6] > 0  # (an empty pool: 0, as _pick_weighted)
         return picked
 
     def advance_chance(self, rng: np.random.Generator | None = None) -> None:
