@@ -28,6 +28,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import importlib
 import itertools
 import math
@@ -230,6 +231,7 @@ class VectorGame:
         self._unpassed_after = self._first_from[
             ((after >> self.players) + 1) % self.players << self.players | (self._everyone ^ after & self._everyone)
         ]
+        self._seat_cards = np.arange(self.players, dtype=np.int64) * 7  # each seat's first card in a game's cards
         self._role_tables()
         self._sell_slots = np.stack(np.divmod(np.arange(len(ids.sell)), ids.slot_size), axis=1)
         # buys[island, good]: whether the island buys the good (the last row: no island)
@@ -257,25 +259,9 @@ class VectorGame:
         self._discards = _choices(rules, "discard", ids.discard, int(np.prod(radix)))
 
     def _role_tables(self) -> None:
-        # A game's roles as one key: the sum of role * 6**seat over the seats (roles -1 to 4),
-        # an index of tables of 6**players rows (negative keys index from the end, so each
-        # table row is the roles' key modulo its length). For each key: the seat of each
-        # role (-1: no one holds it) and the seats of the roles on the mutineer's or the
-        # mate's side in a mutiny (as bits); the roles taken (as bits).
-        p = self.players
-        size = 6**p
-        self._role_weight = 6 ** np.arange(p, dtype=np.int64)
-        self._role_seat = np.full((len(ROLES), size), _NO, dtype=np.int64)
-        self._role_sides = np.zeros(size, dtype=np.int64)
-        self._roles_taken = np.zeros(size, dtype=np.int64)
-        for roles in itertools.product(range(-1, len(ROLES)), repeat=p):
-            key = int(np.dot(roles, self._role_weight)) % size
-            for seat, role in enumerate(roles):
-                if role >= 0:
-                    self._role_seat[role, key] = seat
-                    self._roles_taken[key] |= 1 << role
-                    if role in (_MATE, _MUTINEER, _CABIN_BOY):
-                        self._role_sides[key] |= 1 << seat
+        (self._role_weight, self._role_seat, self._role_sides, self._roles_taken, self._mates, self._mutineers) = (
+            _role_tables(self.players)
+        )
 
     def _allocate(self) -> None:
         b, p, n = self.batch, self.players, self.n_islands
@@ -1279,23 +1265,13 @@ class VectorGame:
         else:
             i = idx
         # Resolve: as meuterer.rulings.strengths and mutiny_succeeds (a tie to the mutineer).
-        # Each side's support, gathered from the seats of its roles (-1, no such role: 0).
         key = self._role_keys(i)
-        base = i * (n * 7) + _SUPPORT
-        support = self._support_of
-        captain_side = self._up_flat[base + self.captain[i] * 7].astype(np.int64)
-        mate = self._role_seat[_MATE].take(key)
-        captain_side += support(base, mate) + (mate >= 0)
-        mutineer_side = support(base, self._role_seat[_MUTINEER].take(key))
-        mutineer_side += support(base, self._role_seat[_CABIN_BOY].take(key))
+        support = self._up_flat[(i * (n * 7) + _SUPPORT)[:, None] + self._seat_cards].astype(np.int64)
+        captain_side = support.take(np.arange(0, len(i) * n, n) + self.captain[i])
+        captain_side += _c_einsum("ij,ij->i", support + 1, self._mates.take(key, axis=0))
+        mutineer_side = _c_einsum("ij,ij->i", support, self._mutineers.take(key, axis=0))
         self.mutiny[i] = self._mutiny_succeeds(captain_side, mutineer_side)
         self._role_points(i, key)
-
-    def _support_of(self, base: IntArray, seat: IntArray) -> IntArray:
-        # the support cards face up of each game's ``seat`` (0 where the seat is -1)
-        support: IntArray = self._up_flat[base + np.maximum(seat, 0) * 7].astype(np.int64)
-        support *= seat >= 0
-        return support
 
     @staticmethod
     def _mutiny_succeeds(captain_side: IntArray, mutineer_side: IntArray) -> BoolArray:
@@ -1589,6 +1565,34 @@ def _row_of(a: npt.NDArray[Any], value: int) -> np.void:
     """One row of ``a`` (as :func:`_whole_rows` holds them) with every entry ``value``."""
     row: np.void = _whole_rows(np.full((1, *a.shape[1:]), value, dtype=a.dtype))[0]
     return row
+
+
+@functools.cache
+def _role_tables(players: int) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
+    """Tables of the roles of a game, by one key: the sum of role * 6**seat over the seats
+    (roles -1 to 4), an index of tables of 6**players rows (negative keys index from the
+    end, so each row is that of the roles' key modulo the tables' length): the key's weight
+    of each seat; for each key, the seat of each role (-1: no one holds it), the seats of
+    the roles on the mutineer's or the mate's side in a mutiny (as bits), the roles taken
+    (as bits), and which seats side with the captain as his mate and with the mutineer
+    (the mutineer and the cabin boy), as rows of 0 and 1."""
+    size = 6**players
+    weight = 6 ** np.arange(players, dtype=np.int64)
+    seat_of = np.full((len(ROLES), size), _NO, dtype=np.int64)
+    sides = np.zeros(size, dtype=np.int64)
+    taken = np.zeros(size, dtype=np.int64)
+    mates = np.zeros((size, players), dtype=np.int64)
+    mutineers = np.zeros((size, players), dtype=np.int64)
+    for roles in itertools.product(range(-1, len(ROLES)), repeat=players):
+        key = sum(role * 6**seat for seat, role in enumerate(roles)) % size
+        for seat, role in enumerate(roles):
+            if role >= 0:
+                seat_of[role, key] = seat
+                taken[key] |= 1 << role
+                sides[key] |= (role in (_MATE, _MUTINEER, _CABIN_BOY)) << seat
+                mates[key, seat] = role == _MATE
+                mutineers[key, seat] = role in (_MUTINEER, _CABIN_BOY)
+    return weight, seat_of, sides, taken, mates, mutineers
 
 
 def _clockwise_tables(players: int) -> tuple[IntArray, IntArray]:
