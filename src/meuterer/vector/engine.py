@@ -726,9 +726,11 @@ class VectorGame:
         bounds, order = group.bounds, group.order
         for code in _DECIDING:
             start, stop = bounds[code], bounds[code + 1]
+            if stop == start:
+                continue
             if stop - start == len(idx):  # every game at this step
                 out[:] = self._choose(code, idx, u.take(idx))
-            elif stop > start:
+            else:
                 sel = order[start:stop]
                 i = idx[sel]
                 out[sel] = self._choose(code, i, u.take(i))
@@ -1015,9 +1017,11 @@ class VectorGame:
         ids, bounds, order = self.ids, group.bounds, group.order
         for code, handler in _HANDLERS:
             start, stop = bounds[code], bounds[code + 1]
+            if stop == start:
+                continue
             if stop - start == len(idx):  # every game at this step: no gather
                 getattr(self, handler)(idx, a, ids)
-            elif stop > start:
+            else:
                 sel = order[start:stop]
                 getattr(self, handler)(idx[sel], a[sel], ids)
 
