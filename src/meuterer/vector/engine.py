@@ -337,7 +337,7 @@ class VectorGame:
 
     def _filled_row(self, name: str, value: int) -> np.void:
         """A row of the state array ``name`` with every entry ``value`` (one element of its
-        :attr:`_whole` view)."""
+        ``_whole`` view)."""
         row = self._filled.get((name, value))
         if row is None:
             row = self._filled[name, value] = _row_of(getattr(self, name), value)
