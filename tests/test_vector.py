@@ -439,10 +439,49 @@ def test_the_row_views_are_of_each_batchs_own_arrays() -> None:
     before = [games.to_state(i) for i in range(8)]
     other, part = games.copy(), games._subset(np.array([1, 5]))
     for g in (games, other, part):
-        for name, rows in (*g._whole.items(), *g._whole_seat.items()):
+        queues = [("queue", g._queue_first), ("queue", g._queue_head), ("queue", g._queue_tail)]
+        scores = [("scores", g._scores_flat)]
+        for name, rows in (*g._whole.items(), *g._whole_seat.items(), *queues, *scores):
             assert np.shares_memory(rows, getattr(g, name))
             assert g is games or not np.shares_memory(rows, getattr(games, name))
     for _ in range(300):
         other.step(other.random_actions())
         other.reset(other.terminal)
     assert [games.to_state(i) for i in range(8)] == before
+
+
+def test_a_step_after_a_change_of_state_groups_the_games_afresh() -> None:
+    # step reuses the grouping by step random_actions made while the batch is unchanged;
+    # after a set_state or a reset it must group the games again (a where mask: always).
+    games = VectorGame(6, 4, seed=3)
+    games.advance_chance()
+    for change in ("set_state", "reset"):
+        plain = games.copy()
+        actions = games.random_actions()
+        for g in (games, plain):
+            if change == "set_state":
+                g.set_state(2, meuterer.new_game(4))
+            else:
+                g.reset(np.arange(6) == 4)
+        games.step(actions, checked=False)
+        plain.step(actions, np.ones(6, dtype=np.bool_), checked=False)
+        assert [games.to_state(i) for i in range(6)] == [plain.to_state(i) for i in range(6)]
+        assert games.current_player[2 if change == "set_state" else 4] == -1  # dealt one card, still dealing
+
+
+@pytest.mark.parametrize("batch", [5, 300])
+def test_a_card_drawn_is_the_weighted_pick_from_the_draw_pool(batch: int) -> None:
+    # _pick_card has a second way for many games at once: both are _pick_weighted over
+    # draw_pool (empty decks drawing from the discard pile, and an empty pool: 0).
+    from meuterer.vector import engine as vector_engine
+
+    rng = np.random.default_rng(batch)
+    games = VectorGame(batch, 4, seed=1)
+    for _ in range(20):
+        games.deck[:] = rng.integers(0, 4, (batch, 7))
+        games.deck[rng.random(batch) < 0.2] = 0
+        games.discard[:] = rng.integers(0, 4, (batch, 7))
+        games.discard[rng.random(batch) < 0.1] = 0
+        every, u = np.arange(batch), rng.random(batch)
+        expected = vector_engine._pick_weighted(games.draw_pool(every), u)
+        assert (games._pick_card(every, u) == expected).all()

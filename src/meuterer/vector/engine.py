@@ -28,7 +28,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import importlib
+import itertools
+import math
+from collections.abc import Callable, Sequence
 from math import factorial
 from typing import Any, Final
 
@@ -104,9 +108,8 @@ _GOODS = len(GOODS)
 _DECIDING: Final = (OFFER, PLAY, CHOOSE_ROLE, MUTINY, SELL, LOADMASTER_DISCARD)
 """The steps at which a seat decides, in the order random choices are made."""
 
-# A random role: the roles taken in a game as bits (index: role + 1, so -1 gives none);
-# for each set of bits, the number of roles left and the free roles in ascending order.
-_ROLE_BIT: Final = np.array([0, *(1 << r for r in range(len(ROLES)))], dtype=np.int64)
+# A random role: for each set of the roles taken (as bits), the number of roles left and
+# the free roles in ascending order.
 _FREE_COUNT: Final = np.array([len(ROLES) - bin(m).count("1") for m in range(1 << len(ROLES))], dtype=np.int64)
 _FREE_ROLE: Final = np.array(
     [[*(r for r in range(len(ROLES)) if not m >> r & 1), *[0] * bin(m).count("1")] for m in range(1 << len(ROLES))],
@@ -120,14 +123,6 @@ _HELD_CARD: Final = np.array(
     [[*(c for c in range(7) if m >> c & 1), *[7] * (8 - bin(m).count("1"))] for m in range(1 << 7)],
     dtype=np.int64,
 )
-
-
-# The roles that side in a mutiny (index: role + 1, so -1 gives none): mate, mutineer, cabin boy.
-_IN_MUTINY: Final = np.isin(np.arange(-1, len(ROLES)), [_MATE, _MUTINEER, _CABIN_BOY])
-# How many seats a set of seats (as bits) holds.
-_BIT_COUNT: Final = np.array([bin(m).count("1") for m in range(1 << 4)], dtype=np.int64)
-# A queue's columns after its first seat leaves (the last one kept: the queue's length says).
-_SHIFTED: Final = np.array([1, 2, 3, 3])
 
 
 def _check_rules(rules: Rules | None, players: int) -> Rules:
@@ -230,7 +225,15 @@ class VectorGame:
         # the queue of the other seats after a seat, as a whole row
         seat = np.arange(self.players)
         self._others_after = _whole_rows(self._seats_from)[seat << self.players | (self._everyone ^ self._bit)]
+        # the first seat clockwise after a seat who has not passed (index: that seat << players
+        # | the seats who have passed as bits; the seat after him if every seat has passed)
+        after = np.arange(self.players << self.players)
+        self._unpassed_after = self._first_from[
+            ((after >> self.players) + 1) % self.players << self.players | (self._everyone ^ after & self._everyone)
+        ]
         self._seat_cards = np.arange(self.players, dtype=np.int64) * 7  # each seat's first card in a game's cards
+        self._role_tables()
+        self._sell_slots = np.stack(np.divmod(np.arange(len(ids.sell)), ids.slot_size), axis=1)
         # buys[island, good]: whether the island buys the good (the last row: no island)
         self.buys = np.zeros((self.n_islands + 1, _GOODS), dtype=np.int64)
         for i, island in enumerate(rules.islands):
@@ -254,6 +257,11 @@ class VectorGame:
         self._pair_key = kind * int(self._goods_stride[0] * radix[0])
         self._sells = _choices(rules, "sell", ids.sell, pairs * int(np.prod(radix[:_GOODS])))
         self._discards = _choices(rules, "discard", ids.discard, int(np.prod(radix)))
+
+    def _role_tables(self) -> None:
+        (self._role_weight, self._role_seat, self._role_sides, self._roles_taken, self._mates, self._mutineers) = (
+            _role_tables(self.players)
+        )
 
     def _allocate(self) -> None:
         b, p, n = self.batch, self.players, self.n_islands
@@ -305,12 +313,19 @@ class VectorGame:
         self._drawn_flat = self.drawn.reshape(-1)
         self._ring_flat = self.ring.reshape(-1)
         self._roles_flat = self.roles.reshape(-1)
+        self._every = np.arange(len(self.step_))
+        self._scores_flat = self.scores.reshape(-1)
         self._role_order_flat = self.role_order.reshape(-1)
         # Whole rows as one element each (written with one 1-d index), and rows of constants.
         self._whole = {name: _whole_rows(getattr(self, name)) for name in self._FIELDS if getattr(self, name).ndim > 1}
         self._whole_seat = {
             name: _whole_rows(getattr(self, name).reshape(-1, 7)) for name in ("hands", "face_up", "face_down")
         }
+        # A queue's first seat, its first three columns and its last three, as one element each.
+        self._queue_first = self.queue[:, 0]
+        shifted = _VOID[3 * self.queue.itemsize]
+        self._queue_head = np.ndarray(len(self.queue), shifted, self.queue, 0, self.queue.strides[:1])
+        self._queue_tail = np.ndarray(len(self.queue), shifted, self.queue, self.queue.itemsize, self.queue.strides[:1])
         self._sales_seat = _whole_rows(self.sales.reshape(-1, 2))
         self._sale_islands_seat = _whole_rows(self.sale_islands.reshape(-1, 2))
         self._filled: dict[tuple[str, int], np.void] = {}
@@ -318,13 +333,14 @@ class VectorGame:
 
     def _fill(self, name: str, idx: IntArray, value: int) -> None:
         """Every entry of the rows ``idx`` of the state array ``name`` set to ``value``."""
+        self._whole[name][idx] = self._filled_row(name, value)
+
+    def _filled_row(self, name: str, value: int) -> np.void:
+        """A row of the state array ``name`` with every entry ``value`` (one element of its
+        ``_whole`` view)."""
         row = self._filled.get((name, value))
         if row is None:
             row = self._filled[name, value] = _row_of(getattr(self, name), value)
-        self._whole[name][idx] = row
-
-    def _row(self, idx: IntArray, seat: IntArray) -> IntArray:
-        row: IntArray = idx * self.players + seat
         return row
 
     _FIELDS: Final = (
@@ -570,7 +586,7 @@ class VectorGame:
         if given."""
         deck = self.deck if idx is None else self.deck.take(idx, axis=0)
         empty = _rowsum(deck) == 0
-        if idx is not None and not empty.any():
+        if idx is not None and not np.count_nonzero(empty):
             return deck  # already a copy of the rows
         discard = self.discard if idx is None else self.discard.take(idx, axis=0)
         pool: IntArray = np.where(empty[:, None], discard, deck)  # a new array: the caller's own
@@ -598,7 +614,8 @@ class VectorGame:
         sel = group(PLAY)
         if len(sel):
             i = idx[sel]
-            mask[sel, ids.play.start : ids.play.stop] = self._hand_rows.take(self._row(i, self.to_act[i]), axis=0) > 0
+            hand = self._hand_rows.take(i * self.players + self.to_act[i], axis=0)
+            mask[sel, ids.play.start : ids.play.stop] = hand > 0
             mask[sel, ids.pass_.start] = True
         sel = group(CHOOSE_ROLE)
         if len(sel):
@@ -608,7 +625,7 @@ class VectorGame:
         sel = group(MUTINY)
         if len(sel):
             i = idx[sel]
-            most = self._down_flat[self._row(i, self.to_act[i]) * 7 + _SUPPORT]
+            most = self._down_flat[(i * self.players + self.to_act[i]) * 7 + _SUPPORT]
             mask[sel, ids.support.start : ids.support.stop] = np.arange(len(ids.support)) <= most[:, None]
         sel = group(SELL)
         if len(sel):
@@ -644,7 +661,7 @@ class VectorGame:
         active = self.active.take(idx, axis=0)
         pair = self._ring_flat.take((idx * n)[:, None] + np.maximum(active, 0))
         pair = pair[:, 0] * (n + 1) + np.where(active[:, 1] < 0, n, pair[:, 1])  # (no second island: n)
-        goods = self._up_rows.take(self._row(idx, self.to_act[idx]), axis=0)[:, :_GOODS]
+        goods = self._up_rows.take(idx * self.players + self.to_act[idx], axis=0)[:, :_GOODS]
         goods *= self._pair_buys.take(pair, axis=0)
         key: IntArray = goods @ self._goods_stride
         key += self._pair_key[pair]
@@ -653,7 +670,7 @@ class VectorGame:
     def _discard_rows_of(self, idx: IntArray) -> IntArray:
         seat = self.to_act[idx]
         if self.rules.discard_pool is DiscardPool.HAND:
-            pool = self._hand_rows.take(self._row(idx, seat), axis=0)
+            pool = self._hand_rows.take(idx * self.players + seat, axis=0)
         else:
             pool = self.drawn.take(idx, axis=0)
         key: IntArray = pool @ self._pool_stride
@@ -665,7 +682,7 @@ class VectorGame:
         # asked once per key).
         rows = choices.lookup(key)
         missing = rows < 0
-        if missing.any():
+        if np.count_nonzero(missing):
             new = np.unique(key[missing]).tolist()
             if choices.make_room(len(new)):  # bounded memory: past the bound, start afresh
                 new = np.unique(key).tolist()
@@ -687,7 +704,7 @@ class VectorGame:
             i = group(code)
             if len(i):
                 out[i] = self._choose(code, i, u[i])
-        out += self.sample_chance(rng)  # 0 where no chance moves (and no draw from rng)
+        self._chance_at(None, self.step_, rng, group, out)  # (no draw from rng if no chance moves)
         return out
 
     def _random_at(
@@ -706,11 +723,17 @@ class VectorGame:
             out = np.zeros(len(idx), dtype=np.int64)
         if group is None:
             group = _groups(self.step_[idx])
+        bounds, order = group.bounds, group.order
         for code in _DECIDING:
-            sel = group(code)
-            if len(sel):
+            start, stop = bounds[code], bounds[code + 1]
+            if stop == start:
+                continue
+            if stop - start == len(idx):  # every game at this step
+                out[:] = self._choose(code, idx, u.take(idx))
+            else:
+                sel = order[start:stop]
                 i = idx[sel]
-                out[sel] = self._choose(code, i, u[i])
+                out[sel] = self._choose(code, i, u.take(i))
         return out
 
     def _choose(self, code: int, i: IntArray, u: npt.NDArray[np.float64]) -> IntArray:
@@ -722,20 +745,17 @@ class VectorGame:
             chosen = ids.offer.start + (u * len(ids.offer)).astype(np.int64)
         elif code == PLAY:
             # the cards held as bits, then the table of the cards held (and the pass after them)
-            hand = self._hand_rows.take(self._row(i, self.to_act[i]), axis=0)
+            hand = self._hand_rows.take(i * self.players + self.to_act[i], axis=0)
             held = (hand > 0) @ _CARD_BIT
-            pick = (u * _HELD_COUNT[held]).astype(np.int64)
-            chosen = ids.play.start + _HELD_CARD[held, pick]
+            pick = (u * _HELD_COUNT.take(held)).astype(np.int64)
+            chosen = ids.play.start + _HELD_CARD.take(held * _HELD_CARD.shape[1] + pick)
         elif code == CHOOSE_ROLE:
-            # the roles taken as bits (-1, no role: none), then the table of the free ones
-            bits = _ROLE_BIT[self.roles.take(i, axis=0) + 1].T
-            taken = bits[0] | bits[1]
-            for more in bits[2:]:
-                taken |= more
-            pick = (u * _FREE_COUNT[taken]).astype(np.int64)
-            chosen = ids.role.start + _FREE_ROLE[taken, pick]
+            # the roles taken as bits, then the table of the free ones
+            taken = self._roles_taken.take(self._role_keys(i))
+            pick = (u * _FREE_COUNT.take(taken)).astype(np.int64)
+            chosen = ids.role.start + _FREE_ROLE.take(taken * _FREE_ROLE.shape[1] + pick)
         elif code == MUTINY:
-            most = self._down_flat[self._row(i, self.to_act[i]) * 7 + _SUPPORT]
+            most = self._down_flat[(i * self.players + self.to_act[i]) * 7 + _SUPPORT]
             chosen = ids.support.start + (u * (most + 1)).astype(np.int64)
         elif code == SELL:
             chosen = self._sells.pick(self._memo("sell", i, self._sell_rows_of), u)
@@ -749,13 +769,20 @@ class VectorGame:
         return self._chance_at(None, self.step_, self.rng if rng is None else rng)
 
     def _chance_at(
-        self, idx: IntArray | None, s: IntArray, rng: np.random.Generator, group: _Groups | None = None
+        self,
+        idx: IntArray | None,
+        s: IntArray,
+        rng: np.random.Generator,
+        group: _Groups | None = None,
+        out: IntArray | None = None,
     ) -> IntArray:
         """A chance outcome of each game ``idx`` (ascending; ``None``: every game), at step
         ``s`` (0 where no chance moves), drawn as :meth:`sample_chance` draws them when the
         games at a chance node are those among ``idx``; ``group``: the grouping of ``s``,
-        if known."""
-        out = np.zeros(len(s), dtype=np.int64)
+        if known; ``out``: where to write the outcomes (only where chance moves; a new
+        array of zeros if not given)."""
+        if out is None:
+            out = np.zeros(len(s), dtype=np.int64)
         if group is None:
             k = np.flatnonzero((s == DEAL) | (s == DRAW))
         elif not group.size(DRAW):
@@ -765,11 +792,43 @@ class VectorGame:
         else:
             k = np.sort(np.concatenate([group(DEAL), group(DRAW)]))
         if len(k):
-            out[k] = _pick_weighted(self.draw_pool(k if idx is None else idx[k]), rng.random(len(k)))
+            out[k] = self._pick_card(k if idx is None else idx[k], rng.random(len(k)))
         k = np.flatnonzero(s == RING) if group is None else group(RING)
         if len(k):
             out[k] = rng.integers(len(self.arrangements), size=len(k))
         return out
+
+    def _pick_card(self, games: IntArray, u: npt.NDArray[np.float64]) -> IntArray:
+        """The card each of the games ``games`` draws from its :meth:`draw_pool`, from one
+        uniform each (:func:`_pick_weighted`, with the pool's sum taken from its running sum)."""
+        deck = self.deck.take(games, axis=0)
+        if len(games) >= 256:  # (kind, game) arrays: numpy is slow over the short axis of many rows
+            return self._pick_cards(deck, games, u)
+        cumulative = deck.cumsum(axis=1)
+        total = cumulative[:, -1]
+        empty = total == 0
+        if np.count_nonzero(empty):
+            cumulative = np.where(empty[:, None], self.discard.take(games, axis=0), deck).cumsum(axis=1)
+            total = cumulative[:, -1]
+        target = (u * total).astype(np.int64)
+        picked: IntArray = (cumulative > target[:, None]).argmax(axis=1)
+        return picked
+
+    def _pick_cards(self, deck: IntArray, games: IntArray, u: npt.NDArray[np.float64]) -> IntArray:
+        # _pick_card for many games: the running sums by kind (rows), and the card drawn is
+        # the number of kinds whose running sum is at most the target
+        cumulative = deck.T.copy()
+        for kind in range(1, 7):
+            cumulative[kind] += cumulative[kind - 1]
+        empty = cumulative[6] == 0
+        if np.count_nonzero(empty):
+            cumulative = np.where(empty, self.discard.take(games, axis=0).T, deck.T)
+            for kind in range(1, 7):
+                cumulative[kind] += cumulative[kind - 1]
+        target = (u * cumulative[6]).astype(np.int64)
+        picked: IntArray = _c_einsum("ki->i", (cumulative <= target).view(np.int8)).astype(np.int64)
+        picked *= cumulative[6] > 0  # (an empty pool: 0, as _pick_weighted)
+        return picked
 
     def advance_chance(self, rng: np.random.Generator | None = None) -> None:
         """Play sampled chance outcomes until no game is at a chance node."""
@@ -882,6 +941,13 @@ class VectorGame:
         (the others' ids are ignored). Illegal ids in some games refuse the whole step
         (:class:`~meuterer.errors.IllegalActionError` naming them; nothing changes).
         ``checked=False`` skips the check (for ids known legal, such as :meth:`random_actions`)."""
+        grouped = self._grouped
+        if where is None and not self.record and grouped is not None and grouped[0] == self._version:
+            # Every game not over moves, and the batch is grouped by step already (as by
+            # random_actions): the groups of the games not over are theirs.
+            a = self.check(actions) if checked else np.asarray(actions, dtype=np.int64)
+            self._apply(self._every, a, grouped[1])
+            return
         moving = self.step_ != GAME_OVER
         if where is not None:
             moving &= self._bools(where, "where")
@@ -948,21 +1014,16 @@ class VectorGame:
                 self._history.setdefault(i, []).append(code)
         if group is None:
             group = _groups(self.step_[idx])
-        ids = self.ids
-        for code, handler in (
-            (DEAL, self._draw),
-            (DRAW, self._draw),
-            (PLAY, self._play_or_pass),
-            (OFFER, self._offer),
-            (CHOOSE_ROLE, self._take_role),
-            (SELL, self._sell),
-            (MUTINY, self._support),
-            (LOADMASTER_DISCARD, self._discard),
-            (RING, self._arrange),
-        ):
-            sel = group(code)
-            if len(sel):
-                handler(idx[sel], a[sel], ids)
+        ids, bounds, order = self.ids, group.bounds, group.order
+        for code, handler in _HANDLERS:
+            start, stop = bounds[code], bounds[code + 1]
+            if stop == start:
+                continue
+            if stop - start == len(idx):  # every game at this step: no gather
+                getattr(self, handler)(idx, a, ids)
+            else:
+                sel = order[start:stop]
+                getattr(self, handler)(idx[sel], a[sel], ids)
 
     # The rules, step by step ------------------------------------------------------------
 
@@ -986,53 +1047,59 @@ class VectorGame:
             self.pirate[idx] = np.argmax(ring == self.piratennest, axis=1)
         self.step_[idx] = DEAL
 
+    def _refill(self, idx: IntArray) -> None:
+        """The deck of the games ``idx`` becomes their discard pile, which is emptied."""
+        self._whole["deck"][idx] = self._whole["discard"][idx]
+        self._whole["discard"][idx] = self._filled_row("discard", 0)
+
     def _draw(self, idx: IntArray, card: IntArray, ids: ActionIds) -> None:
-        left = _rowsum(self.deck.take(idx, axis=0))
-        empty = left == 0
-        if empty.any():
-            e = idx[empty]
-            self._whole["deck"][e] = self._whole["discard"][e]
-            self._fill("discard", e, 0)
-            left[empty] = _rowsum(self.deck.take(e, axis=0))
+        # A legal draw takes a card the deck holds, unless the deck is empty: then the deck
+        # is first made of the discard pile.
         at = idx * 7 + card
+        empty = self._deck_flat[at] == 0
+        if np.count_nonzero(empty):
+            self._refill(idx[empty])
         self._deck_flat[at] -= 1
         if self.rules.reshuffle is Reshuffle.WHEN_EMPTY:
-            empty = left == 1  # the card drawn was the deck's last
-            if empty.any():
-                e = idx[empty]
-                self._whole["deck"][e] = self._whole["discard"][e]
-                self._fill("discard", e, 0)
-        self._hand_flat[self._row(idx, self.to_act[idx]) * 7 + card] += 1
+            empty = _rowsum(self.deck.take(idx, axis=0)) == 0  # the card drawn was the deck's last
+            if np.count_nonzero(empty):
+                self._refill(idx[empty])
+        self._hand_flat[(idx * self.players + self.to_act[idx]) * 7 + card] += 1
         self._drawn_flat[at] += 1
         draws_left = self.draws_left[idx] - 1
         self.draws_left[idx] = draws_left
-        done = idx[draws_left == 0]
-        if len(done):
-            self._drawn_all(done)
+        done = draws_left == 0
+        if np.count_nonzero(done):
+            self._drawn_all(idx[done])
 
     def _drawn_all(self, idx: IntArray) -> None:
         # the games idx are all at one step, the deal or a draw (as _apply hands them to _draw)
         if self.step_[idx[0]] == DEAL:
             last = self.queue_len[idx] == 0
-            j = idx[last]
-            self._fill("drawn", j, 0)
-            self.to_act[j] = self.captain[j]
-            self.step_[j] = OFFER
-            self._next_drawer(idx[~last])
+            if np.count_nonzero(last):
+                j = idx[last]
+                self._fill("drawn", j, 0)
+                self.to_act[j] = self.captain[j]
+                self.step_[j] = OFFER
+                idx = idx[~last]
+            self._next_drawer(idx)
         else:
             i = idx
-            loadmaster = self._roles_flat[self._row(i, self.to_act[i])] == _LOADMASTER
-            self.step_[i[loadmaster]] = LOADMASTER_DISCARD
-            i = i[~loadmaster]
+            loadmaster = self._roles_flat[i * self.players + self.to_act[i]] == _LOADMASTER
+            if np.count_nonzero(loadmaster):
+                self.step_[i[loadmaster]] = LOADMASTER_DISCARD
+                i = i[~loadmaster]
             last = self.queue_len[i] == 0
             self._next_drawer(i)
-            self._roles_return(i[last])
+            if np.count_nonzero(last):
+                self._roles_return(i[last])
 
     def _pop(self, idx: IntArray) -> IntArray:
-        queue = self.queue.take(idx, axis=0)
-        self._whole["queue"][idx] = _whole_rows(queue.take(_SHIFTED, axis=1))
+        # the first seat of each queue leaves it: the seats after him move up a column (the
+        # last column is kept; the queue's length says where it ends)
+        seat: IntArray = self._queue_first[idx]
+        self._queue_head[idx] = self._queue_tail[idx]
         self.queue_len[idx] -= 1
-        seat: IntArray = queue[:, 0]
         return seat
 
     def _next_drawer(self, idx: IntArray) -> None:
@@ -1040,18 +1107,22 @@ class VectorGame:
             return
         self._fill("drawn", idx, 0)
         none = self.queue_len[idx] == 0
-        self.draws_left[idx[none]] = 0
-        i = idx[~none]
-        seat = self._pop(i)
-        self.to_act[i] = seat
-        row = self._row(i, seat)
-        need = self.hand_size - _rowsum(self._hand_rows.take(row, axis=0))
-        need += np.where(self._roles_flat[row] == _LOADMASTER, self.extra, 0)
-        self.draws_left[i] = need
+        if np.count_nonzero(none):
+            self.draws_left[idx[none]] = 0
+            idx = idx[~none]
+            if not len(idx):
+                return
+        seat = self._pop(idx)
+        self.to_act[idx] = seat
+        row = idx * self.players + seat
+        need = self.hand_size - _rowsum(self._hand_rows.take(row, axis=0)).astype(np.int64)
+        if self.extra:
+            need += (self._roles_flat[row] == _LOADMASTER) * self.extra
+        self.draws_left[idx] = need
 
     def _discard(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
         cards = self.discard_counts.take(a - ids.discard.start, axis=0)
-        row = self._row(idx, self.to_act[idx])
+        row = idx * self.players + self.to_act[idx]
         hand = self._hand_rows.take(row, axis=0)
         hand -= cards
         self._whole_seat["hands"][row] = _whole_rows(hand)
@@ -1060,8 +1131,10 @@ class VectorGame:
         self._whole["discard"][idx] = _whole_rows(discard)
         last = self.queue_len[idx] == 0
         self._next_drawer(idx)
-        self._roles_return(idx[last])
-        self.step_[idx[~last]] = DRAW
+        if np.count_nonzero(last):
+            self._roles_return(idx[last])
+            idx = idx[~last]
+        self.step_[idx] = DRAW
 
     def _offer(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
         self.offer[idx] = a - ids.offer.start
@@ -1078,13 +1151,12 @@ class VectorGame:
         # the seat after him if every seat has passed); ``passed``: the games' _passed_bits
         if passed is None:
             passed = self._passed_bits(idx)
-        n = self.players
-        first: IntArray = self._first_from[(after + 1) % n << n | (self._everyone ^ passed)]
+        first: IntArray = self._unpassed_after[after << self.players | passed]
         return first
 
     def _play_or_pass(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
         passing = a == ids.pass_.start
-        if passing.any():
+        if np.count_nonzero(passing):
             self._pass(idx[passing])
             playing = ~passing
             i, card = idx[playing], a[playing] - ids.play.start
@@ -1093,14 +1165,14 @@ class VectorGame:
         else:
             i, card = idx, a - ids.play.start
         p = self.to_act[i]
-        at = self._row(i, p) * 7 + card
+        at = (i * self.players + p) * 7 + card
         self._hand_flat[at] -= 1
         self._up_flat[at] += 1
         self.to_act[i] = self._next_unpassed(i, p)
         pirate = card == _PIRATE
-        if pirate.any():
+        if np.count_nonzero(pirate):
             i, p = i[pirate], p[pirate]
-            left = _rowsum(self._hand_rows[self._row(i, p)])
+            left = _rowsum(self._hand_rows[i * self.players + p])
             n = self.n_islands
             ship = self.pirate[i]
             start = self.start[i]
@@ -1115,51 +1187,67 @@ class VectorGame:
 
     def _pass(self, idx: IntArray) -> None:
         p = self.to_act[idx]
-        passed = self._passed_bits(idx)  # before this pass
-        last = _BIT_COUNT[passed] == self.players - 1
-        row = self._row(idx, p)
-        hand = self._hand_rows.take(row, axis=0)
-        self._whole_seat["face_down"][row] = _whole_rows(hand)
-        self._whole_seat["hands"][row] = self._no_cards
+        row = idx * self.players + p
+        hands = self._whole_seat["hands"]
+        self._whole_seat["face_down"][row] = hands[row]
+        hands[row] = self._no_cards
         self._passed_flat[row] = True
         captain = p == self.captain[idx]
-        i = idx[captain]
-        self.captain_destination[i] = (self.start[i] + _rowsum(hand)[captain]) % self.n_islands
-        self.to_act[i] = self._next_unpassed(i, p[captain], (passed | self._bit[p])[captain])
-        self._reveal(i[last[captain]])
+        if not np.count_nonzero(captain):
+            self.step_[idx] = CHOOSE_ROLE
+            return
         self.step_[idx[~captain]] = CHOOSE_ROLE
+        i, p = idx[captain], p[captain]
+        held = _rowsum(self._down_rows.take(row[captain], axis=0))
+        self.captain_destination[i] = (self.start[i] + held) % self.n_islands
+        passed = self._passed_bits(i)  # with this pass
+        self.to_act[i] = self._next_unpassed(i, p, passed)
+        last = passed == self._everyone
+        if np.count_nonzero(last):
+            self._reveal(i[last])
 
     def _take_role(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
         p = self.to_act[idx]
-        n = self.players
-        self._roles_flat[idx * n + p] = a - ids.role.start
+        base = idx * self.players
+        self._roles_flat[base + p] = a - ids.role.start
         length = self.role_order_len[idx]
-        self._role_order_flat[idx * n + length] = p
+        self._role_order_flat[base + length] = p
         self.role_order_len[idx] = length + 1
         passed = self._passed_bits(idx)
         self.to_act[idx] = self._next_unpassed(idx, p, passed)
         everyone = passed == self._everyone
-        self.step_[idx[~everyone]] = PLAY
-        self._reveal(idx[everyone])
+        if np.count_nonzero(everyone):
+            self.step_[idx[~everyone]] = PLAY
+            self._reveal(idx[everyone])
+        else:
+            self.step_[idx] = PLAY
+
+    def _role_keys(self, idx: IntArray) -> IntArray:
+        """Each game's roles as one key of the role tables (:meth:`_role_tables`)."""
+        key: IntArray = self.roles.take(idx, axis=0) @ self._role_weight
+        return key
 
     def _reveal(self, idx: IntArray) -> None:
         if not len(idx):
             return
         n = self.players
-        roles = self.roles.take(idx, axis=0)
-        mutineer = (roles == _MUTINEER).argmax(axis=1)
-        has = roles.take(np.arange(len(idx)) * n + mutineer) == _MUTINEER
-        self._role_points(idx[~has])
-        i = idx[has]
-        if not len(i):
+        key = self._role_keys(idx)
+        mutineer = self._role_seat[_MUTINEER].take(key)
+        has = mutineer >= 0
+        if not np.count_nonzero(has):
+            self._role_points(idx, key)
             return
-        mutineer = mutineer[has]
-        down = self._down_rows.take(self._row(i, mutineer), axis=0)
+        if len(mutineer) > np.count_nonzero(has):
+            none = ~has
+            self._role_points(idx[none], key[none])
+            i, key, mutineer = idx[has], key[has], mutineer[has]
+        else:
+            i = idx
+        down = self._down_rows.take(i * n + mutineer, axis=0)
         self.mutineer_destination[i] = (self.start[i] + _rowsum(down)) % self.n_islands
         # The mutiny: the captain, then the mate, the mutineer and the cabin boy, clockwise from him.
         captain = self.captain[i]
-        sides = (_IN_MUTINY[roles[has] + 1] @ self._bit) | self._bit[captain]
-        at = captain << n | sides
+        at = captain << n | self._role_sides.take(key) | self._bit[captain]
         self.to_act[i] = self._first_from[at]
         self._whole["queue"][i] = self._queue_rows[at]
         self.queue_len[i] = self._seats_count[at] - 1
@@ -1168,58 +1256,60 @@ class VectorGame:
     def _support(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
         k = a - ids.support.start
         n = self.players
-        at = self._row(idx, self.to_act[idx]) * 7 + _SUPPORT
+        at = (idx * n + self.to_act[idx]) * 7 + _SUPPORT
         self._down_flat[at] -= k
         self._up_flat[at] += k
         more = self.queue_len[idx] > 0
-        i = idx[more]
-        self.to_act[i] = self._pop(i)
-        i = idx[~more]
-        if not len(i):
-            return
+        if np.count_nonzero(more):
+            i = idx[more]
+            self.to_act[i] = self._pop(i)
+            i = idx[~more]
+            if not len(i):
+                return
+        else:
+            i = idx
         # Resolve: as meuterer.rulings.strengths and mutiny_succeeds (a tie to the mutineer).
+        key = self._role_keys(i)
         support = self._up_flat[(i * (n * 7) + _SUPPORT)[:, None] + self._seat_cards].astype(np.int64)
-        roles = self.roles.take(i, axis=0)
-        captain = support.take(np.arange(len(i)) * n + self.captain[i])
-        captain_side = captain + np.einsum("ij,ij->i", support + 1, roles == _MATE)
-        mutineer_side = np.einsum("ij,ij->i", support, (roles == _MUTINEER) | (roles == _CABIN_BOY))
+        captain_side = support.take(np.arange(0, len(i) * n, n) + self.captain[i])
+        captain_side += _c_einsum("ij,ij->i", support + 1, self._mates.take(key, axis=0))
+        mutineer_side = _c_einsum("ij,ij->i", support, self._mutineers.take(key, axis=0))
         self.mutiny[i] = self._mutiny_succeeds(captain_side, mutineer_side)
-        self._role_points(i)
+        self._role_points(i, key)
 
     @staticmethod
     def _mutiny_succeeds(captain_side: IntArray, mutineer_side: IntArray) -> BoolArray:
         # meuterer.rulings.mutiny_succeeds, over arrays: a tie goes to the mutineer
         return mutineer_side >= captain_side
 
-    def _role_points(self, idx: IntArray) -> None:
+    def _role_points(self, idx: IntArray, key: IntArray) -> None:
+        # ``key``: the games' _role_keys
         if not len(idx):
             return
         n = self.players
-        roles = self.roles.take(idx, axis=0)
         won = self.mutiny[idx] == 1
         old = self.captain[idx]
-        mate = roles == _MATE
         offer = self.offer[idx]
-        # A successful mutiny: the mutineer scores his destination and is captain; the cabin boy scores.
-        # Otherwise the captain scores his destination and pays the mate his offer.
-        paid = offer * (np.einsum("ij->i", mate.view(np.int8)) > 0)
-        if won.any():
-            scorer = np.where(won, (roles == _MUTINEER).argmax(axis=1), old)
+        mate = self._role_seat[_MATE].take(key)
+        base = idx * n
+        # A successful mutiny: the mutineer scores his destination and is captain; the cabin
+        # boy scores. Otherwise the captain scores his destination and pays the mate his offer.
+        if np.count_nonzero(won):
+            lost = ~won
+            scorer = np.where(won, self._role_seat[_MUTINEER].take(key), old)
             dest = np.where(won, self.mutineer_destination[idx], self.captain_destination[idx])
-            paid[won] = 0
-            bonus = np.where(
-                won[:, None], self.rules.cabin_boy_points * (roles == _CABIN_BOY), mate * (1 + offer)[:, None]
-            )
+            paid = offer * (lost & (mate >= 0))
             self.captain[idx] = scorer
+            boy = self._role_seat[_CABIN_BOY].take(key)
+            gets = won & (boy >= 0)
+            self._scores_flat[(base + boy)[gets]] += self.rules.cabin_boy_points
+            gets = lost & (mate >= 0)
         else:
             scorer, dest = old, self.captain_destination[idx]
-            bonus = mate * (1 + offer)[:, None]
-        scores = self.scores.take(idx, axis=0)
-        scores.reshape(-1)[np.arange(len(idx)) * n + scorer] += (
-            self.ship[self._ring_flat[idx * self.n_islands + dest]] - paid
-        )
-        scores += bonus
-        self._whole["scores"][idx] = _whole_rows(scores)
+            paid = offer * (mate >= 0)
+            gets = mate >= 0
+        self._scores_flat[base + scorer] += self.ship[self._ring_flat[idx * self.n_islands + dest]] - paid
+        self._scores_flat[(base + mate)[gets]] += 1 + offer[gets]
         first = scorer if self.rules.sale_order is SaleOrder.NEW_CAPTAIN else old
         self.to_act[idx] = first
         self._whole["queue"][idx] = self._others_after[first]
@@ -1228,40 +1318,43 @@ class VectorGame:
 
     def _sell(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
         index = a - ids.sell.start
-        row = self._row(idx, self.to_act[idx])
-        slots = np.empty((len(idx), 2), dtype=np.int64)
-        slots[:, 0] = index // ids.slot_size
-        slots[:, 1] = index % ids.slot_size
+        row = idx * self.players + self.to_act[idx]
+        slots = self._sell_slots.take(index, axis=0)
         self._sales_seat[row] = _whole_rows(slots)
         self._sale_islands_seat[row] = _whole_rows(np.where(slots > 0, self.active.take(idx, axis=0), _NO))
         more = self.queue_len[idx] > 0
-        i = idx[more]
-        self.to_act[i] = self._pop(i)
-        i = idx[~more]
-        if not len(i):
-            return
+        if np.count_nonzero(more):
+            i = idx[more]
+            self.to_act[i] = self._pop(i)
+            i = idx[~more]
+            if not len(i):
+                return
+        else:
+            i = idx
         # Every seat has declared: each active island pays its leaders, as
-        # meuterer.rulings.island_points (a merchant among them scores I).
-        rows = np.arange(len(i))
-        merchant = self.roles.take(i, axis=0) == _MERCHANT
-        sales = self.sales.take(i, axis=0)
-        active = self.active.take(i, axis=0)
+        # meuterer.rulings.island_points (a merchant among them scores I); both islands at
+        # once, in arrays (island, seat, game): numpy is slow over the short axes of (game,
+        # seat, island) arrays.
+        active = self.active.take(i, axis=0).T  # (2, m)
+        sold = self.slot_count.take(self.sales.take(i, axis=0).T)  # (2, P, m)
+        sold *= (active >= 0)[:, None, :]
+        most = sold.max(axis=1)
+        leaders = (sold == most[:, None, :]) & (most > 0)[:, None, :]
+        count = _c_einsum("kpi->ki", leaders.view(np.int8)).astype(np.int64)
+        island = self._ring_flat.take(i * self.n_islands + np.maximum(active, 0))
+        first = self.values.take(island * 4)
+        shared = np.where(count > 0, self.values.take(island * 4 + np.maximum(count - 1, 0)), 0)
+        merchant = (self.roles.take(i, axis=0) == _MERCHANT).T  # (P, m)
+        points = np.where(merchant, first[:, None, :], shared[:, None, :])
+        points *= leaders
         scores = self.scores.take(i, axis=0)
-        for k in range(2):
-            pos = active[:, k]
-            on = pos >= 0
-            sold = self.slot_count[sales[:, :, k]] * on[:, None]
-            most = sold.max(axis=1)
-            leaders = (sold == most[:, None]) & (most > 0)[:, None]
-            count = np.einsum("ij->i", leaders.view(np.int8)).astype(np.int64)
-            island = self._ring_flat[i * self.n_islands + np.maximum(pos, 0)]
-            table = self.values.take(island, axis=0)
-            shared = np.where(count > 0, table.take(rows * table.shape[1] + np.maximum(count - 1, 0)), 0)
-            scores += leaders * np.where(merchant, table[:, :1], shared[:, None])
+        scores += (points[0] + points[1]).T
         self._whole["scores"][i] = _whole_rows(scores)
         over = self.round[i] >= self.rounds
-        self.step_[i[over]] = GAME_OVER
-        self._sail(i[~over])
+        if np.count_nonzero(over):
+            self.step_[i[over]] = GAME_OVER
+            i = i[~over]
+        self._sail(i)
 
     def _sail(self, idx: IntArray) -> None:
         if not len(idx):
@@ -1277,7 +1370,7 @@ class VectorGame:
         self._whole["active"][idx] = _whole_rows(active)
         # Phase 7: clean up.
         discard = self.discard.take(idx, axis=0)
-        discard += np.einsum("bpk->bk", self.face_up.take(idx, axis=0))
+        discard += _c_einsum("bpk->bk", self.face_up.take(idx, axis=0))
         self._whole["discard"][idx] = _whole_rows(discard)
         hands = self.hands.take(idx, axis=0)
         hands += self.face_down.take(idx, axis=0)
@@ -1291,19 +1384,24 @@ class VectorGame:
         if self.rules.pirates_return and self.piratennest >= 0:
             self.pirate[idx] = np.argmax(self.ring.take(idx, axis=0) == self.piratennest, axis=1)
         # Phase 8: drawing from the captain on, skipping full hands.
-        need = self.hand_size - np.einsum("bpk->bp", hands)
-        need += np.where(self.roles.take(idx, axis=0) == _LOADMASTER, self.extra, 0)
+        need = self.hand_size - _c_einsum("bpk->bp", hands).astype(np.int64)
+        if self.extra:
+            need += (self.roles.take(idx, axis=0) == _LOADMASTER) * self.extra
         at = self.captain[idx] << n | ((need > 0) @ self._bit)
         count = self._seats_count[at]
         some = count > 0
-        i, at = idx[some], at[some]
+        if len(idx) > np.count_nonzero(some):
+            self._roles_return(idx[~some])
+            i, at, count = idx[some], at[some], count[some]
+            rows = np.flatnonzero(some) * n
+        else:
+            i, rows = idx, np.arange(0, len(idx) * n, n)
         first = self._first_from[at]
         self.to_act[i] = first
-        self.draws_left[i] = need.take(np.flatnonzero(some) * n + first)
+        self.draws_left[i] = need.take(rows + first)
         self._whole["queue"][i] = self._queue_rows[at]
-        self.queue_len[i] = count[some] - 1
+        self.queue_len[i] = count - 1
         self.step_[i] = DRAW
-        self._roles_return(idx[~some])
 
     def _roles_return(self, idx: IntArray) -> None:
         if not len(idx):
@@ -1425,19 +1523,34 @@ def _choices(rules: Rules, kind: str, block: range, space: int) -> _Choices:
     return found
 
 
-def _rowsum(counts: IntArray) -> IntArray:
+def _find_c_einsum() -> Callable[..., Any]:
+    # numpy's einsum without its Python wrapper (the same function when optimize is off,
+    # about a microsecond less per call, and a handler makes a few): numpy 2, then 1.x.
+    for name in ("numpy._core.multiarray", "numpy.core.multiarray"):
+        try:
+            found: Callable[..., Any] | None = getattr(importlib.import_module(name), "c_einsum", None)
+        except ImportError:
+            continue
+        if found is not None:
+            return found
+    return np.einsum
+
+
+_c_einsum: Final = _find_c_einsum()
+
+
+def _rowsum(counts: npt.NDArray[Any]) -> IntArray:
     """Each row's sum (einsum: far quicker than ``sum(axis=1)`` over a few columns)."""
-    total: IntArray = np.einsum("ij->i", counts)
+    total: IntArray = _c_einsum("ij->i", counts)
     return total
 
 
 def _whole_rows(a: npt.NDArray[Any]) -> npt.NDArray[np.void]:
-    """A (len(a), 1) view of a C-contiguous array, each row one element of raw bytes: a row
+    """A (len(a),) view of a C-contiguous array, each row one element of raw bytes: a row
     written (or read) by one 1-d index, far quicker than ``a[idx] = rows`` over a 2-d array.
-    For the state arrays and arrays just made (C-contiguous: a view, never a copy)."""
-    if a.ndim != 2:
-        a = a.reshape(len(a), int(np.prod(a.shape[1:])))
-    rows: npt.NDArray[np.void] = a.view(_VOID[a.itemsize * a.shape[1]])
+    For the state arrays and arrays just made (C-contiguous: a view, never a copy; any
+    other array is refused)."""
+    rows: npt.NDArray[np.void] = np.frombuffer(a, _VOID[a.itemsize * math.prod(a.shape[1:])])
     return rows
 
 
@@ -1454,8 +1567,36 @@ _VOID: Final = _Voids()
 
 def _row_of(a: npt.NDArray[Any], value: int) -> np.void:
     """One row of ``a`` (as :func:`_whole_rows` holds them) with every entry ``value``."""
-    row: np.void = _whole_rows(np.full((1, *a.shape[1:]), value, dtype=a.dtype))[0, 0]
+    row: np.void = _whole_rows(np.full((1, *a.shape[1:]), value, dtype=a.dtype))[0]
     return row
+
+
+@functools.cache
+def _role_tables(players: int) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
+    """Tables of the roles of a game, by one key: the sum of role * 6**seat over the seats
+    (roles -1 to 4), an index of tables of 6**players rows (negative keys index from the
+    end, so each row is that of the roles' key modulo the tables' length): the key's weight
+    of each seat; for each key, the seat of each role (-1: no one holds it), the seats of
+    the roles on the mutineer's or the mate's side in a mutiny (as bits), the roles taken
+    (as bits), and which seats side with the captain as his mate and with the mutineer
+    (the mutineer and the cabin boy), as rows of 0 and 1."""
+    size = 6**players
+    weight = 6 ** np.arange(players, dtype=np.int64)
+    seat_of = np.full((len(ROLES), size), _NO, dtype=np.int64)
+    sides = np.zeros(size, dtype=np.int64)
+    taken = np.zeros(size, dtype=np.int64)
+    mates = np.zeros((size, players), dtype=np.int64)
+    mutineers = np.zeros((size, players), dtype=np.int64)
+    for roles in itertools.product(range(-1, len(ROLES)), repeat=players):
+        key = sum(role * 6**seat for seat, role in enumerate(roles)) % size
+        for seat, role in enumerate(roles):
+            if role >= 0:
+                seat_of[role, key] = seat
+                taken[key] |= 1 << role
+                sides[key] |= (role in (_MATE, _MUTINEER, _CABIN_BOY)) << seat
+                mates[key, seat] = role == _MATE
+                mutineers[key, seat] = role in (_MUTINEER, _CABIN_BOY)
+    return weight, seat_of, sides, taken, mates, mutineers
 
 
 def _clockwise_tables(players: int) -> tuple[IntArray, IntArray]:
@@ -1481,8 +1622,8 @@ class _Groups:
 
     def __init__(self, codes: IntArray) -> None:
         small = codes.astype(np.int8)
-        self.order = np.argsort(small, kind="stable")
-        self.bounds: list[int] = [0, *np.cumsum(np.bincount(small, minlength=len(_STEPS))).tolist()]
+        self.order = small.argsort(kind="stable")
+        self.bounds: list[int] = [0, *np.bincount(small, minlength=len(_STEPS)).cumsum().tolist()]
 
     def __call__(self, code: int) -> IntArray:
         found: IntArray = self.order[self.bounds[code] : self.bounds[code + 1]]
@@ -1494,12 +1635,25 @@ class _Groups:
 
 _groups = _Groups
 
+_HANDLERS: Final = (
+    (DEAL, "_draw"),
+    (DRAW, "_draw"),
+    (PLAY, "_play_or_pass"),
+    (OFFER, "_offer"),
+    (CHOOSE_ROLE, "_take_role"),
+    (SELL, "_sell"),
+    (MUTINY, "_support"),
+    (LOADMASTER_DISCARD, "_discard"),
+    (RING, "_arrange"),
+)
+"""The handler of each step at which the batch moves (:meth:`VectorGame._apply`)."""
+
 
 def _pick_weighted(weights: IntArray, u: npt.NDArray[np.float64]) -> IntArray:
     """For each row, a column drawn with probability proportional to its weight."""
-    cumulative = np.cumsum(weights, axis=1)
+    cumulative = weights.cumsum(axis=1)
     target = (u * cumulative[:, -1]).astype(np.int64)
-    picked: IntArray = np.argmax(cumulative > target[:, None], axis=1)
+    picked: IntArray = (cumulative > target[:, None]).argmax(axis=1)
     return picked
 
 
@@ -1551,7 +1705,9 @@ def random_playouts(
     live = np.ones(g.batch, dtype=np.bool_)
     while done < games:
         actions = g.random_actions()
-        decisions += int((live & ~g.chance).sum())
+        # the games at a decision (all live: a game not live is over), as random_actions grouped them
+        group = g._step_groups()
+        decisions += sum(group.size(code) for code in _DECIDING)
         g.step(actions, checked=False)
         over = g.terminal & live
         if over.any():
