@@ -344,7 +344,7 @@ class ScalarEncoder:
         """A function of one's own that gives the observation vector of a seat (``None``:
         a spectator) of a fast game (:func:`~meuterer.fast.observation.observation_vector`)
         as a new int64 array: the values packed into its scratch array, then put in the
-        layout's order (one ``take``). For an :func:`~meuterer.views.observation_layout` only.
+        layout's order (one fancy index). For an :func:`~meuterer.views.observation_layout` only.
 
         >>> from meuterer.fast import FastGame
         >>> from meuterer.fast.observation import observation_vector
@@ -360,7 +360,8 @@ class ScalarEncoder:
 
         def vector(game: FastGame, player: int | None) -> np.ndarray:
             write_values(game, player, pack, ints)
-            return ints.take(order)
+            out: np.ndarray = ints[order]  # a new array (fancy indexing: a little faster than take)
+            return out
 
         return vector
 
