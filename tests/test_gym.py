@@ -653,3 +653,67 @@ def test_legal_ids_share_one_read_only_mask_per_set_of_ids() -> None:
     game._legal = mine[1:]  # other ids: another mask
     fewer, fewer_mask = legal_ids(game)
     assert fewer_mask is not mask and np.flatnonzero(fewer_mask).tolist() == list(fewer) == list(moves)[1:]
+
+
+def test_legal_ids_find_discards_by_their_cards() -> None:
+    # A discard's id depends on its cards only: another seat's discards of the same cards
+    # (new actions) are found, with the right ids; discards of other cards are worked out.
+    from meuterer.actions import Discard
+    from meuterer.encoding import action_ids
+    from meuterer.fast import FastGame
+
+    ids = action_ids(Rules())
+    legal_ids = adapter.LegalIds(ids)
+    rng = random.Random(4)
+    checked = 0
+    while checked < 5:
+        game = FastGame.new(4)
+        while not game.is_terminal():
+            if game.is_chance_node():
+                game.apply_chance(rng)
+                continue
+            legal = game.legal_actions()
+            if type(legal[0]) is Discard and len(legal) > 1:
+                moves, mask = legal_ids(game)
+                other = game.clone()
+                other.to_act = (game.to_act + 1) % 4
+                other._legal = tuple(Discard(other.to_act, action.cards) for action in legal)
+                known = len(legal_ids._by_actions)
+                again, again_mask = legal_ids(other)
+                expected = sorted((ids.action_id(other, action), i) for i, action in enumerate(other._legal))
+                assert list(again.items()) == expected == list(moves.items()) and again_mask is mask
+                assert len(legal_ids._by_actions) == known  # found, not worked out
+                other._legal = other._legal[1:]  # other cards: worked out, other ids
+                fewer, _ = legal_ids(other)
+                assert list(fewer.items()) == sorted((ids.action_id(other, a), i) for i, a in enumerate(other._legal))
+                assert len(legal_ids._by_actions) == known + 1
+                checked += 1
+            game.apply_at(rng.randrange(len(game.legal_actions())))
+
+
+@pytest.mark.parametrize(("players", "limit"), [(3, adapter.LegalIds.LIMIT), (4, adapter.LegalIds.LIMIT), (4, 50)])
+def test_shared_legal_ids_are_the_engines_at_every_step_of_many_games(
+    players: int, limit: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One LegalIds for every game (as the environments share it), its memos kept or (a
+    # small limit) forgotten now and then: at every decision its ids, places and mask are
+    # the encoding's ids of the fast engine's legal actions, whichever way they were found.
+    from meuterer.encoding import action_ids
+    from meuterer.fast import FastGame
+
+    monkeypatch.setattr(adapter.LegalIds, "LIMIT", limit)
+    ids = action_ids(Rules())
+    legal_ids = adapter.LegalIds(ids)
+    rng = random.Random(players)
+    for _ in range(40):
+        game = FastGame.new(players, first_captain=rng.randrange(players))
+        while not game.is_terminal():
+            if game.is_chance_node():
+                game.apply_chance(rng)
+                continue
+            moves, mask = legal_ids.int8(game)
+            expected = sorted((ids.action_id(game, action), i) for i, action in enumerate(game.legal_actions()))
+            assert list(moves.items()) == expected
+            assert np.flatnonzero(mask).tolist() == [number for number, _ in expected] and mask.dtype == np.int8
+            game.apply_at(rng.randrange(len(game.legal_actions())))
+    assert legal_ids(game)[0] == {} and not legal_ids(game)[1].any()

@@ -290,3 +290,39 @@ def test_the_agent_iterator_checks_what_pettingzoos_does() -> None:
             environment.step(None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0]))
         sequences.append(seen)
     assert sequences[0] == sequences[1] and len(sequences[0]) == 39
+
+
+def test_step_takes_ids_of_any_integer_type_and_refuses_the_rest() -> None:
+    # A plain int legal id takes the fast path; numpy ints are converted to the same step;
+    # None, ids out of range and illegal ids are refused (or, with env, end the game).
+    plain, other = adapter.raw_env(players=4), adapter.raw_env(players=4)
+    for environment in (plain, other):
+        environment.reset(seed=8)
+    for turn in range(60):
+        legal = np.flatnonzero(plain.observe(plain.agent_selection)["action_mask"])
+        number = int(legal[turn % len(legal)])
+        plain.step(number)
+        other.step(np.int64(number) if turn % 2 else np.int32(number))
+        assert plain.agent_selection == other.agent_selection and plain.rewards == other.rewards
+        assert np.array_equal(
+            plain.observe(plain.agent_selection)["observation"], other.observe(other.agent_selection)["observation"]
+        )
+    agent = plain.agent_selection
+    with pytest.raises(TypeError, match="must act"):
+        plain.step(None)
+    for number in (-1, plain.ids.num_actions, np.int64(plain.ids.num_actions + 5)):
+        with pytest.raises(IllegalActionError, match="action space"):
+            plain.step(number)  # type: ignore[arg-type]
+    mask = plain.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalActionError):
+        plain.step(illegal)
+    with pytest.raises(IllegalActionError):
+        plain.step(np.int64(illegal))  # type: ignore[arg-type]
+    assert plain.agent_selection == agent and plain.observe(agent)["action_mask"] is mask  # nothing changed
+    ending = adapter.raw_env(players=4, illegal="terminate")
+    ending.reset(seed=8)
+    first = ending.agent_selection
+    wrong = int(np.flatnonzero(ending.observe(first)["action_mask"] == 0)[0])
+    ending.step(np.int64(wrong))  # type: ignore[arg-type]
+    assert all(ending.terminations.values()) and ending.rewards[first] == -1

@@ -61,7 +61,7 @@ except ImportError as error:  # pragma: no cover - without the extra
     raise ImportError(f"meuterer.gym needs Gymnasium: pip install 'meuterer[gym]' ({error})") from error
 
 from meuterer import engine
-from meuterer.actions import Action, Sell
+from meuterer.actions import Action, Discard, Sell
 from meuterer.encoding import UTILITIES, ActionIds, action_ids, as_action_id, score_utilities
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.fast import FastGame
@@ -111,9 +111,11 @@ class LegalIds:
     active islands (the engine builds most actions once and hands out the same ones again:
     a slice of a list, a list made again after its memo was forgotten; the first list with
     those actions is held, and with it the actions, so no other action can have their
-    identities meanwhile). A list of new actions has its ids worked out (equal lists of
-    other actions are rare: hashing the actions of every new list to find them cost more
-    than it saved), and its mask is the one of every list with the same ids.
+    identities meanwhile). Loadmaster discards are looked up by the cards they discard
+    (their ids depend on nothing else, and the engine builds each pool's discards afresh).
+    Any other list of new actions has its ids worked out (equal lists of other actions are
+    rare: hashing the actions of every new list to find them cost more than it saved), and
+    its mask is the one of every list with the same ids.
 
     >>> from meuterer.encoding import action_ids
     >>> from meuterer.fast import FastGame
@@ -127,7 +129,7 @@ class LegalIds:
     ([(0, 0), (1, 1), (2, 2), (3, 3)], 4, True)
     """
 
-    LIMIT: Final = 4096
+    LIMIT: Final = 1 << 15
     """The most lists remembered, by their identity and by their actions', and the most
     masks, one for each set of legal ids (each memo is forgotten when full)."""
 
@@ -174,9 +176,14 @@ class LegalIds:
         # at those places of the ring), and on its declarations, not on its seller: sales
         # are looked up by the identities of their declarations (the fast engine builds
         # each seat's sales from the same declarations).
-        if legal and type(legal[0]) is Sell:
+        first = type(legal[0]) if legal else None
+        if first is Sell:
             where = tuple(map(game.ring.__getitem__, game.active))
             same: tuple[object, ...] = (where, *[id(sell.sales) for sell in legal])  # type: ignore[union-attr]
+        elif first is Discard:
+            # A discard's id depends on its cards only: looked up by them (the fast engine
+            # builds each seat's and each pool's discards afresh, equal lists of new actions).
+            same = (Discard, *[discard.cards for discard in legal])  # type: ignore[union-attr]
         else:
             same = (None, *map(id, legal))
         entry = self._by_actions.get(same)
@@ -337,7 +344,7 @@ class ScalarEncoder:
         """A function of one's own that gives the observation vector of a seat (``None``:
         a spectator) of a fast game (:func:`~meuterer.fast.observation.observation_vector`)
         as a new int64 array: the values packed into its scratch array, then put in the
-        layout's order (one ``take``). For an :func:`~meuterer.views.observation_layout` only.
+        layout's order (one fancy index). For an :func:`~meuterer.views.observation_layout` only.
 
         >>> from meuterer.fast import FastGame
         >>> from meuterer.fast.observation import observation_vector
@@ -353,7 +360,8 @@ class ScalarEncoder:
 
         def vector(game: FastGame, player: int | None) -> np.ndarray:
             write_values(game, player, pack, ints)
-            return ints.take(order)
+            out: np.ndarray = ints[order]  # a new array (fancy indexing: a little faster than take)
+            return out
 
         return vector
 

@@ -212,6 +212,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._observed: dict[str, dict[str, Any]] = {}
         self._moves: dict[int, int] | None = None
         self._legal_ids = LegalIds.shared(self.ids)
+        self._legal_memo = self._legal_ids._memo  # cleared in place when full, never replaced
         self._no_mask = np.zeros(self.ids.num_actions, np.int8)
         self._no_mask.flags.writeable = False
         self._mask = self._no_mask
@@ -231,11 +232,17 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return state
 
     def _legal(self) -> dict[int, int]:
-        # Each legal id and the place of its action in the fast game's legal list.
+        # Each legal id and the place of its action in the fast game's legal list (as
+        # LegalIds.int8, its memo read here).
         moves = self._moves
         if moves is None:
-            moves, self._mask = self._legal_ids.int8(self._game)
-            self._moves = moves
+            game = self._game
+            legal = game.legal_actions()
+            entry = self._legal_memo.get(id(legal))
+            if entry is None or entry[0] is not legal:
+                entry = self._legal_ids._entry(game, legal)
+            moves = self._moves = entry[1]
+            self._mask = entry[3]
         return moves
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -274,29 +281,22 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise TypeError(f"{agent} must act: an action id, not None (None is only for agents who are done)")
-        number = action if type(action) is int else as_action_id(action)  # a plain int as it is
-        if not 0 <= number < self._num_actions:
-            raise IllegalActionError(
-                f"action id {number}", f"not in the action space of {agent}: ids are 0 to {self.ids.num_actions - 1}"
-            )
-        moves = self._moves
-        if moves is None:
-            moves = self._legal()
-        index = moves.get(number)
-        if index is None:
-            if self.illegal == "terminate":
-                self._terminate_illegal(agent)
+        index = None
+        if type(action) is int:  # a plain int as it is: a legal id is found at once
+            moves = self._moves
+            if moves is None:
+                moves = self._legal()
+            index = moves.get(action)
+        if index is None:  # anything else: checked, converted, refused (or terminating)
+            index = self._index(agent, action)
+            if index is None:
                 return
-            # The reference engine words the refusal (and leaves everything as it was).
-            state = self.game_state
-            engine.apply(state, self.ids.action(state, number))
-            raise AssertionError(f"the engine accepted action id {action}, which is not legal")  # pragma: no cover
         game = self._game
         before = game.scores[:]
         game.apply_at(index)
-        self._chance()
+        game.play_random(self._rng, self._no_seats)  # as _chance
+        self._state = self._moves = None
+        self._observed = {}
         self._cumulative_rewards[agent] = 0.0
         after = game.scores
         if after == before:  # no points scored (most steps): nothing to add up
@@ -311,6 +311,28 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[game.to_act]
         if self.render_mode == "human":
             self.render()
+
+    def _index(self, agent: str, action: Any) -> int | None:
+        # The place in the legal list of an action other than a plain int legal id: None
+        # is refused, other types converted; an id out of range or not legal is refused,
+        # or ends the game (illegal="terminate": then None).
+        if action is None:
+            raise TypeError(f"{agent} must act: an action id, not None (None is only for agents who are done)")
+        number = action if type(action) is int else as_action_id(action)
+        if not 0 <= number < self._num_actions:
+            raise IllegalActionError(
+                f"action id {number}", f"not in the action space of {agent}: ids are 0 to {self.ids.num_actions - 1}"
+            )
+        index = self._legal().get(number)
+        if index is None:
+            if self.illegal == "terminate":
+                self._terminate_illegal(agent)
+                return None
+            # The reference engine words the refusal (and leaves everything as it was).
+            state = self.game_state
+            engine.apply(state, self.ids.action(state, number))
+            raise AssertionError(f"the engine accepted action id {action}, which is not legal")  # pragma: no cover
+        return index
 
     def _terminate_illegal(self, agent: str) -> None:
         # What pettingzoo.utils.wrappers.TerminateIllegalWrapper does.
@@ -331,13 +353,13 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if observed is None:
             seat = self._seat[agent]
             game = self._game
-            mask = self._no_mask
             if seat == game.to_act and agent == self.agent_selection and game.step != GAME_OVER:
                 if self._moves is None:
                     self._legal()
                 mask = self._mask
-            observation = self._write(game, seat)
-            observed = self._observed[agent] = {"observation": observation, "action_mask": mask}
+            else:
+                mask = self._no_mask
+            observed = self._observed[agent] = {"observation": self._write(game, seat), "action_mask": mask}
         return observed
 
     def action_to_string(self, action: int) -> str:
