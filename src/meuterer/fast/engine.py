@@ -117,6 +117,22 @@ _PASS = tuple(Pass(p) for p in range(4))
 _ROLE = tuple(tuple(ChooseRole(p, r) for r in ROLES) for p in range(4))
 _SUPPORTS = tuple(tuple(Support(p, k) for k in range(8)) for p in range(4))
 
+_Random = random.Random
+
+
+def _choose(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``: for a plain generator its ``_randbelow(n)``, what
+    randrange returns (random.py), unless a subclass has a randrange of its own.
+
+    :meth:`FastGame.play_random` inlines it for a ``random.Random`` itself (whose
+    ``_randbelow`` is ``_randbelow_with_getrandbits``: ``getrandbits(n.bit_length())`` until
+    below ``n``).
+    """
+    if type(rng).randrange is _RANDRANGE:
+        return rng._randbelow(n)  # type: ignore[attr-defined,no-any-return]
+    return rng.randrange(n)
+
+
 _Declarations = tuple[tuple[tuple[Sale, ...], ...], list[tuple[Sell, ...] | None]]
 """The sale declarations for some goods, and each seat's :class:`Sell` actions once built."""
 
@@ -504,27 +520,39 @@ class FastGame:
         """
         while True:
             step = self.step
-            if step in _CHANCE_STEPS:
-                if step == RING:
-                    self._fire(sample_ring(self, chance))
-                else:  # sample_draw's card, without its action
-                    self._legal = None
-                    self._draw(sample_card(self, chance))
+            if step in _DRAWING:  # a drawing player's draws in one run (sample_draw's cards, no actions)
+                self._legal = None
+                self._draw_run(chance)
                 continue
             if step == GAME_OVER:
                 return
-            rng = rngs[self.to_act]
+            if step == RING:
+                self._fire(sample_ring(self, chance))
+                continue
+            p = self.to_act
+            rng = rngs[p]
             if rng is None:
                 return
             legal = self._legal
             if legal is None:
-                legal = self._list_legal()
-            # Random.randrange(n) for n > 0 returns self._randbelow(n) (random.py): the same
-            # draw, without randrange's argument checks, unless a subclass has its own randrange.
-            if type(rng).randrange is _RANDRANGE:
-                self._fire(legal[rng._randbelow(len(legal))])  # type: ignore[attr-defined]
+                legal = plays(p, tuple(self.hands[p])) if step == PLAY else self._list_legal()
+            n = len(legal)
+            if type(rng) is _Random:  # _randbelow(n), inlined: see _choose
+                k = n.bit_length()
+                i = rng.getrandbits(k)
+                while i >= n:
+                    i = rng.getrandbits(k)
+                action = legal[i]
             else:
-                self._fire(legal[rng.randrange(len(legal))])
+                action = legal[_choose(rng, n)]
+            if step == PLAY:  # the commonest decision, without _fire's dispatch
+                self._legal = None
+                if type(action) is Play:
+                    self._play(action.card)
+                else:
+                    self._pass()
+            else:
+                self._fire(action)
 
     def _why_illegal(self, action: object) -> str:
         if self.step == GAME_OVER:
@@ -575,6 +603,22 @@ class FastGame:
         self.draws_left = left - 1
         if left == 1:
             self._drawn_all()
+
+    def _draw_run(self, chance: random.Random) -> None:
+        """The drawing player's remaining draws, each card as :func:`sample_card` draws it
+        from ``chance``: :meth:`_draw` over and over, his hand and drawn cards held."""
+        rules, hand, drawn = self.rules, self.hands[self.to_act], self.drawn
+        left = self.draws_left
+        while True:
+            card = sample_card(self, chance)
+            self.deck, self.discard = draw_from(self.deck, self.discard, card, rules)
+            hand[card] += 1
+            drawn[card] += 1
+            left -= 1
+            if not left:
+                break
+        self.draws_left = 0
+        self._drawn_all()
 
     def _drawn_all(self) -> None:
         """The drawing player has drawn his last card: the loadmaster discards, or the
