@@ -343,9 +343,11 @@ class FastGame:
     def _update(self, changes: Changes) -> None:
         """Take over a reference effect's changes, in this layout."""
         value: Any
+        layout = _LAYOUT
         for name, value in changes.items():
-            convert = _LAYOUT.get(name)
-            setattr(self, name, value if convert is None else convert(value))
+            if name in layout:
+                value = layout[name](value)
+            setattr(self, name, value)
         if "active" in changes or "ring" in changes:
             self._where = None
 
@@ -547,10 +549,14 @@ class FastGame:
                 action = legal[_choose(rng, n)]
             if step == PLAY:  # the commonest decision, without _fire's dispatch
                 self._legal = None
-                if type(action) is Play:
-                    self._play(action.card)
-                else:
+                if type(action) is not Play:
                     self._pass()
+                elif (card := action.card) == _PIRATE:
+                    self._play(card)
+                else:  # _play without the pirate's move
+                    self.hands[p][card] -= 1
+                    self.face_up[p][card] += 1
+                    self.to_act = next_unpassed(self.players, self.passed, p)
             else:
                 self._fire(action)
 
@@ -745,8 +751,11 @@ class FastGame:
             self._roles_return()
 
     def _roles_return(self) -> None:
-        self._update(return_roles(self, None))  # phase 9
-        self._update(next_round(self, None))  # phase 10
+        # Phase 9, then phase 10, taken over at once: next_round reads none of the fields
+        # return_roles changes (its round, captain and seat count).
+        changes = return_roles(self, None)
+        changes.update(next_round(self, None))
+        self._update(changes)
         self.step = OFFER
 
 
