@@ -415,14 +415,14 @@ class FastGame:
         p = self.to_act
         if step == PLAY:
             return plays(p, tuple(self.hands[p]))
-        if step in _DRAWING:
-            return legal_draw(self)
         if step == CHOOSE_ROLE:
             return roles_left(p, tuple(self.roles))
         if step == SELL:
             return self._sell_options()
         if step == MUTINY:
             return legal_support(self)
+        if step in _DRAWING:
+            return legal_draw(self)
         if step == OFFER:
             return legal_offer(self)
         if step == LOADMASTER_DISCARD:
@@ -580,14 +580,14 @@ class FastGame:
                 self._play(action.card)
             else:
                 self._pass()
-        elif step in _DRAWING:
-            self._draw(action.card)
         elif step == CHOOSE_ROLE:
             self._take_role(action.role)
         elif step == SELL:
             self._sell(action.sales)
         elif step == MUTINY:
             self._support(action.count)
+        elif step in _DRAWING:  # (play_random and apply_chance draw without it)
+            self._draw(action.card)
         elif step == OFFER:
             self._update(make_offer(self, action))
             self.step = PLAY
