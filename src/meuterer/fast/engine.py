@@ -117,6 +117,22 @@ _PASS = tuple(Pass(p) for p in range(4))
 _ROLE = tuple(tuple(ChooseRole(p, r) for r in ROLES) for p in range(4))
 _SUPPORTS = tuple(tuple(Support(p, k) for k in range(8)) for p in range(4))
 
+_Random = random.Random
+
+
+def _choose(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``: for a plain generator its ``_randbelow(n)``, what
+    randrange returns (random.py), unless a subclass has a randrange of its own.
+
+    :meth:`FastGame.play_random` inlines it for a ``random.Random`` itself (whose
+    ``_randbelow`` is ``_randbelow_with_getrandbits``: ``getrandbits(n.bit_length())`` until
+    below ``n``).
+    """
+    if type(rng).randrange is _RANDRANGE:
+        return rng._randbelow(n)  # type: ignore[attr-defined,no-any-return]
+    return rng.randrange(n)
+
+
 _Declarations = tuple[tuple[tuple[Sale, ...], ...], list[tuple[Sell, ...] | None]]
 """The sale declarations for some goods, and each seat's :class:`Sell` actions once built."""
 
@@ -327,9 +343,11 @@ class FastGame:
     def _update(self, changes: Changes) -> None:
         """Take over a reference effect's changes, in this layout."""
         value: Any
+        layout = _LAYOUT
         for name, value in changes.items():
-            convert = _LAYOUT.get(name)
-            setattr(self, name, value if convert is None else convert(value))
+            if name in layout:
+                value = layout[name](value)
+            setattr(self, name, value)
         if "active" in changes or "ring" in changes:
             self._where = None
 
@@ -397,14 +415,14 @@ class FastGame:
         p = self.to_act
         if step == PLAY:
             return plays(p, tuple(self.hands[p]))
-        if step in _DRAWING:
-            return legal_draw(self)
         if step == CHOOSE_ROLE:
             return roles_left(p, tuple(self.roles))
         if step == SELL:
             return self._sell_options()
         if step == MUTINY:
             return legal_support(self)
+        if step in _DRAWING:
+            return legal_draw(self)
         if step == OFFER:
             return legal_offer(self)
         if step == LOADMASTER_DISCARD:
@@ -504,27 +522,43 @@ class FastGame:
         """
         while True:
             step = self.step
-            if step in _CHANCE_STEPS:
-                if step == RING:
-                    self._fire(sample_ring(self, chance))
-                else:  # sample_draw's card, without its action
-                    self._legal = None
-                    self._draw(sample_card(self, chance))
+            if step in _DRAWING:  # a drawing player's draws in one run (sample_draw's cards, no actions)
+                self._legal = None
+                self._draw_run(chance)
                 continue
             if step == GAME_OVER:
                 return
-            rng = rngs[self.to_act]
+            if step == RING:
+                self._fire(sample_ring(self, chance))
+                continue
+            p = self.to_act
+            rng = rngs[p]
             if rng is None:
                 return
             legal = self._legal
             if legal is None:
-                legal = self._list_legal()
-            # Random.randrange(n) for n > 0 returns self._randbelow(n) (random.py): the same
-            # draw, without randrange's argument checks, unless a subclass has its own randrange.
-            if type(rng).randrange is _RANDRANGE:
-                self._fire(legal[rng._randbelow(len(legal))])  # type: ignore[attr-defined]
+                legal = plays(p, tuple(self.hands[p])) if step == PLAY else self._list_legal()
+            n = len(legal)
+            if type(rng) is _Random:  # _randbelow(n), inlined: see _choose
+                k = n.bit_length()
+                i = rng.getrandbits(k)
+                while i >= n:
+                    i = rng.getrandbits(k)
+                action = legal[i]
             else:
-                self._fire(legal[rng.randrange(len(legal))])
+                action = legal[_choose(rng, n)]
+            if step == PLAY:  # the commonest decision, without _fire's dispatch
+                self._legal = None
+                if type(action) is not Play:
+                    self._pass()
+                elif (card := action.card) == _PIRATE:
+                    self._play(card)
+                else:  # _play without the pirate's move
+                    self.hands[p][card] -= 1
+                    self.face_up[p][card] += 1
+                    self.to_act = next_unpassed(self.players, self.passed, p)
+            else:
+                self._fire(action)
 
     def _why_illegal(self, action: object) -> str:
         if self.step == GAME_OVER:
@@ -546,14 +580,14 @@ class FastGame:
                 self._play(action.card)
             else:
                 self._pass()
-        elif step in _DRAWING:
-            self._draw(action.card)
         elif step == CHOOSE_ROLE:
             self._take_role(action.role)
         elif step == SELL:
             self._sell(action.sales)
         elif step == MUTINY:
             self._support(action.count)
+        elif step in _DRAWING:  # (play_random and apply_chance draw without it)
+            self._draw(action.card)
         elif step == OFFER:
             self._update(make_offer(self, action))
             self.step = PLAY
@@ -575,6 +609,22 @@ class FastGame:
         self.draws_left = left - 1
         if left == 1:
             self._drawn_all()
+
+    def _draw_run(self, chance: random.Random) -> None:
+        """The drawing player's remaining draws, each card as :func:`sample_card` draws it
+        from ``chance``: :meth:`_draw` over and over, his hand and drawn cards held."""
+        rules, hand, drawn = self.rules, self.hands[self.to_act], self.drawn
+        left = self.draws_left
+        while True:
+            card = sample_card(self, chance)
+            self.deck, self.discard = draw_from(self.deck, self.discard, card, rules)
+            hand[card] += 1
+            drawn[card] += 1
+            left -= 1
+            if not left:
+                break
+        self.draws_left = 0
+        self._drawn_all()
 
     def _drawn_all(self) -> None:
         """The drawing player has drawn his last card: the loadmaster discards, or the
@@ -701,8 +751,11 @@ class FastGame:
             self._roles_return()
 
     def _roles_return(self) -> None:
-        self._update(return_roles(self, None))  # phase 9
-        self._update(next_round(self, None))  # phase 10
+        # Phase 9, then phase 10, taken over at once: next_round reads none of the fields
+        # return_roles changes (its round, captain and seat count).
+        changes = return_roles(self, None)
+        changes.update(next_round(self, None))
+        self._update(changes)
         self.step = OFFER
 
 
