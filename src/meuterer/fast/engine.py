@@ -117,17 +117,11 @@ _PASS = tuple(Pass(p) for p in range(4))
 _ROLE = tuple(tuple(ChooseRole(p, r) for r in ROLES) for p in range(4))
 _SUPPORTS = tuple(tuple(Support(p, k) for k in range(8)) for p in range(4))
 
-_Random = random.Random
-
 
 def _choose(rng: random.Random, n: int) -> int:
     """``rng.randrange(n)`` for ``n > 0``: for a plain generator its ``_randbelow(n)``, what
-    randrange returns (random.py), unless a subclass has a randrange of its own.
-
-    :meth:`FastGame.play_random` inlines it for a ``random.Random`` itself (whose
-    ``_randbelow`` is ``_randbelow_with_getrandbits``: ``getrandbits(n.bit_length())`` until
-    below ``n``).
-    """
+    randrange returns (random.py) without its argument checks, unless a subclass has a
+    randrange of its own."""
     if type(rng).randrange is _RANDRANGE:
         return rng._randbelow(n)  # type: ignore[attr-defined,no-any-return]
     return rng.randrange(n)
@@ -538,25 +532,13 @@ class FastGame:
             legal = self._legal
             if legal is None:
                 legal = plays(p, tuple(self.hands[p])) if step == PLAY else self._list_legal()
-            n = len(legal)
-            if type(rng) is _Random:  # _randbelow(n), inlined: see _choose
-                k = n.bit_length()
-                i = rng.getrandbits(k)
-                while i >= n:
-                    i = rng.getrandbits(k)
-                action = legal[i]
-            else:
-                action = legal[_choose(rng, n)]
+            action = legal[_choose(rng, len(legal))]
             if step == PLAY:  # the commonest decision, without _fire's dispatch
                 self._legal = None
-                if type(action) is not Play:
+                if type(action) is Play:
+                    self._play(action.card)
+                else:
                     self._pass()
-                elif (card := action.card) == _PIRATE:
-                    self._play(card)
-                else:  # _play without the pirate's move
-                    self.hands[p][card] -= 1
-                    self.face_up[p][card] += 1
-                    self.to_act = next_unpassed(self.players, self.passed, p)
             else:
                 self._fire(action)
 
@@ -612,19 +594,9 @@ class FastGame:
 
     def _draw_run(self, chance: random.Random) -> None:
         """The drawing player's remaining draws, each card as :func:`sample_card` draws it
-        from ``chance``: :meth:`_draw` over and over, his hand and drawn cards held."""
-        rules, hand, drawn = self.rules, self.hands[self.to_act], self.drawn
-        left = self.draws_left
-        while True:
-            card = sample_card(self, chance)
-            self.deck, self.discard = draw_from(self.deck, self.discard, card, rules)
-            hand[card] += 1
-            drawn[card] += 1
-            left -= 1
-            if not left:
-                break
-        self.draws_left = 0
-        self._drawn_all()
+        from ``chance`` (:meth:`_draw` over and over, without the dispatch per card)."""
+        for _ in range(self.draws_left):
+            self._draw(sample_card(self, chance))
 
     def _drawn_all(self) -> None:
         """The drawing player has drawn his last card: the loadmaster discards, or the
