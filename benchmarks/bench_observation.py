@@ -9,7 +9,10 @@ and the spectator, and ending in an int64 numpy array (the list through
 or encoded as float32) with what the adapters do since: ``write_values`` packing the
 entries straight into the array (``ScalarEncoder.vector_from_game`` and ``from_game``).
 Prints microseconds per call (medians of the repeats, less the timer's own cost, measured
-as a writer that does nothing) and the ratios.
+as a writer that does nothing) and the ratios. Since issue 22's eighth pass the library has
+one writer, ``write_values``; ``observation_vector`` reads its buffer back as a list (for
+tests and callers who want a list), so the first three rows now show that reading's cost
+(slower than the frozen list writer; no environment takes that path).
 
     PYTHONPATH=src python benchmarks/bench_observation.py [--games N] [--repeats N] [--players N]
 """

@@ -7,17 +7,15 @@ hot loop. Like the fast engine it is a second writer of one fact, so it is held 
 first by tests: every entry, for every seat and the spectator, at every step of games
 under every rule option (``tests/test_fast_observation.py``).
 
-It is written for CPython's speed, which is mostly the number of bytecodes run: the
-vector is one list display with the seats spelled out (a fourth seat's entries appended),
-the seven card kinds are unpacked into locals so that the unseen cards are plain
-subtractions, and the entries that repeat from one step to the next are looked up in
-small memos keyed on their whole input (the role entries, the ring with its active
-flags, the queue places, a seat's declared sales).
-
-The adapters do not build the list: :func:`write_values` packs the same entries, in an
-order of its own (:func:`value_names`), straight into an array with ``struct``
-(``pack_into``), the memoised entries as bytes packed once; the same tests hold it to the
-layout through :func:`observation_values`.
+One function writes the entries: :func:`write_values` packs them straight into an array
+with ``struct`` (``pack_into``), in an order of its own (:func:`value_names`: the entries
+of one kind for every seat side by side). It is written for CPython's speed, which is
+mostly the number of bytecodes run: one call with the seats spelled out, the seven card
+kinds unpacked into locals so that the unseen cards are plain subtractions, and the
+entries that repeat from one step to the next looked up in small memos keyed on their
+whole input (the role entries, the ring with its active flags, the queue places, a seat's
+declared sales), as bytes packed once. The adapters encode or reorder the packed ints;
+:func:`observation_vector` reads them back in the layout's order, as a list.
 
 >>> from meuterer.fast import FastGame
 >>> from meuterer.views import observation_layout, view
@@ -32,6 +30,8 @@ True
 
 from __future__ import annotations
 
+import functools
+import operator
 import struct
 from collections.abc import Callable
 from typing import Any
@@ -42,7 +42,9 @@ from meuterer.fast.engine import FastGame
 from meuterer.islands import Island
 from meuterer.machine import ROLES_SECRET, STEP_CODES
 from meuterer.phases.offer_cargo import roles_seen
+from meuterer.rules import Rules
 from meuterer.state import Step
+from meuterer.views import observation_layout
 
 __all__ = ["observation_values", "observation_vector", "value_names", "values_struct", "write_values"]
 
@@ -165,16 +167,6 @@ def _ring(ring: tuple[int, ...], active: tuple[int, ...]) -> tuple[int, ...]:
     return found
 
 
-def _sold(sales: tuple[Sale, ...] | None, ring: tuple[int, ...], islands: tuple[Island, ...]) -> tuple[int, ...]:
-    """A seat's declared flag and sale entries."""
-    if sales is None:
-        return _UNDECLARED
-    found = _SOLD.get(id(sales))
-    if found is not None and found[0] is sales and found[1] == ring and found[2] is islands:
-        return found[3]
-    return _sold_record(sales, ring, islands)[3]
-
-
 def _sold_packed(sales: tuple[Sale, ...] | None, ring: tuple[int, ...], islands: tuple[Island, ...]) -> bytes:
     """A seat's declared flag and sale entries, packed."""
     if sales is None:
@@ -206,117 +198,23 @@ def _sold_record(
 
 def observation_vector(game: FastGame, player: int | None) -> list[int]:
     """``observation_layout(game.players, game.rules).vector(view(game.to_state(), player))``
-    as a list, for a seat or ``None`` (a spectator), read straight off the game."""
-    step = game.step
-    drawn = game.drawn
-    drawn_count = sum(drawn)
-    order, roles = game.role_order, game.roles
-    key = (player, tuple(order), tuple(roles), _SECRET[step], step == _CHOOSE_ROLE and game.to_act == player)
-    found = _SEEN.get(key)
-    seen, role, codes, places, _ = _roles(key, order, roles) if found is None else found
-    hands, downs, face_up = game.hands, game.face_down, game.face_up
-    hand: list[int] | tuple[int, ...]
-    down: list[int] | tuple[int, ...]
-    mine: list[int] | tuple[int, ...]
-    if player is None:
-        hand = down = mine = _EMPTY
-    else:
-        hand = hands[player]
-        down = downs[player]
-        mine = drawn if drawn_count and game.to_act == player else _EMPTY
-    ring, active = game.ring, game.active
-    queue = tuple(game.queue)
-    queued = _QUEUE.get(queue) or _queue(queue)
-    offer, pirate, mutiny = game.offer, game.pirate, game.mutiny
-    captain_to, mutineer_to = game.captain_destination, game.mutineer_destination
-    # The unseen cards of each kind: the deck less the discards, the viewer's hand and
-    # face-down cards and everyone's face-up cards.
-    n0, n1, n2, n3, n4, n5, n6 = game.rules.deck
-    b0, b1, b2, b3, b4, b5, b6 = discard = game.discard
-    c0, c1, c2, c3, c4, c5, c6 = hand
-    d0, d1, d2, d3, d4, d5, d6 = down
-    passed, scores, sales = game.passed, game.scores, game.sales
-    h: list[int] | tuple[int, ...]
-    if len(face_up) == 4:
-        e, f, g, h = face_up
-    else:
-        e, f, g = face_up
-        h = _EMPTY
-    e0, e1, e2, e3, e4, e5, e6 = e
-    f0, f1, f2, f3, f4, f5, f6 = f
-    g0, g1, g2, g3, g4, g5, g6 = g
-    h0, h1, h2, h3, h4, h5, h6 = h
-    if sales.count(None) == len(sales):
-        x0 = x1 = x2 = x3 = _UNDECLARED
-    else:
-        islands = game.rules.islands
-        x0, x1, x2 = _sold(sales[0], ring, islands), _sold(sales[1], ring, islands), _sold(sales[2], ring, islands)
-        x3 = _sold(sales[3], ring, islands) if len(sales) == 4 else _UNDECLARED
-    out = [
-        game.players,
-        _NONE if player is None else player,
-        game.round,
-        _CODE[step],
-        game.captain,
-        _NONE if step == _GAME_OVER else game.to_act,
-        _NONE if offer is None else offer,
-        game.start,
-        _NONE if pirate is None else pirate,
-        _NONE if captain_to is None else captain_to,
-        _NONE if mutineer_to is None else mutineer_to,
-        _NONE if mutiny is None else int(mutiny),
-        game.draws_left,
-        drawn_count,
-        sum(game.deck),
-        *(_RING.get((ring, active)) or _ring(ring, active)),
-        *discard,
-        n0 - b0 - c0 - d0 - e0 - f0 - g0 - h0,
-        n1 - b1 - c1 - d1 - e1 - f1 - g1 - h1,
-        n2 - b2 - c2 - d2 - e2 - f2 - g2 - h2,
-        n3 - b3 - c3 - d3 - e3 - f3 - g3 - h3,
-        n4 - b4 - c4 - d4 - e4 - f4 - g4 - h4,
-        n5 - b5 - c5 - d5 - e5 - f5 - g5 - h5,
-        n6 - b6 - c6 - d6 - e6 - f6 - g6 - h6,
-        *hand,
-        *down,
-        *mine,
-        role,
-        *seen,
-        # each seat: hand and face-down sizes, passed, role, role order, queue, score,
-        # face-up cards, sales
-        sum(hands[0]),
-        sum(downs[0]),
-        1 if passed[0] else 0,
-        codes[0],
-        places[0],
-        queued[0],
-        scores[0],
-        *e,
-        *x0,
-        sum(hands[1]),
-        sum(downs[1]),
-        1 if passed[1] else 0,
-        codes[1],
-        places[1],
-        queued[1],
-        scores[1],
-        *f,
-        *x1,
-        sum(hands[2]),
-        sum(downs[2]),
-        1 if passed[2] else 0,
-        codes[2],
-        places[2],
-        queued[2],
-        scores[2],
-        *g,
-        *x2,
-    ]
-    if len(face_up) == 4:
-        out += (sum(hands[3]), sum(downs[3]), 1 if passed[3] else 0, codes[3], places[3], queued[3], scores[3])
-        out += h
-        out += x3
-    return out
+    as a list, for a seat or ``None`` (a spectator): the values :func:`write_values` packs,
+    read back in the layout's order."""
+    unpack, reorder, pack_into, size = _reading(game.players, game.rules)
+    buffer = bytearray(size)
+    write_values(game, player, pack_into, buffer)
+    return list(reorder(unpack(buffer)))
+
+
+@functools.lru_cache(maxsize=32)
+def _reading(players: int, rules: Rules) -> tuple[Callable[[Buffer], tuple[int, ...]], Any, PackInto, int]:
+    """How :func:`observation_vector` reads :func:`write_values`' buffer back: its unpacking
+    as ints, the reordering into the layout's entries, the packing and its size."""
+    ring = len(rules.islands)
+    place = {name: k for k, name in enumerate(value_names(players, ring)) if name is not None}
+    order = [place[name] for name in observation_layout(players, rules).names]
+    packing = values_struct(players, ring)
+    return struct.Struct(f"={packing.size // 8}q").unpack, operator.itemgetter(*order), packing.pack_into, packing.size
 
 
 def value_names(players: int, ring: int) -> tuple[str | None, ...]:
