@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -447,7 +447,7 @@ def test_the_encoders_read_off_a_fast_game_are_the_layouts(players: int, rules: 
     layout = observation_layout(players, rules)
     encoder = adapter.ScalarEncoder(layout)
     encode, vector = encoder.from_game(), encoder.vector_from_game()
-    handed: list[tuple[np.ndarray, np.ndarray, tuple[int, ...]]] = []
+    handed: list[tuple[Any, Any, tuple[int, ...]]] = []  # numpy arrays
     for seed in range(3):
         rng = random.Random(seed)
         game = FastGame.new(players, seed % players, rules)
@@ -587,6 +587,29 @@ def test_legal_ids_of_sales_follow_the_order_of_the_active_islands() -> None:
     assert checked == 5
 
 
+def _decisions_of(kind: type, seed: int, count: int = 5) -> Iterator[tuple[Any, Sequence[Any]]]:
+    """The first ``count`` decisions among several actions of type ``kind`` in random
+    4-seat games of the fast engine: the game and its legal actions (the game then moves
+    on at random)."""
+    from meuterer.fast import FastGame
+
+    rng = random.Random(seed)
+    found = 0
+    while found < count:
+        game = FastGame.new(4)
+        while not game.is_terminal():
+            if game.is_chance_node():
+                game.apply_chance(rng)
+                continue
+            legal = game.legal_actions()
+            if type(legal[0]) is kind and len(legal) > 1:
+                yield game, legal
+                found += 1
+                if found == count:
+                    return
+            game.apply_at(rng.randrange(len(game.legal_actions())))
+
+
 def test_legal_ids_find_another_sellers_sales_of_the_same_declarations() -> None:
     # Sales are looked up by their declarations (a sale's id does not depend on its seller):
     # another seat's sales of the same declarations are found, with the right ids; sales
@@ -595,34 +618,25 @@ def test_legal_ids_find_another_sellers_sales_of_the_same_declarations() -> None
 
     from meuterer.actions import Sell
     from meuterer.encoding import action_ids
-    from meuterer.fast import FastGame
 
     ids = action_ids(Rules())
     legal_ids = adapter.LegalIds(ids)
-    rng = random.Random(2)
     checked = 0
-    while checked < 5:
-        game = FastGame.new(4)
-        while not game.is_terminal():
-            if game.is_chance_node():
-                game.apply_chance(rng)
-                continue
-            legal = game.legal_actions()
-            if type(legal[0]) is Sell and len(legal) > 1:
-                moves, _ = legal_ids(game)
-                other = game.clone()
-                other.to_act = (game.to_act + 1) % 4
-                other._legal = tuple(Sell(other.to_act, action.sales) for action in legal)
-                known = len(legal_ids._by_actions)
-                again, _ = legal_ids(other)
-                expected = sorted((ids.action_id(other, action), i) for i, action in enumerate(other._legal))
-                assert list(again.items()) == expected == list(moves.items())
-                assert len(legal_ids._by_actions) == known  # found, not worked out
-                other._legal = tuple(attrs.evolve(action, sales=(*action.sales,)) for action in legal)
-                assert list(legal_ids(other)[0].items()) == expected
-                assert len(legal_ids._by_actions) == known + 1  # new declarations: worked out
-                checked += 1
-            game.apply_at(rng.randrange(len(game.legal_actions())))
+    for game, legal in _decisions_of(Sell, 2):
+        moves, _ = legal_ids(game)
+        other = game.clone()
+        other.to_act = (game.to_act + 1) % 4
+        other._legal = tuple(Sell(other.to_act, action.sales) for action in legal)
+        known = len(legal_ids._by_actions)
+        again, _ = legal_ids(other)
+        expected = sorted((ids.action_id(other, action), i) for i, action in enumerate(other._legal))
+        assert list(again.items()) == expected == list(moves.items())
+        assert len(legal_ids._by_actions) == known  # found, not worked out
+        other._legal = tuple(attrs.evolve(action, sales=(*action.sales,)) for action in legal)
+        assert list(legal_ids(other)[0].items()) == expected
+        assert len(legal_ids._by_actions) == known + 1  # new declarations: worked out
+        checked += 1
+    assert checked == 5
 
 
 def test_legal_ids_share_one_read_only_mask_per_set_of_ids() -> None:
@@ -660,35 +674,26 @@ def test_legal_ids_find_discards_by_their_cards() -> None:
     # (new actions) are found, with the right ids; discards of other cards are worked out.
     from meuterer.actions import Discard
     from meuterer.encoding import action_ids
-    from meuterer.fast import FastGame
 
     ids = action_ids(Rules())
     legal_ids = adapter.LegalIds(ids)
-    rng = random.Random(4)
     checked = 0
-    while checked < 5:
-        game = FastGame.new(4)
-        while not game.is_terminal():
-            if game.is_chance_node():
-                game.apply_chance(rng)
-                continue
-            legal = game.legal_actions()
-            if type(legal[0]) is Discard and len(legal) > 1:
-                moves, mask = legal_ids(game)
-                other = game.clone()
-                other.to_act = (game.to_act + 1) % 4
-                other._legal = tuple(Discard(other.to_act, action.cards) for action in legal)
-                known = len(legal_ids._by_actions)
-                again, again_mask = legal_ids(other)
-                expected = sorted((ids.action_id(other, action), i) for i, action in enumerate(other._legal))
-                assert list(again.items()) == expected == list(moves.items()) and again_mask is mask
-                assert len(legal_ids._by_actions) == known  # found, not worked out
-                other._legal = other._legal[1:]  # other cards: worked out, other ids
-                fewer, _ = legal_ids(other)
-                assert list(fewer.items()) == sorted((ids.action_id(other, a), i) for i, a in enumerate(other._legal))
-                assert len(legal_ids._by_actions) == known + 1
-                checked += 1
-            game.apply_at(rng.randrange(len(game.legal_actions())))
+    for game, legal in _decisions_of(Discard, 4):
+        moves, mask = legal_ids(game)
+        other = game.clone()
+        other.to_act = (game.to_act + 1) % 4
+        other._legal = tuple(Discard(other.to_act, action.cards) for action in legal)
+        known = len(legal_ids._by_actions)
+        again, again_mask = legal_ids(other)
+        expected = sorted((ids.action_id(other, action), i) for i, action in enumerate(other._legal))
+        assert list(again.items()) == expected == list(moves.items()) and again_mask is mask
+        assert len(legal_ids._by_actions) == known  # found, not worked out
+        other._legal = other._legal[1:]  # other cards: worked out, other ids
+        fewer, _ = legal_ids(other)
+        assert list(fewer.items()) == sorted((ids.action_id(other, a), i) for i, a in enumerate(other._legal))
+        assert len(legal_ids._by_actions) == known + 1
+        checked += 1
+    assert checked == 5
 
 
 @pytest.mark.parametrize(("players", "limit"), [(3, adapter.LegalIds.LIMIT), (4, adapter.LegalIds.LIMIT), (4, 50)])

@@ -312,17 +312,17 @@ def test_step_takes_ids_of_any_integer_type_and_refuses_the_rest() -> None:
         plain.step(None)
     for number in (-1, plain.ids.num_actions, np.int64(plain.ids.num_actions + 5)):
         with pytest.raises(IllegalActionError, match="action space"):
-            plain.step(number)  # type: ignore[arg-type]
+            plain.step(number)
     mask = plain.observe(agent)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(IllegalActionError):
         plain.step(illegal)
     with pytest.raises(IllegalActionError):
-        plain.step(np.int64(illegal))  # type: ignore[arg-type]
+        plain.step(np.int64(illegal))
     assert plain.agent_selection == agent and plain.observe(agent)["action_mask"] is mask  # nothing changed
     ending = adapter.raw_env(players=4, illegal="terminate")
     ending.reset(seed=8)
     first = ending.agent_selection
     wrong = int(np.flatnonzero(ending.observe(first)["action_mask"] == 0)[0])
-    ending.step(np.int64(wrong))  # type: ignore[arg-type]
+    ending.step(np.int64(wrong))
     assert all(ending.terminations.values()) and ending.rewards[first] == -1

@@ -1253,21 +1253,26 @@ class VectorGame:
         self.queue_len[i] = self._seats_count[at] - 1
         self.step_[i] = MUTINY
 
+    def _next_in_queue(self, idx: IntArray) -> IntArray:
+        """The next seat of the queue is to act in the games ``idx`` whose queue is not
+        empty; the others, whose queue is done, are returned."""
+        more = self.queue_len[idx] > 0
+        if not np.count_nonzero(more):
+            return idx
+        i = idx[more]
+        self.to_act[i] = self._pop(i)
+        done: IntArray = idx[~more]
+        return done
+
     def _support(self, idx: IntArray, a: IntArray, ids: ActionIds) -> None:
         k = a - ids.support.start
         n = self.players
         at = (idx * n + self.to_act[idx]) * 7 + _SUPPORT
         self._down_flat[at] -= k
         self._up_flat[at] += k
-        more = self.queue_len[idx] > 0
-        if np.count_nonzero(more):
-            i = idx[more]
-            self.to_act[i] = self._pop(i)
-            i = idx[~more]
-            if not len(i):
-                return
-        else:
-            i = idx
+        i = self._next_in_queue(idx)
+        if not len(i):
+            return
         # Resolve: as meuterer.rulings.strengths and mutiny_succeeds (a tie to the mutineer).
         key = self._role_keys(i)
         support = self._up_flat[(i * (n * 7) + _SUPPORT)[:, None] + self._seat_cards].astype(np.int64)
@@ -1322,15 +1327,9 @@ class VectorGame:
         slots = self._sell_slots.take(index, axis=0)
         self._sales_seat[row] = _whole_rows(slots)
         self._sale_islands_seat[row] = _whole_rows(np.where(slots > 0, self.active.take(idx, axis=0), _NO))
-        more = self.queue_len[idx] > 0
-        if np.count_nonzero(more):
-            i = idx[more]
-            self.to_act[i] = self._pop(i)
-            i = idx[~more]
-            if not len(i):
-                return
-        else:
-            i = idx
+        i = self._next_in_queue(idx)
+        if not len(i):
+            return
         # Every seat has declared: each active island pays its leaders, as
         # meuterer.rulings.island_points (a merchant among them scores I); both islands at
         # once, in arrays (island, seat, game): numpy is slow over the short axes of (game,
