@@ -154,19 +154,21 @@ class LegalIds:
     def __call__(self, game: FastGame) -> tuple[dict[int, int], np.ndarray]:
         """The legal ids (id -> place in the legal list) and the read-only boolean mask
         (no ids, an all-false mask once the game is over)."""
-        legal = game.legal_actions()
-        entry = self._memo.get(id(legal))
-        if entry is None or entry[0] is not legal:
-            entry = self._entry(game, legal)
+        entry = self._found(game)
         return entry[1], entry[2]
 
     def int8(self, game: FastGame) -> tuple[dict[int, int], np.ndarray]:
         """As calling it, the mask as read-only ``int8`` (PettingZoo's action masks)."""
+        entry = self._found(game)
+        return entry[1], entry[3]
+
+    def _found(self, game: FastGame) -> tuple[Sequence[Action], dict[int, int], np.ndarray, np.ndarray]:
+        # The entry of the game's legal list: by the list's identity, else worked out.
         legal = game.legal_actions()
         entry = self._memo.get(id(legal))
         if entry is None or entry[0] is not legal:
             entry = self._entry(game, legal)
-        return entry[1], entry[3]
+        return entry
 
     def _entry(
         self, game: FastGame, legal: Sequence[Action]

@@ -212,7 +212,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._observed: dict[str, dict[str, Any]] = {}
         self._moves: dict[int, int] | None = None
         self._legal_ids = LegalIds.shared(self.ids)
-        self._legal_memo = self._legal_ids._memo  # cleared in place when full, never replaced
         self._no_mask = np.zeros(self.ids.num_actions, np.int8)
         self._no_mask.flags.writeable = False
         self._mask = self._no_mask
@@ -232,17 +231,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return state
 
     def _legal(self) -> dict[int, int]:
-        # Each legal id and the place of its action in the fast game's legal list (as
-        # LegalIds.int8, its memo read here).
+        # Each legal id and the place of its action in the fast game's legal list.
         moves = self._moves
         if moves is None:
-            game = self._game
-            legal = game.legal_actions()
-            entry = self._legal_memo.get(id(legal))
-            if entry is None or entry[0] is not legal:
-                entry = self._legal_ids._entry(game, legal)
-            moves = self._moves = entry[1]
-            self._mask = entry[3]
+            moves, self._mask = self._legal_ids.int8(self._game)
+            self._moves = moves
         return moves
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
