@@ -326,3 +326,27 @@ def test_play_random_asks_a_generator_with_its_own_randrange_for_it() -> None:
             count, generator = len(loop.legal_actions()), plain[player]
             loop.apply_at(count - 1 if generator is None else generator.randrange(count))
     assert fused.is_terminal() and fused.to_state() == loop.to_state()
+
+
+def test_play_random_draws_inline_only_what_randrange_draws() -> None:
+    # play_random spells out random.Random's _randbelow_with_getrandbits only where its
+    # bytecode is the generator's own (this Python's): a body that draws otherwise is not it.
+    from meuterer.fast import engine
+
+    def other(self: random.Random, n: int) -> int:
+        getrandbits = self.getrandbits
+        k = (n - 1).bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
+
+    assert engine._PLAIN is random.Random
+    assert engine._same_code(engine._randbelow_with_getrandbits, random.Random._randbelow)  # type: ignore[attr-defined]
+    assert not engine._same_code(other, random.Random._randbelow)  # type: ignore[attr-defined]
+    assert not engine._same_code(engine._randbelow_with_getrandbits, len)
+    for n in (1, 2, 3, 5, 8, 13, 40):
+        mine, theirs = random.Random(n), random.Random(n)
+        assert [engine._randbelow_with_getrandbits(mine, n) for _ in range(50)] == [
+            theirs.randrange(n) for _ in range(50)
+        ]

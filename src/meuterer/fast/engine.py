@@ -127,6 +127,40 @@ def _choose(rng: random.Random, n: int) -> int:
     return rng.randrange(n)
 
 
+def _randbelow_with_getrandbits(self: random.Random, n: int) -> int:
+    # random.Random's own, as CPython 3.11 writes it (compared with this Python's at import).
+    getrandbits = self.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def _same_code(mine: Callable[..., object], theirs: object) -> bool:
+    code, other = mine.__code__, getattr(theirs, "__code__", None)
+    # the same instructions on the same names and constants (a docstring is the first constant)
+    return other is not None and (code.co_code, code.co_names, code.co_varnames, code.co_consts[1:]) == (
+        other.co_code,
+        other.co_names,
+        other.co_varnames,
+        other.co_consts[1:],
+    )
+
+
+_PLAIN: type[random.Random] | None = (
+    random.Random
+    if random.Random._randbelow is getattr(random.Random, "_randbelow_with_getrandbits", None)  # type: ignore[attr-defined]
+    and _same_code(_randbelow_with_getrandbits, random.Random._randbelow)  # type: ignore[attr-defined]
+    else None
+)
+"""``random.Random`` if ``rng.randrange(n)`` of a generator of exactly that class is, as
+this module's :func:`_randbelow_with_getrandbits` spells out (its very bytecode), the
+first ``getrandbits(n.bit_length())`` below ``n``: then :meth:`FastGame.play_random`
+draws that without a call; ``None`` (every generator asked through :func:`_choose`) on a
+Python whose generator draws otherwise."""
+
+
 _Declarations = tuple[tuple[tuple[Sale, ...], ...], list[tuple[Sell, ...] | None]]
 """The sale declarations for some goods, and each seat's :class:`Sell` actions once built."""
 
@@ -514,31 +548,61 @@ class FastGame:
         >>> game.current_player, len(game.legal_actions())
         (0, 4)
         """
+        drawing, plain = _DRAWING, _PLAIN
         while True:
             step = self.step
-            if step in _DRAWING:  # a drawing player's draws in one run (sample_draw's cards, no actions)
+            if step == PLAY:  # the commonest decision (without _list_legal's and _fire's dispatch)
+                p = self.to_act
+                rng = rngs[p]
+                if rng is None:
+                    return
+                legal = self._legal
+                if legal is None:
+                    legal = plays(p, tuple(self.hands[p]))
+                else:
+                    self._legal = None  # (as _fire clears it)
+            elif step in drawing:  # a drawing player's draws in one run (sample_draw's cards, no actions)
                 self._legal = None
                 self._draw_run(chance)
                 continue
-            if step == GAME_OVER:
+            elif step == GAME_OVER:
                 return
-            if step == RING:
+            elif step == RING:
                 self._fire(sample_ring(self, chance))
                 continue
-            p = self.to_act
-            rng = rngs[p]
-            if rng is None:
-                return
-            legal = self._legal
-            if legal is None:
-                legal = plays(p, tuple(self.hands[p])) if step == PLAY else self._list_legal()
-            action = legal[_choose(rng, len(legal))]
-            if step == PLAY:  # the commonest decision, without _fire's dispatch
-                self._legal = None
+            else:
+                p = self.to_act
+                rng = rngs[p]
+                if rng is None:
+                    return
+                legal = self._legal
+                if legal is None:  # (the next two commonest decisions without _list_legal's dispatch)
+                    if step == CHOOSE_ROLE:
+                        legal = roles_left(p, tuple(self.roles))
+                    elif step == SELL:
+                        legal = self._sell_options()
+                    else:
+                        legal = self._list_legal()
+                else:
+                    self._legal = None
+            n = len(legal)
+            if type(rng) is plain:  # rng.randrange(n): _randbelow_with_getrandbits, inlined (see _PLAIN)
+                k = n.bit_length()
+                index = rng.getrandbits(k)
+                while index >= n:
+                    index = rng.getrandbits(k)
+            else:
+                index = _choose(rng, n)
+            action: Any = legal[index]
+            if step == PLAY:
                 if type(action) is Play:
                     self._play(action.card)
                 else:
                     self._pass()
+            elif step == CHOOSE_ROLE:  # (and without _fire's)
+                self._take_role(action.role)
+            elif step == SELL:
+                self._sell(action.sales)
             else:
                 self._fire(action)
 
@@ -595,8 +659,19 @@ class FastGame:
     def _draw_run(self, chance: random.Random) -> None:
         """The drawing player's remaining draws, each card as :func:`sample_card` draws it
         from ``chance`` (:meth:`_draw` over and over, without the dispatch per card)."""
-        for _ in range(self.draws_left):
-            self._draw(sample_card(self, chance))
+        left = self.draws_left
+        if left <= 0:
+            return
+        # _draw, inlined: the drawing player and his counts stay the same objects until
+        # his last card (then _drawn_all moves on)
+        hand, drawn, rules = self.hands[self.to_act], self.drawn, self.rules
+        for _ in range(left):
+            card = sample_card(self, chance)
+            self.deck, self.discard = draw_from(self.deck, self.discard, card, rules)
+            hand[card] += 1
+            drawn[card] += 1
+        self.draws_left = 0
+        self._drawn_all()
 
     def _drawn_all(self) -> None:
         """The drawing player has drawn his last card: the loadmaster discards, or the
