@@ -166,15 +166,37 @@ _Declarations = tuple[tuple[tuple[Sale, ...], ...], list[tuple[Sell, ...] | None
 
 
 # Fields as FastGame lays them out: these are lists changed in place (the lists of lists
-# per seat, then the flat ones); the others are kept as the reference holds them.
-def _per_seat(value: Sequence[Counts]) -> list[list[int]]:
-    return list(map(list, value))
-
-
-_LAYOUT: dict[str, Callable[[Any], Any]] = {
-    **dict.fromkeys(("hands", "face_up", "face_down"), _per_seat),
-    **dict.fromkeys(("queue", "passed", "roles", "role_order", "sales", "scores", "drawn"), list),
+# per seat, then the flat ones), made from the reference's tuples by these expressions; the
+# others are kept as the reference holds them.
+_LAYOUT: dict[str, str] = {
+    **dict.fromkeys(("hands", "face_up", "face_down"), "list(map(list, {}))"),
+    **dict.fromkeys(("queue", "passed", "roles", "role_order", "sales", "scores", "drawn"), "list({})"),
 }
+_NAMES = frozenset(FIELDS)
+
+
+def _updater(names: tuple[str, ...]) -> Callable[[FastGame, Changes], None]:
+    """A function taking over an effect's changes to the fields ``names`` (in that order)
+    into a game in this layout: one statement a field, compiled once for each set of
+    names an effect returns (a loop over the names, with a setattr for each, cost several
+    times more; :meth:`FastGame._update` keeps them)."""
+    lines = ["def update(game, changes):"]
+    for name in names:
+        value = f"changes[{name!r}]"
+        if name in _NAMES:  # (an identifier)
+            lines.append(f"    game.{name} = {_LAYOUT.get(name, '{}').format(value)}")
+        else:  # no field: raises as setattr does
+            lines.append(f"    setattr(game, {name!r}, {value})")
+    if "active" in names or "ring" in names:
+        lines.append("    game._where = None")
+    lines.append("    return None")  # (a body for no names)
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)  # noqa: S102 - field names, checked above
+    update: Callable[[FastGame, Changes], None] = namespace["update"]
+    return update
+
+
+_UPDATERS: Memo[tuple[str, ...], Callable[[FastGame, Changes], None]] = Memo(_updater, size=256)
 
 
 class FastGame:
@@ -370,14 +392,7 @@ class FastGame:
 
     def _update(self, changes: Changes) -> None:
         """Take over a reference effect's changes, in this layout."""
-        value: Any
-        layout = _LAYOUT
-        for name, value in changes.items():
-            if name in layout:
-                value = layout[name](value)
-            setattr(self, name, value)
-        if "active" in changes or "ring" in changes:
-            self._where = None
+        _UPDATERS[tuple(changes)](self, changes)
 
     @classmethod
     def random_game(
@@ -435,7 +450,13 @@ class FastGame:
         """Every action :meth:`apply` accepts, in the reference order (``()`` when over)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._list_legal()
+            step = self.step
+            if step == PLAY:  # (the commonest, as _list_legal lists it, without its call)
+                p = self.to_act
+                legal = plays(p, tuple(self.hands[p]))
+            else:
+                legal = self._list_legal()
+            self._legal = legal
         return legal
 
     def _list_legal(self) -> Sequence[Action]:
@@ -521,7 +542,14 @@ class FastGame:
         if not 0 <= index < len(legal):
             raise IllegalActionError(f"#{index}", f"there are {len(legal)} legal action(s), numbered from 0")
         action = legal[index]
-        self._fire(action)
+        if self.step == PLAY:  # (the commonest, as _fire applies it, without its call)
+            self._legal = None
+            if type(action) is Play:
+                self._play(action.card)
+            else:
+                self._pass()
+        else:
+            self._fire(action)
         return action
 
     def apply_chance(self, rng: random.Random) -> Action:
@@ -789,8 +817,10 @@ class FastGame:
         self._sail()
 
     def _sail(self) -> None:
-        self._update(sail(self, None))  # phase 6
-        changes = clean_up(self, None)  # phase 7, and phase 8 set up
+        # Phase 6, then phase 7 and phase 8 set up, taken over at once: clean_up reads
+        # none of the fields sail changes (the start and active islands).
+        changes = sail(self, None)
+        changes.update(clean_up(self, None))
         self._update(changes)
         if "draws_left" in changes:  # someone draws (else nobody_draws holds)
             self.step = DRAW
