@@ -482,8 +482,18 @@ class FastGame:
         return ()
 
     def _sell_options(self) -> tuple[Sell, ...]:
+        """The Sell actions of the player to act: one for each of the sale declarations
+        open to him (:func:`~meuterer.phases.scoring.sale_declarations`, cached per market
+        on the goods it buys, with each seat's actions once built)."""
         p = self.to_act
-        shared = self._declarations()
+        market = self._where or self._find_market()
+        face_up = self.face_up[p]
+        key = market.key(face_up)  # goods no active island buys play no part
+        shared = market.cache.get(key)
+        if shared is None:
+            goods = tuple(map(mul, face_up[:_GOODS_END], market.mask))
+            sales = sale_declarations(goods, market.named, self._c.withholding)
+            shared = market.cache.put(key, (sales, [None] * 4))
         sells = shared[1][p]
         if sells is None:
             sells = shared[1][p] = tuple(Sell(p, sales) for sales in shared[0])
@@ -502,19 +512,6 @@ class FastGame:
             market = c.declarations[where] = _Market(tuple(c.islands[i] for i in where))
         self._where = market
         return market
-
-    def _declarations(self) -> _Declarations:
-        """The sale declarations open to the player to act (:func:`~meuterer.phases.scoring.sale_declarations`,
-        cached per market on the goods it buys) and each seat's :class:`Sell` actions once built."""
-        market = self._where or self._find_market()
-        face_up = self.face_up[self.to_act]
-        key = market.key(face_up)  # goods no active island buys play no part
-        shared = market.cache.get(key)
-        if shared is None:
-            goods = tuple(map(mul, face_up[:_GOODS_END], market.mask))
-            sales = sale_declarations(goods, market.named, self._c.withholding)
-            shared = market.cache.put(key, (sales, [None] * 4))
-        return shared
 
     # Acting -----------------------------------------------------------------------------
 
@@ -623,8 +620,14 @@ class FastGame:
                 index = _choose(rng, n)
             action: Any = legal[index]
             if step == PLAY:
-                if type(action) is Play:
-                    self._play(action.card)
+                if type(action) is Play:  # _play, inlined
+                    card = action.card
+                    hand = self.hands[p]
+                    hand[card] -= 1
+                    self.face_up[p][card] += 1
+                    self.to_act = next_unpassed(self.players, self.passed, p)
+                    if card == _PIRATE:
+                        self._pirates(sum(hand))
                 else:
                     self._pass()
             elif step == CHOOSE_ROLE:  # (and without _fire's)
@@ -747,12 +750,15 @@ class FastGame:
         self.face_up[p][card] += 1
         self.to_act = next_unpassed(self.players, self.passed, p)
         if card == _PIRATE:
-            left = sum(hand)
-            robbed = robbery(self, left)
-            self.pirate = pirate_destination(self, left)
-            if robbed:
-                self.discard = discarded(self.discard, self.face_up)
-                self.face_up = [[0] * 7 for _ in range(self.players)]
+            self._pirates(sum(hand))
+
+    def _pirates(self, left: int) -> None:
+        """After the pirate card is played, by a player left with ``left`` cards in hand."""
+        robbed = robbery(self, left)
+        self.pirate = pirate_destination(self, left)
+        if robbed:
+            self.discard = discarded(self.discard, self.face_up)
+            self.face_up = [[0] * 7 for _ in range(self.players)]
 
     def _pass(self) -> None:
         p = self.to_act
