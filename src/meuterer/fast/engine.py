@@ -161,6 +161,10 @@ draws that without a call; ``None`` (every generator asked through :func:`_choos
 Python whose generator draws otherwise."""
 
 
+def _out_of_range(index: int, legal: Sequence[Action]) -> IllegalActionError:
+    return IllegalActionError(f"#{index}", f"there are {len(legal)} legal action(s), numbered from 0")
+
+
 _Declarations = tuple[tuple[tuple[Sale, ...], ...], list[tuple[Sell, ...] | None]]
 """The sale declarations for some goods, and each seat's :class:`Sell` actions once built."""
 
@@ -536,9 +540,12 @@ class FastGame:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._list_legal()
-        if not 0 <= index < len(legal):
-            raise IllegalActionError(f"#{index}", f"there are {len(legal)} legal action(s), numbered from 0")
-        action = legal[index]
+        if index < 0:
+            raise _out_of_range(index, legal)
+        try:
+            action = legal[index]
+        except IndexError:  # (past the end: no length to compare with first)
+            raise _out_of_range(index, legal) from None
         if self.step == PLAY:  # (the commonest, as _fire applies it, without its call)
             self._legal = None
             if type(action) is Play:
