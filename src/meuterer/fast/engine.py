@@ -580,7 +580,6 @@ class FastGame:
         >>> game.current_player, len(game.legal_actions())
         (0, 4)
         """
-        drawing, plain = _DRAWING, _PLAIN
         while True:
             step = self.step
             if step == PLAY:  # the commonest decision (without _list_legal's and _fire's dispatch)
@@ -593,7 +592,7 @@ class FastGame:
                     legal = plays(p, tuple(self.hands[p]))
                 else:
                     self._legal = None  # (as _fire clears it)
-            elif step in drawing:  # a drawing player's draws in one run (sample_draw's cards, no actions)
+            elif step in _DRAWING:  # a drawing player's draws in one run (sample_draw's cards, no actions)
                 self._legal = None
                 self._draw_run(chance)
                 continue
@@ -618,7 +617,7 @@ class FastGame:
                 else:
                     self._legal = None
             n = len(legal)
-            if type(rng) is plain:  # rng.randrange(n): _randbelow_with_getrandbits, inlined (see _PLAIN)
+            if type(rng) is _PLAIN:  # rng.randrange(n): _randbelow_with_getrandbits, inlined (see _PLAIN)
                 k = n.bit_length()
                 index = rng.getrandbits(k)
                 while index >= n:
