@@ -326,3 +326,53 @@ def test_play_random_asks_a_generator_with_its_own_randrange_for_it() -> None:
             count, generator = len(loop.legal_actions()), plain[player]
             loop.apply_at(count - 1 if generator is None else generator.randrange(count))
     assert fused.is_terminal() and fused.to_state() == loop.to_state()
+
+
+def test_play_random_draws_inline_only_what_randrange_draws() -> None:
+    # play_random spells out random.Random's _randbelow_with_getrandbits only where its
+    # bytecode is the generator's own (this Python's): a body that draws otherwise is not it.
+    from meuterer.fast import engine
+
+    def other(self: random.Random, n: int) -> int:
+        getrandbits = self.getrandbits
+        k = (n - 1).bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
+
+    assert engine._PLAIN is random.Random
+    assert engine._same_code(engine._randbelow_with_getrandbits, random.Random._randbelow)  # type: ignore[attr-defined]
+    assert not engine._same_code(other, random.Random._randbelow)  # type: ignore[attr-defined]
+    assert not engine._same_code(engine._randbelow_with_getrandbits, len)
+    for n in (1, 2, 3, 5, 8, 13, 40):
+        mine, theirs = random.Random(n), random.Random(n)
+        assert [engine._randbelow_with_getrandbits(mine, n) for _ in range(50)] == [
+            theirs.randrange(n) for _ in range(50)
+        ]
+
+
+def test_update_takes_over_any_changes_in_the_layout() -> None:
+    # _update runs code compiled once for each tuple of names: every field, in any order,
+    # with the values of the changes at hand (not those it was compiled for).
+    # (Effects change every field but the step, which the engine keeps as a number.)
+    _, later = random_game(seed=4)
+    fields = {name: value for name, value in vars(later).items() if name != "step"}
+    for names in (tuple(fields), tuple(reversed(fields))):
+        game = FastGame.new(4)
+        game._update({name: fields[name] for name in names})  # type: ignore[arg-type]
+        game.step = FastGame.from_state(later).step
+        assert game.to_state() == later and game.clone().to_state() == later
+        assert type(game.hands) is list and all(type(hand) is list for hand in game.face_up)
+        assert type(game.queue) is list and type(game.scores) is list
+    game = FastGame.new(4)
+    for scores in ((1, 2, 3, 4), (5, 6, 7, 8)):
+        game._update({"scores": scores, "offer": scores[0]})
+        assert game.scores == list(scores) and game.offer == scores[0]
+    game.bought()
+    assert game._where is not None
+    game._update({"active": (0, 1)})
+    assert game._where is None and game.active == (0, 1)
+    game._update({})
+    with pytest.raises(AttributeError):
+        game._update({"no_such_field": 1})

@@ -127,20 +127,80 @@ def _choose(rng: random.Random, n: int) -> int:
     return rng.randrange(n)
 
 
+def _randbelow_with_getrandbits(self: random.Random, n: int) -> int:
+    # random.Random's own, as CPython 3.11 writes it (compared with this Python's at import).
+    getrandbits = self.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def _same_code(mine: Callable[..., object], theirs: object) -> bool:
+    code, other = mine.__code__, getattr(theirs, "__code__", None)
+    # the same instructions on the same names and constants (a docstring is the first constant)
+    return other is not None and (code.co_code, code.co_names, code.co_varnames, code.co_consts[1:]) == (
+        other.co_code,
+        other.co_names,
+        other.co_varnames,
+        other.co_consts[1:],
+    )
+
+
+_PLAIN: type[random.Random] | None = (
+    random.Random
+    if random.Random._randbelow is getattr(random.Random, "_randbelow_with_getrandbits", None)  # type: ignore[attr-defined]
+    and _same_code(_randbelow_with_getrandbits, random.Random._randbelow)  # type: ignore[attr-defined]
+    else None
+)
+"""``random.Random`` if ``rng.randrange(n)`` of a generator of exactly that class is, as
+this module's :func:`_randbelow_with_getrandbits` spells out (its very bytecode), the
+first ``getrandbits(n.bit_length())`` below ``n``: then :meth:`FastGame.play_random`
+draws that without a call; ``None`` (every generator asked through :func:`_choose`) on a
+Python whose generator draws otherwise."""
+
+
+def _out_of_range(index: int, legal: Sequence[Action]) -> IllegalActionError:
+    return IllegalActionError(f"#{index}", f"there are {len(legal)} legal action(s), numbered from 0")
+
+
 _Declarations = tuple[tuple[tuple[Sale, ...], ...], list[tuple[Sell, ...] | None]]
 """The sale declarations for some goods, and each seat's :class:`Sell` actions once built."""
 
 
 # Fields as FastGame lays them out: these are lists changed in place (the lists of lists
-# per seat, then the flat ones); the others are kept as the reference holds them.
-def _per_seat(value: Sequence[Counts]) -> list[list[int]]:
-    return list(map(list, value))
-
-
-_LAYOUT: dict[str, Callable[[Any], Any]] = {
-    **dict.fromkeys(("hands", "face_up", "face_down"), _per_seat),
-    **dict.fromkeys(("queue", "passed", "roles", "role_order", "sales", "scores", "drawn"), list),
+# per seat, then the flat ones), made from the reference's tuples by these expressions; the
+# others are kept as the reference holds them.
+_LAYOUT: dict[str, str] = {
+    **dict.fromkeys(("hands", "face_up", "face_down"), "list(map(list, {}))"),
+    **dict.fromkeys(("queue", "passed", "roles", "role_order", "sales", "scores", "drawn"), "list({})"),
 }
+_NAMES = frozenset(FIELDS)
+
+
+def _updater(names: tuple[str, ...]) -> Callable[[FastGame, Changes], None]:
+    """A function taking over an effect's changes to the fields ``names`` (in that order)
+    into a game in this layout: one statement a field, compiled once for each set of
+    names an effect returns (a loop over the names, with a setattr for each, cost several
+    times more; :meth:`FastGame._update` keeps them)."""
+    lines = ["def update(game, changes):"]
+    for name in names:
+        value = f"changes[{name!r}]"
+        if name in _NAMES:  # (an identifier)
+            lines.append(f"    game.{name} = {_LAYOUT.get(name, '{}').format(value)}")
+        else:  # no field: raises as setattr does
+            lines.append(f"    setattr(game, {name!r}, {value})")
+    if "active" in names or "ring" in names:
+        lines.append("    game._where = None")
+    lines.append("    return None")  # (a body for no names)
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)  # noqa: S102 - field names, checked above
+    update: Callable[[FastGame, Changes], None] = namespace["update"]
+    return update
+
+
+_UPDATERS: Memo[tuple[str, ...], Callable[[FastGame, Changes], None]] = Memo(_updater, size=256)
 
 
 class FastGame:
@@ -336,14 +396,7 @@ class FastGame:
 
     def _update(self, changes: Changes) -> None:
         """Take over a reference effect's changes, in this layout."""
-        value: Any
-        layout = _LAYOUT
-        for name, value in changes.items():
-            if name in layout:
-                value = layout[name](value)
-            setattr(self, name, value)
-        if "active" in changes or "ring" in changes:
-            self._where = None
+        _UPDATERS[tuple(changes)](self, changes)
 
     @classmethod
     def random_game(
@@ -401,7 +454,13 @@ class FastGame:
         """Every action :meth:`apply` accepts, in the reference order (``()`` when over)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._list_legal()
+            step = self.step
+            if step == PLAY:  # (the commonest, as _list_legal lists it, without its call)
+                p = self.to_act
+                legal = plays(p, tuple(self.hands[p]))
+            else:
+                legal = self._list_legal()
+            self._legal = legal
         return legal
 
     def _list_legal(self) -> Sequence[Action]:
@@ -427,8 +486,18 @@ class FastGame:
         return ()
 
     def _sell_options(self) -> tuple[Sell, ...]:
+        """The Sell actions of the player to act: one for each of the sale declarations
+        open to him (:func:`~meuterer.phases.scoring.sale_declarations`, cached per market
+        on the goods it buys, with each seat's actions once built)."""
         p = self.to_act
-        shared = self._declarations()
+        market = self._where or self._find_market()
+        face_up = self.face_up[p]
+        key = market.key(face_up)  # goods no active island buys play no part
+        shared = market.cache.get(key)
+        if shared is None:
+            goods = tuple(map(mul, face_up[:_GOODS_END], market.mask))
+            sales = sale_declarations(goods, market.named, self._c.withholding)
+            shared = market.cache.put(key, (sales, [None] * 4))
         sells = shared[1][p]
         if sells is None:
             sells = shared[1][p] = tuple(Sell(p, sales) for sales in shared[0])
@@ -447,19 +516,6 @@ class FastGame:
             market = c.declarations[where] = _Market(tuple(c.islands[i] for i in where))
         self._where = market
         return market
-
-    def _declarations(self) -> _Declarations:
-        """The sale declarations open to the player to act (:func:`~meuterer.phases.scoring.sale_declarations`,
-        cached per market on the goods it buys) and each seat's :class:`Sell` actions once built."""
-        market = self._where or self._find_market()
-        face_up = self.face_up[self.to_act]
-        key = market.key(face_up)  # goods no active island buys play no part
-        shared = market.cache.get(key)
-        if shared is None:
-            goods = tuple(map(mul, face_up[:_GOODS_END], market.mask))
-            sales = sale_declarations(goods, market.named, self._c.withholding)
-            shared = market.cache.put(key, (sales, [None] * 4))
-        return shared
 
     # Acting -----------------------------------------------------------------------------
 
@@ -484,10 +540,20 @@ class FastGame:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._list_legal()
-        if not 0 <= index < len(legal):
-            raise IllegalActionError(f"#{index}", f"there are {len(legal)} legal action(s), numbered from 0")
-        action = legal[index]
-        self._fire(action)
+        if index < 0:
+            raise _out_of_range(index, legal)
+        try:
+            action = legal[index]
+        except IndexError:  # (past the end: no length to compare with first)
+            raise _out_of_range(index, legal) from None
+        if self.step == PLAY:  # (the commonest, as _fire applies it, without its call)
+            self._legal = None
+            if type(action) is Play:
+                self._play(action.card)
+            else:
+                self._pass()
+        else:
+            self._fire(action)
         return action
 
     def apply_chance(self, rng: random.Random) -> Action:
@@ -516,29 +582,64 @@ class FastGame:
         """
         while True:
             step = self.step
-            if step in _DRAWING:  # a drawing player's draws in one run (sample_draw's cards, no actions)
+            if step == PLAY:  # the commonest decision (without _list_legal's and _fire's dispatch)
+                p = self.to_act
+                rng = rngs[p]
+                if rng is None:
+                    return
+                legal = self._legal
+                if legal is None:
+                    legal = plays(p, tuple(self.hands[p]))
+                else:
+                    self._legal = None  # (as _fire clears it)
+            elif step in _DRAWING:  # a drawing player's draws in one run (sample_draw's cards, no actions)
                 self._legal = None
                 self._draw_run(chance)
                 continue
-            if step == GAME_OVER:
+            elif step == GAME_OVER:
                 return
-            if step == RING:
+            elif step == RING:
                 self._fire(sample_ring(self, chance))
                 continue
-            p = self.to_act
-            rng = rngs[p]
-            if rng is None:
-                return
-            legal = self._legal
-            if legal is None:
-                legal = plays(p, tuple(self.hands[p])) if step == PLAY else self._list_legal()
-            action = legal[_choose(rng, len(legal))]
-            if step == PLAY:  # the commonest decision, without _fire's dispatch
-                self._legal = None
-                if type(action) is Play:
-                    self._play(action.card)
+            else:
+                p = self.to_act
+                rng = rngs[p]
+                if rng is None:
+                    return
+                legal = self._legal
+                if legal is None:  # (the next two commonest decisions without _list_legal's dispatch)
+                    if step == CHOOSE_ROLE:
+                        legal = roles_left(p, tuple(self.roles))
+                    elif step == SELL:
+                        legal = self._sell_options()
+                    else:
+                        legal = self._list_legal()
+                else:
+                    self._legal = None
+            n = len(legal)
+            if type(rng) is _PLAIN:  # rng.randrange(n): _randbelow_with_getrandbits, inlined (see _PLAIN)
+                k = n.bit_length()
+                index = rng.getrandbits(k)
+                while index >= n:
+                    index = rng.getrandbits(k)
+            else:
+                index = _choose(rng, n)
+            action: Any = legal[index]
+            if step == PLAY:
+                if type(action) is Play:  # _play, inlined
+                    card = action.card
+                    hand = self.hands[p]
+                    hand[card] -= 1
+                    self.face_up[p][card] += 1
+                    self.to_act = next_unpassed(self.players, self.passed, p)
+                    if card == _PIRATE:
+                        self._pirates(sum(hand))
                 else:
                     self._pass()
+            elif step == CHOOSE_ROLE:  # (and without _fire's)
+                self._take_role(action.role)
+            elif step == SELL:
+                self._sell(action.sales)
             else:
                 self._fire(action)
 
@@ -595,8 +696,19 @@ class FastGame:
     def _draw_run(self, chance: random.Random) -> None:
         """The drawing player's remaining draws, each card as :func:`sample_card` draws it
         from ``chance`` (:meth:`_draw` over and over, without the dispatch per card)."""
-        for _ in range(self.draws_left):
-            self._draw(sample_card(self, chance))
+        left = self.draws_left
+        if left <= 0:
+            return
+        # _draw, inlined: the drawing player and his counts stay the same objects until
+        # his last card (then _drawn_all moves on)
+        hand, drawn, rules = self.hands[self.to_act], self.drawn, self.rules
+        for _ in range(left):
+            card = sample_card(self, chance)
+            self.deck, self.discard = draw_from(self.deck, self.discard, card, rules)
+            hand[card] += 1
+            drawn[card] += 1
+        self.draws_left = 0
+        self._drawn_all()
 
     def _drawn_all(self) -> None:
         """The drawing player has drawn his last card: the loadmaster discards, or the
@@ -644,12 +756,15 @@ class FastGame:
         self.face_up[p][card] += 1
         self.to_act = next_unpassed(self.players, self.passed, p)
         if card == _PIRATE:
-            left = sum(hand)
-            robbed = robbery(self, left)
-            self.pirate = pirate_destination(self, left)
-            if robbed:
-                self.discard = discarded(self.discard, self.face_up)
-                self.face_up = [[0] * 7 for _ in range(self.players)]
+            self._pirates(sum(hand))
+
+    def _pirates(self, left: int) -> None:
+        """After the pirate card is played, by a player left with ``left`` cards in hand."""
+        robbed = robbery(self, left)
+        self.pirate = pirate_destination(self, left)
+        if robbed:
+            self.discard = discarded(self.discard, self.face_up)
+            self.face_up = [[0] * 7 for _ in range(self.players)]
 
     def _pass(self) -> None:
         p = self.to_act
@@ -714,8 +829,10 @@ class FastGame:
         self._sail()
 
     def _sail(self) -> None:
-        self._update(sail(self, None))  # phase 6
-        changes = clean_up(self, None)  # phase 7, and phase 8 set up
+        # Phase 6, then phase 7 and phase 8 set up, taken over at once: clean_up reads
+        # none of the fields sail changes (the start and active islands).
+        changes = sail(self, None)
+        changes.update(clean_up(self, None))
         self._update(changes)
         if "draws_left" in changes:  # someone draws (else nobody_draws holds)
             self.step = DRAW
