@@ -326,3 +326,28 @@ def test_step_takes_ids_of_any_integer_type_and_refuses_the_rest() -> None:
     wrong = int(np.flatnonzero(ending.observe(first)["action_mask"] == 0)[0])
     ending.step(np.int64(wrong))
     assert all(ending.terminations.values()) and ending.rewards[first] == -1
+
+
+def test_rewards_are_each_steps_own_and_follow_the_scores_across_games() -> None:
+    # The rewards are the points each seat scored during the step, worked out against the
+    # scores the previous step (or reset) left, kept by the environment: refreshed at every
+    # reset (a second game on the same environment starts from zero again), and each step's
+    # rewards are a dict of its own (the all-zero ones are copied, so changing one changes
+    # no later step's).
+    raw = adapter.raw_env(players=4)
+    for seed in (2, 3):
+        raw.reset(seed=seed)
+        rng, scored = random.Random(seed), 0
+        previous = raw.rewards
+        while not raw.terminations[raw.agent_selection]:
+            before = raw.game_state.scores
+            legal = np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"])
+            raw.step(int(legal[rng.randrange(len(legal))]))
+            after = raw.game_state.scores
+            expected = {f"player_{seat}": float(after[seat] - before[seat]) for seat in range(4)}
+            assert raw.rewards == expected and raw.rewards is not previous
+            scored += after != before
+            previous = raw.rewards
+            for agent in raw.agents:
+                raw.rewards[agent] = 99.0  # the caller's to change
+        assert scored > 0

@@ -337,7 +337,9 @@ class ScalarEncoder:
 
         def encode(game: FastGame, player: int | None) -> np.ndarray:
             write_values(game, player, pack, ints)
-            add(ints.take(entry), start, out=rows)
+            # into the scratch array, unbuffered ("wrap": every place of entry is in range)
+            ints.take(entry, out=rows, mode="wrap")
+            add(rows, start, out=rows)
             return table.take(rows)
 
         return encode

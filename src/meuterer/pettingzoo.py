@@ -80,10 +80,26 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     (the inherited one reads six attributes through two ``__getattr__`` layers per call)."""
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """As ``AECEnv.last``; before ``reset`` it raises as the wrapper's attributes do."""
+        """As ``AECEnv.last`` of the environment inside (read here, one call fewer); before
+        ``reset`` it raises as the wrapper's attributes do."""
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
-        return self.env.last(observe)  # type: ignore[no-any-return]
+        inner: raw_env = self.env
+        agent = inner.agent_selection
+        assert agent is not None
+        if observe:
+            observation = inner._observed.get(agent)  # as raw_env.observe
+            if observation is None:
+                observation = inner.observe(agent)
+        else:
+            observation = None
+        return (
+            observation,
+            inner._cumulative_rewards[agent],
+            inner.terminations[agent],
+            inner.truncations[agent],
+            inner.infos[agent],
+        )
 
     def __str__(self) -> str:
         return str(self.env)
@@ -115,12 +131,13 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         """As ``OrderEnforcingWrapper.step``."""
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
-        elif not self.env.agents:
+        inner = self.env
+        if not inner.agents:
             self._has_updated = True
             EnvLogger.warn_step_after_terminated_truncated()
         else:
             self._has_updated = True
-            self.env.step(action)
+            inner.step(action)
 
 
 class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc]
@@ -130,13 +147,16 @@ class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc]
 
 class _Iterator(AECOrderEnforcingIterator):  # type: ignore[misc]
     """``AECOrderEnforcingIterator`` of an :class:`_OrderEnforcing` wrapper, its
-    ``agents`` and ``agent_selection`` read off the environment inside."""
+    ``agents`` and ``agent_selection`` read off the environment inside (the wrapper's
+    ``agents`` never refuses here: an iterator is only made after ``reset``)."""
+
+    def __init__(self, env: _OrderEnforcing, max_iter: int) -> None:
+        super().__init__(env, max_iter)
+        self._inner: raw_env = env.env
 
     def __next__(self) -> str:
         wrapper = self.env
-        if not wrapper._has_reset:  # as the wrapper's agents does
-            raise AttributeError("agents cannot be accessed before reset")
-        inner = wrapper.env
+        inner = self._inner
         if not inner.agents or self.iters_til_term <= 0:
             raise StopIteration
         self.iters_til_term -= 1
@@ -201,6 +221,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         }
         self.action_spaces = {agent: spaces.Discrete(self.ids.num_actions) for agent in self.possible_agents}
         self._game = FastGame.from_state(self._initial)
+        self._scores = self._game.scores[:]
+        """The scores when the last step (or reset) ended: only steps change them."""
         self._state: State | None = self._initial
         self._rng = random.Random()
         self.rewards: dict[str, float] = {}
@@ -211,7 +233,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self._initial.to_act]
         self._observed: dict[str, dict[str, Any]] = {}
         self._moves: dict[int, int] | None = None
-        self._legal_ids = LegalIds.shared(self.ids)
+        self._found = LegalIds.shared(self.ids)._found  # the entry of the game's legal list
         self._no_mask = np.zeros(self.ids.num_actions, np.int8)
         self._no_mask.flags.writeable = False
         self._mask = self._no_mask
@@ -221,6 +243,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._write = encoder.vector_from_game() if observation == "vector" else encoder.from_game()
         self._num_actions = self.ids.num_actions
         self._no_seats: list[random.Random | None] = [None] * players
+        self._no_rewards = dict.fromkeys(self.possible_agents, 0.0)  # copied: a step's rewards are its own
 
     @property
     def game_state(self) -> State:
@@ -231,11 +254,13 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return state
 
     def _legal(self) -> dict[int, int]:
-        # Each legal id and the place of its action in the fast game's legal list.
+        # Each legal id and the place of its action in the fast game's legal list (and
+        # the int8 mask of the ids, as LegalIds.int8 gives them).
         moves = self._moves
         if moves is None:
-            moves, self._mask = self._legal_ids.int8(self._game)
-            self._moves = moves
+            entry = self._found(self._game)
+            moves = self._moves = entry[1]
+            self._mask = entry[3]
         return moves
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -260,6 +285,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self._rng = random.Random(seed)
         self._game = FastGame.from_state(self._initial)
         self._chance()
+        self._scores = self._game.scores[:]
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -285,7 +311,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             if index is None:
                 return
         game = self._game
-        before = game.scores[:]
+        before = self._scores  # the scores as the previous step (or reset) left them
         game.apply_at(index)
         game.play_random(self._rng, self._no_seats)  # as _chance
         self._state = self._moves = None
@@ -293,10 +319,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         after = game.scores
         if after == before:  # no points scored (most steps): nothing to add up
-            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.rewards = self._no_rewards.copy()  # dict.fromkeys(self.agents, 0.0): all agents play until the end
         else:
             seat = self._seat
             self.rewards = {name: float(after[seat[name]] - before[seat[name]]) for name in self.agents}
+            self._scores = after[:]
             self._accumulate_rewards()
         if game.step == GAME_OVER:
             self.terminations = dict.fromkeys(self.agents, True)
@@ -347,9 +374,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
             seat = self._seat[agent]
             game = self._game
             if seat == game.to_act and agent == self.agent_selection and game.step != GAME_OVER:
-                if self._moves is None:
-                    self._legal()
-                mask = self._mask
+                if self._moves is None:  # as _legal
+                    entry = self._found(game)
+                    self._moves = entry[1]
+                    mask = self._mask = entry[3]
+                else:
+                    mask = self._mask
             else:
                 mask = self._no_mask
             observed = self._observed[agent] = {"observation": self._write(game, seat), "action_mask": mask}
