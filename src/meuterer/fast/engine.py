@@ -626,14 +626,8 @@ class FastGame:
                 index = _choose(rng, n)
             action: Any = legal[index]
             if step == PLAY:
-                if type(action) is Play:  # _play, inlined
-                    card = action.card
-                    hand = self.hands[p]
-                    hand[card] -= 1
-                    self.face_up[p][card] += 1
-                    self.to_act = next_unpassed(self.players, self.passed, p)
-                    if card == _PIRATE:
-                        self._pirates(sum(hand))
+                if type(action) is Play:
+                    self._play(action.card)
                 else:
                     self._pass()
             elif step == CHOOSE_ROLE:  # (and without _fire's)
@@ -696,19 +690,8 @@ class FastGame:
     def _draw_run(self, chance: random.Random) -> None:
         """The drawing player's remaining draws, each card as :func:`sample_card` draws it
         from ``chance`` (:meth:`_draw` over and over, without the dispatch per card)."""
-        left = self.draws_left
-        if left <= 0:
-            return
-        # _draw, inlined: the drawing player and his counts stay the same objects until
-        # his last card (then _drawn_all moves on)
-        hand, drawn, rules = self.hands[self.to_act], self.drawn, self.rules
-        for _ in range(left):
-            card = sample_card(self, chance)
-            self.deck, self.discard = draw_from(self.deck, self.discard, card, rules)
-            hand[card] += 1
-            drawn[card] += 1
-        self.draws_left = 0
-        self._drawn_all()
+        for _ in range(self.draws_left):
+            self._draw(sample_card(self, chance))
 
     def _drawn_all(self) -> None:
         """The drawing player has drawn his last card: the loadmaster discards, or the
@@ -756,15 +739,12 @@ class FastGame:
         self.face_up[p][card] += 1
         self.to_act = next_unpassed(self.players, self.passed, p)
         if card == _PIRATE:
-            self._pirates(sum(hand))
-
-    def _pirates(self, left: int) -> None:
-        """After the pirate card is played, by a player left with ``left`` cards in hand."""
-        robbed = robbery(self, left)
-        self.pirate = pirate_destination(self, left)
-        if robbed:
-            self.discard = discarded(self.discard, self.face_up)
-            self.face_up = [[0] * 7 for _ in range(self.players)]
+            left = sum(hand)
+            robbed = robbery(self, left)
+            self.pirate = pirate_destination(self, left)
+            if robbed:
+                self.discard = discarded(self.discard, self.face_up)
+                self.face_up = [[0] * 7 for _ in range(self.players)]
 
     def _pass(self) -> None:
         p = self.to_act
@@ -829,10 +809,8 @@ class FastGame:
         self._sail()
 
     def _sail(self) -> None:
-        # Phase 6, then phase 7 and phase 8 set up, taken over at once: clean_up reads
-        # none of the fields sail changes (the start and active islands).
-        changes = sail(self, None)
-        changes.update(clean_up(self, None))
+        self._update(sail(self, None))  # phase 6
+        changes = clean_up(self, None)  # phase 7, and phase 8 set up
         self._update(changes)
         if "draws_left" in changes:  # someone draws (else nobody_draws holds)
             self.step = DRAW
