@@ -201,6 +201,10 @@ def discard_pool(state: State) -> Counts:
 
 
 _DISCARDS: Memo[tuple[int, Counts, int], tuple[Action, ...]] = Memo(size=1 << 14)
+# The same lists by the pool with each count capped at ``extra`` (a kind's cards beyond
+# ``extra`` change no choice): many pools share one entry, so a pool not seen yet mostly
+# finds its list here, the same tuple as every pool with the same capped counts.
+_CAPPED: Memo[tuple[int, Counts, int], tuple[Action, ...]] = Memo(size=1 << 14)
 _CACHED_LISTS_UP_TO = 1024
 
 
@@ -219,8 +223,16 @@ def discard_choices(seat: int, pool: Counts, extra: int) -> tuple[Action, ...]:
     key = (seat, pool, extra)
     found = _DISCARDS.get(key)
     if found is None:
-        found = _discards(seat, pool, extra)
-        if len(found) <= _CACHED_LISTS_UP_TO:  # huge lists (extreme rule options) are not kept
+        if extra > 0:
+            capped = (seat, tuple([n if n < extra else extra for n in pool]), extra)
+            found = _CAPPED.get(capped)
+            if found is None:
+                found = _discards(seat, capped[1], extra)
+                if len(found) <= _CACHED_LISTS_UP_TO:  # huge lists (extreme rule options) are not kept
+                    _CAPPED.put(capped, found)
+        else:
+            found = _discards(seat, pool, extra)
+        if len(found) <= _CACHED_LISTS_UP_TO:
             _DISCARDS.put(key, found)
     return found
 
