@@ -38,15 +38,6 @@ def test_discard_choices_are_the_combinations_of_the_pool(pool: list[int], extra
     assert voyage.discard_choices(seat, counts, extra) is voyage.discard_choices(seat, counts, extra)
 
 
-def test_pools_with_the_same_capped_counts_share_one_list() -> None:
-    # Counts beyond ``extra`` change no choice: such pools get the same tuple.
-    first = voyage.discard_choices(2, (5, 0, 3, 1, 0, 0, 0), 3)
-    second = voyage.discard_choices(2, (3, 0, 4, 1, 0, 0, 0), 3)
-    assert second is first and first == _discards_by_combinations(2, (3, 0, 3, 1, 0, 0, 0), 3)
-    assert voyage.discard_choices(1, (5, 0, 3, 1, 0, 0, 0), 3) != first  # another seat's actions
-    assert voyage.discard_choices(2, (5, 0, 3, 1, 0, 0, 0), 2) != first  # fewer cards
-
-
 def _play_fast_games(rules: Rules, games: int) -> None:
     for seed in range(games):
         game, rng = FastGame.new(3 + seed % 2, seed % 3, rules), random.Random(seed)
@@ -60,12 +51,15 @@ def _play_fast_games(rules: Rules, games: int) -> None:
 def test_remembered_discards_are_what_would_be_listed_now() -> None:
     for rules in (Rules(), Rules(discard_pool="hand"), Rules(loadmaster_extra=1)):
         _play_fast_games(rules, 20)
-    assert voyage._DISCARDS and voyage._CAPPED
-    for memo in (voyage._DISCARDS, voyage._CAPPED):
-        for (seat, pool, extra), found in memo.items():
-            assert found == _discards_by_combinations(seat, pool, extra), (seat, pool, extra)
-    for _, pool, extra in voyage._CAPPED:
-        assert max(pool) <= extra
+    assert voyage._DISCARDS
+    for (seat, pool, extra), found in voyage._DISCARDS.items():
+        assert found == _discards_by_combinations(seat, pool, extra), (seat, pool, extra)
+    assert voyage._CANDIDATES
+    for (seat, kinds, extra), candidates in voyage._CANDIDATES.items():
+        assert [a for a, _ in candidates] == [Discard(seat, c) for c in combinations_with_replacement(kinds, extra)]
+        for action, demands in candidates:  # what a pool must hold of each kind of the discard
+            assert isinstance(action, Discard)
+            assert demands == tuple((k, n) for k, n in enumerate(counts_of(action.cards)) if n)
 
 
 # Sale declarations ---------------------------------------------------------------------

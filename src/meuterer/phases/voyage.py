@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import combinations_with_replacement
 from operator import add, itemgetter
 
 from meuterer._cache import Memo
@@ -201,10 +202,6 @@ def discard_pool(state: State) -> Counts:
 
 
 _DISCARDS: Memo[tuple[int, Counts, int], tuple[Action, ...]] = Memo(size=1 << 14)
-# The same lists by the pool with each count capped at ``extra`` (a kind's cards beyond
-# ``extra`` change no choice): many pools share one entry, so a pool not seen yet mostly
-# finds its list here, the same tuple as every pool with the same capped counts.
-_CAPPED: Memo[tuple[int, Counts, int], tuple[Action, ...]] = Memo(size=1 << 14)
 _CACHED_LISTS_UP_TO = 1024
 
 
@@ -223,45 +220,43 @@ def discard_choices(seat: int, pool: Counts, extra: int) -> tuple[Action, ...]:
     key = (seat, pool, extra)
     found = _DISCARDS.get(key)
     if found is None:
-        if extra > 0:
-            capped = (seat, tuple([n if n < extra else extra for n in pool]), extra)
-            found = _CAPPED.get(capped)
-            if found is None:
-                found = _discards(seat, capped[1], extra)
-                if len(found) <= _CACHED_LISTS_UP_TO:  # huge lists (extreme rule options) are not kept
-                    _CAPPED.put(capped, found)
-        else:
-            found = _discards(seat, pool, extra)
-        if len(found) <= _CACHED_LISTS_UP_TO:
+        found = _discards(seat, pool, extra)
+        if len(found) <= _CACHED_LISTS_UP_TO:  # huge lists (extreme rule options) are not kept
             _DISCARDS.put(key, found)
     return found
 
 
 def _discards(seat: int, pool: Counts, extra: int) -> tuple[Action, ...]:
-    # The multisets of ``extra`` cards within ``pool``, as itertools'
-    # combinations_with_replacement over the kinds present would list them (filtered to
-    # what the pool holds): sorted card tuples in lexicographic order, which is the order
-    # of their count vectors from the most of the first kind down.
-    kinds = [c for c in CARDS if pool[c]]
+    # Every multiset of ``extra`` cards of the kinds present (see _candidates) that the
+    # pool holds.
+    if extra >= 0 and min(pool) < 0:  # (no game has one) with a negative count no walk over the kinds ends
+        return ()
     found: list[Action] = []
-    chosen: list[Card] = []
-
-    def fill(index: int, left: int) -> None:
-        if index == len(kinds) - 1:
-            if left <= pool[kinds[index]]:
-                found.append(Discard(seat, (*chosen, *(kinds[index],) * left)))
-            return
-        kind = kinds[index]
-        for take in range(min(left, pool[kind]), -1, -1):
-            chosen.extend((kind,) * take)
-            fill(index + 1, left - take)
-            del chosen[len(chosen) - take :]
-
-    if kinds:
-        fill(0, extra)
-    elif extra == 0:
-        found.append(Discard(seat, ()))
+    for action, demands in _CANDIDATES[seat, tuple([c for c in CARDS if pool[c]]), extra]:
+        for kind, need in demands:
+            if pool[kind] < need:
+                break
+        else:
+            found.append(action)
     return tuple(found)
+
+
+def _candidates(key: tuple[int, tuple[Card, ...], int]) -> tuple[tuple[Action, tuple[tuple[int, int], ...]], ...]:
+    # The discards of ``extra`` cards of ``kinds`` by ``seat`` in the order of the legal
+    # list: as itertools' combinations_with_replacement lists the multisets, sorted card
+    # tuples in lexicographic order (the order of their count vectors from the most of
+    # the first kind down); each with the count of each of its kinds, what a pool must hold.
+    seat, kinds, extra = key
+    if extra < 0:  # (no rules allow it) as a walk over the kinds ends: nothing, or of one kind holding ``extra``
+        return ((Discard(seat, ()), ((kinds[0], extra),)),) if len(kinds) == 1 else ()
+    return tuple(
+        (Discard(seat, cards), tuple((kind, cards.count(kind)) for kind in kinds if kind in cards))
+        for cards in combinations_with_replacement(kinds, extra)
+    )
+
+
+_CANDIDATES = Memo(_candidates, size=1 << 10)
+"""Each seat's discards of ``extra`` cards of some kinds (built once; many lists hold them)."""
 
 
 def discard(state: State, action: Discard) -> Changes:
