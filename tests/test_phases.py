@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 import meuterer
 from meuterer import Rules
 from meuterer.actions import Discard, Sale
-from meuterer.cards import CARDS, GOODS, counts_of
+from meuterer.cards import CARDS, GOODS, Role, counts_of
 from meuterer.fast import FastGame
 from meuterer.islands import ISLANDS, Island
-from meuterer.phases import scoring, voyage
+from meuterer.phases import common, scoring, voyage
 
 # Loadmaster discards ----------------------------------------------------------------------
 
@@ -54,12 +54,13 @@ def test_remembered_discards_are_what_would_be_listed_now() -> None:
     assert voyage._DISCARDS
     for (seat, pool, extra), found in voyage._DISCARDS.items():
         assert found == _discards_by_combinations(seat, pool, extra), (seat, pool, extra)
-    assert voyage._CANDIDATES
-    for (seat, kinds, extra), candidates in voyage._CANDIDATES.items():
-        assert [a for a, _ in candidates] == [Discard(seat, c) for c in combinations_with_replacement(kinds, extra)]
-        for action, demands in candidates:  # what a pool must hold of each kind of the discard
-            assert isinstance(action, Discard)
-            assert demands == tuple((k, n) for k, n in enumerate(counts_of(action.cards)) if n)
+    assert voyage._MULTISETS and voyage._DISCARD
+    for (kinds, extra), multisets in voyage._MULTISETS.items():
+        assert [cards for cards, _ in multisets] == list(combinations_with_replacement(kinds, extra))
+        for cards, demands in multisets:  # what a pool must hold of each kind of the multiset
+            assert demands == tuple((k, n) for k, n in enumerate(counts_of(cards)) if n)
+    for (seat, cards), action in voyage._DISCARD.items():
+        assert action == Discard(seat, cards) and type(action.player) is int
 
 
 # Sale declarations ---------------------------------------------------------------------
@@ -131,3 +132,109 @@ def test_the_reference_and_fast_engines_still_agree() -> None:
         for action in actions:
             game.apply(action)
         assert game.to_state() == final
+
+
+def _island_points_by_rank(island: Island, sold: list[int], merchants: list[bool]) -> tuple[int, ...]:
+    most = max(sold, default=0)
+    if most <= 0:
+        return (0,) * len(sold)
+    leaders = [p for p, n in enumerate(sold) if n == most]
+    shared = island.values[len(leaders) - 1] if len(leaders) <= len(island.values) else 0
+    return tuple(
+        ((island.values[0] if p < len(merchants) and merchants[p] else shared) if p in leaders else 0)
+        for p in range(len(sold))
+    )
+
+
+class _Board:
+    def __init__(self, players: int, roles: tuple[Role | None, ...], ring: tuple[int, ...], active: tuple[int, ...]):
+        self.players, self.roles, self.ring, self.active, self.rules = players, roles, ring, active, Rules()
+
+
+@given(
+    st.integers(3, 4).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(st.sampled_from([None, *Role]), min_size=n, max_size=n),
+            st.lists(
+                st.one_of(
+                    st.none(),
+                    st.lists(
+                        st.tuples(st.sampled_from(ISLANDS[:4]), st.sampled_from(GOODS), st.integers(0, 4)), max_size=2
+                    ),
+                ),
+                min_size=n,
+                max_size=n,
+            ),
+        )
+    ),
+    st.sampled_from([(0,), (1,), (0, 1), (1, 3), (2, 14)]),
+)
+def test_sale_points_are_each_active_islands_points_summed(
+    table: tuple[int, list[Role | None], list[list[tuple[Island, int, int]] | None]], active: tuple[int, ...]
+) -> None:
+    players, roles, declared = table
+    sales = tuple(None if d is None else tuple(Sale(i.name, card, n) for i, card, n in d) for d in declared)
+    board = _Board(players, tuple(roles), tuple(range(12)), active)
+    expected = [0] * players
+    merchants = [role is Role.MERCHANT for role in roles]
+    for position in active:
+        island = ISLANDS[position % 12]
+        sold = [sum(s.count for s in (d or ()) if s.island == island.name) for d in sales]
+        for p, won in enumerate(_island_points_by_rank(island, sold, merchants)):
+            expected[p] += won
+    assert scoring.sale_points(board, sales) == tuple(expected)  # type: ignore[arg-type]
+
+
+@given(st.lists(st.integers(0, 5), max_size=5), st.lists(st.booleans(), max_size=5), st.sampled_from(ISLANDS))
+def test_island_points_rank_the_sellers(sold: list[int], merchants: list[bool], island: Island) -> None:
+    assert scoring.island_points(island, sold, merchants) == _island_points_by_rank(island, sold, merchants)
+    assert scoring.island_points(island, tuple(sold)) == _island_points_by_rank(island, sold, [])
+
+
+# Drawing and turns -----------------------------------------------------------------------
+
+
+class _Piles:
+    def __init__(self, deck: tuple[int, ...], discard: tuple[int, ...]) -> None:
+        self.deck, self.discard = deck, discard
+
+
+@given(
+    st.lists(st.integers(0, 9), min_size=7, max_size=7),
+    st.lists(st.integers(0, 9), min_size=7, max_size=7),
+    st.integers(0, 2**32),
+)
+def test_sample_card_is_random_choices_over_the_draw_pool(deck: list[int], discard: list[int], seed: int) -> None:
+    # The same card and the same one draw of the generator as choices over the listed kinds.
+    pool = deck if any(deck) else discard
+    ours, theirs = random.Random(seed), random.Random(seed)
+    card = voyage.sample_card(_Piles(tuple(deck), tuple(discard)), ours)  # type: ignore[arg-type]
+    kinds = [c for c in CARDS if pool[c]]
+    if kinds:
+        assert card == theirs.choices(kinds, [pool[c] for c in kinds])[0]
+    else:
+        assert card == 0 and theirs.random() >= 0
+    assert ours.getstate() == theirs.getstate()
+    assert card == voyage.pick_card(pool, random.Random(seed).random())
+
+
+def test_sample_card_takes_the_last_kind_when_the_draw_rounds_up_to_the_pool() -> None:
+    class Top(random.Random):
+        def random(self) -> float:
+            return 1.0  # (beyond any float random() returns: the fallback of the walk)
+
+    assert voyage.sample_card(_Piles((0,) * 7, (0, 2, 0, 3, 0, 0, 0)), Top()) == 3  # type: ignore[arg-type]
+    assert voyage.pick_card((0, 2, 0, 3, 0, 0, 0), 1.0) == 3
+
+
+@given(
+    st.integers(1, 5).flatmap(
+        lambda n: st.tuples(st.lists(st.booleans(), min_size=n, max_size=n), st.integers(0, n - 1))
+    )
+)
+def test_next_unpassed_is_the_first_seat_clockwise_still_in(table: tuple[list[bool], int]) -> None:
+    passed, after = table
+    players = len(passed)
+    clockwise = [(after + i) % players for i in range(1, players + 1)]
+    assert common.next_unpassed(players, passed, after) == next((s for s in clockwise if not passed[s]), after)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import add
+from itertools import repeat
+from operator import add, is_
 from typing import Protocol
 
 from meuterer._cache import Memo
@@ -231,14 +232,15 @@ def island_points(island: Island, sold: Sequence[int], merchants: Sequence[bool]
     ((0, 0, 0, 0), (0, 4, 0, 0))
     """
     points = [0] * len(sold)
-    most = max(sold, default=0)
+    most = max(sold) if points else 0
     if most <= 0:
         return tuple(points)
-    leaders = [p for p, n in enumerate(sold) if n == most]
     values = island.values
-    shared = values[len(leaders) - 1] if len(leaders) <= len(values) else 0
-    for p in leaders:
-        points[p] = values[0] if p < len(merchants) and merchants[p] else shared
+    tied = sold.count(most)
+    shared = values[tied - 1] if tied <= len(values) else 0
+    for p, n in enumerate(sold):
+        if n == most:  # a leader
+            points[p] = values[0] if p < len(merchants) and merchants[p] else shared
     return tuple(points)
 
 
@@ -255,19 +257,24 @@ def sale_points(board: Board, sales: Sequence[tuple[Sale, ...] | None]) -> tuple
     >>> sale_points(s, ((Sale("hochland", Card.WINE, 2),), (Sale("hochland", Card.SALT, 1),), None))
     (4, 0, 0)
     """
+    # Each island's cards sold by each seat, in one pass over the declarations.
+    sold_on: dict[str, list[int]] = {}
+    for p, declared in enumerate(sales):
+        if declared:
+            for sale in declared:
+                sold = sold_on.get(sale.island)
+                if sold is None:
+                    sold = sold_on[sale.island] = [0] * len(sales)
+                sold[p] += sale.count
     points = [0] * board.players
-    merchants = [role is _MERCHANT for role in board.roles]
+    if not sold_on:
+        return tuple(points)
+    merchants = list(map(is_, board.roles, repeat(_MERCHANT)))
     islands, ring = board.rules.islands, board.ring
     for position in board.active:
         island = islands[ring[position % len(ring)]]  # board.island(position)
-        name = island.name
-        sold = [0] * len(sales)
-        for p, declared in enumerate(sales):
-            if declared:
-                for sale in declared:
-                    if sale.island == name:
-                        sold[p] += sale.count
-        if any(sold):
+        sold = sold_on.get(island.name)
+        if sold is not None and any(sold):
             for p, won in enumerate(island_points(island, sold, merchants)):
                 points[p] += won
     return tuple(points)
