@@ -116,8 +116,16 @@ def clockwise_from(state: Board, first: int) -> tuple[int, ...]:
 
 
 def next_unpassed(players: int, passed: Sequence[bool], after: int) -> int:
-    """The first seat clockwise after ``after`` that has not passed (``after`` if none)."""
-    for i in range(1, players + 1):
+    """The first seat clockwise after ``after`` that has not passed (``after`` if none).
+
+    >>> next_unpassed(4, [False, True, False, False], 0), next_unpassed(3, [True, True, True], 1)
+    (2, 1)
+    """
+    if players > 0:  # mostly the next seat (no range to walk)
+        seat = (after + 1) % players
+        if not passed[seat]:
+            return seat
+    for i in range(2, players + 1):
         seat = (after + i) % players
         if not passed[seat]:
             return seat

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import product
-from operator import add
+from itertools import repeat
+from operator import add, is_
 from typing import Protocol
 
 from meuterer._cache import Memo
@@ -79,44 +79,78 @@ def sale_declarations(
     >>> [[str(s) for s in d] for d in sale_declarations((0, 0, 2, 0, 0), hochland, True)]
     [[], ['hochland:wine:1'], ['hochland:wine:2']]
     """
-    buys = [tuple(card for card in GOODS if island.buys_card(card)) for _, island in islands]
-    options = [[None, *((card, n) for card in bought for n in range(1, goods[card] + 1))] for bought in buys]
-    if not withholding:
-        # Part of a kind is sold on one island only if another island buys the rest: leave
-        # out the options no declaration can hold (the product's order stays the same).
-        options = [
-            [o for o in opts if o is None or o[1] == goods[o[0]] or any(o[0] in b for b in buys[:i] + buys[i + 1 :])]
-            for i, opts in enumerate(options)
-        ]
-    # Each option's sale, built once (the declarations share them).
-    sales = [
-        [None if o is None else Sale(name, o[0], o[1]) for o in opts]
-        for (name, _), opts in zip(islands, options, strict=True)
-    ]
+    buys = [_BOUGHT[island] for _, island in islands]
+    # Each island's options: nothing (None), or some count of one kind it buys, with its
+    # sale (the declarations share them). Under "sell what you can", part of a kind is
+    # sold on one island only if another island buys the rest: the options no declaration
+    # can hold are left out (the order of the rest stays the same).
+    rows: list[list[tuple[int, int, Sale] | None]] = []
+    for i, (name, _) in enumerate(islands):
+        elsewhere = () if withholding else {card for j, bought in enumerate(buys) if j != i for card in bought}
+        row: list[tuple[int, int, Sale] | None] = [None]
+        for card in buys[i]:
+            have = goods[card]
+            for n in range(1, have + 1):
+                if withholding or n == have or card in elsewhere:
+                    row.append((card, n, _SALE[name, card, n]))
+        rows.append(row)
+    # The declarations in product order of the rows (the last island's option varying
+    # fastest), walked depth first: a choice that sells more of a kind than is held is
+    # dropped with every declaration that extends it.
     found: list[tuple[Sale, ...]] = []
-    for choice in product(*map(range, map(len, options))):
-        sold = [0] * len(goods)
-        fits = True
-        for opts, c in zip(options, choice, strict=True):
-            option = opts[c]
-            if option is not None:
-                card, n = option
-                sold[card] += n
-                if sold[card] > goods[card]:
-                    fits = False
-                    break
-        if not fits:
-            continue
+    sold = [0] * _GOODS_END
+    chosen: list[Sale] = []
+    idle: list[tuple[int, ...]] = []  # what the islands with nothing declared buy
+    last = len(rows) - 1
+
+    def walk(i: int) -> None:
+        for option in rows[i]:
+            if option is None:
+                idle.append(buys[i])
+                if i < last:
+                    walk(i + 1)
+                else:
+                    keep()
+                idle.pop()
+                continue
+            card, n, sale = option
+            total = sold[card] + n
+            if total > goods[card]:
+                continue
+            sold[card] = total
+            chosen.append(sale)
+            if i < last:
+                walk(i + 1)
+            else:
+                keep()
+            chosen.pop()
+            sold[card] = total - n
+
+    def keep() -> None:
         if not withholding:
-            if any(sold[card] and sold[card] != goods[card] for card in GOODS):
-                continue
-            if any(
-                opts[c] is None and any(goods[card] > sold[card] for card in bought)
-                for bought, opts, c in zip(buys, options, choice, strict=True)
-            ):
-                continue
-        found.append(tuple(sale for row, c in zip(sales, choice, strict=True) if (sale := row[c]) is not None))
+            for card in _GOOD_KINDS:  # no declared kind partly kept
+                if sold[card] and sold[card] != goods[card]:
+                    return
+            for bought in idle:  # no undeclared island buys a kept good
+                for card in bought:
+                    if goods[card] > sold[card]:
+                        return
+        found.append(tuple(chosen))
+
+    if rows:
+        walk(0)
+    else:
+        found.append(())
     return tuple(found)
+
+
+_GOOD_KINDS = tuple(map(int, GOODS))
+_BOUGHT: Memo[Island, tuple[int, ...]] = Memo(
+    lambda island: tuple(int(card) for card in GOODS if island.buys_card(card)), size=256
+)
+"""The kinds an island buys, in card order."""
+_SALE: Memo[tuple[str, int, int], Sale] = Memo(lambda key: Sale(*key), size=1 << 12)
+"""One sale of ``count`` cards of a kind on a named island (shared by every declaration)."""
 
 
 # Sale declarations depend only on the seller, his face-up goods, the active islands'
@@ -198,14 +232,15 @@ def island_points(island: Island, sold: Sequence[int], merchants: Sequence[bool]
     ((0, 0, 0, 0), (0, 4, 0, 0))
     """
     points = [0] * len(sold)
-    most = max(sold, default=0)
+    most = max(sold) if points else 0
     if most <= 0:
         return tuple(points)
-    leaders = [p for p, n in enumerate(sold) if n == most]
     values = island.values
-    shared = values[len(leaders) - 1] if len(leaders) <= len(values) else 0
-    for p in leaders:
-        points[p] = values[0] if p < len(merchants) and merchants[p] else shared
+    tied = sold.count(most)
+    shared = values[tied - 1] if tied <= len(values) else 0
+    for p, n in enumerate(sold):
+        if n == most:  # a leader
+            points[p] = values[0] if p < len(merchants) and merchants[p] else shared
     return tuple(points)
 
 
@@ -222,19 +257,24 @@ def sale_points(board: Board, sales: Sequence[tuple[Sale, ...] | None]) -> tuple
     >>> sale_points(s, ((Sale("hochland", Card.WINE, 2),), (Sale("hochland", Card.SALT, 1),), None))
     (4, 0, 0)
     """
+    # Each island's cards sold by each seat, in one pass over the declarations.
+    sold_on: dict[str, list[int]] = {}
+    for p, declared in enumerate(sales):
+        if declared:
+            for sale in declared:
+                sold = sold_on.get(sale.island)
+                if sold is None:
+                    sold = sold_on[sale.island] = [0] * len(sales)
+                sold[p] += sale.count
     points = [0] * board.players
-    merchants = [role is _MERCHANT for role in board.roles]
+    if not sold_on:
+        return tuple(points)
+    merchants = list(map(is_, board.roles, repeat(_MERCHANT)))
     islands, ring = board.rules.islands, board.ring
     for position in board.active:
         island = islands[ring[position % len(ring)]]  # board.island(position)
-        name = island.name
-        sold = [0] * len(sales)
-        for p, declared in enumerate(sales):
-            if declared:
-                for sale in declared:
-                    if sale.island == name:
-                        sold[p] += sale.count
-        if any(sold):
+        sold = sold_on.get(island.name)
+        if sold is not None and any(sold):
             for p, won in enumerate(island_points(island, sold, merchants)):
                 points[p] += won
     return tuple(points)

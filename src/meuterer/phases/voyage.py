@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import combinations_with_replacement
 from operator import add, itemgetter
 
 from meuterer._cache import Memo
@@ -66,8 +67,23 @@ def sample_card(state: Table, rng: random.Random) -> int:
     >>> sample_card(new_game(3, 0, Rules()), random.Random(1)) in range(7)
     True
     """
-    deck = state.deck
-    return pick_card(deck if any(deck) else state.discard, rng.random())  # draw_pool, inlined
+    # pick_card(draw_pool(state), rng.random()), inlined (every draw of a game comes here):
+    # the pool's size tells an empty deck (counts are never negative).
+    pool = state.deck
+    total = sum(pool)
+    if not total:
+        pool = state.discard
+        total = sum(pool)
+    # A count passes x * total exactly when it passes its whole part (x * total >= 0):
+    # comparing ints is cheaper than an int with a float.
+    target = int(rng.random() * total)
+    running = card = 0
+    for count in pool:
+        running += count
+        if running > target:
+            return card
+        card += 1  # noqa: SIM113 - a counter beats enumerate here
+    return max((c for c in CARDS if pool[c]), default=0)
 
 
 def pick_card(pool: Sequence[int], x: float) -> int:
@@ -79,7 +95,7 @@ def pick_card(pool: Sequence[int], x: float) -> int:
     >>> pick_card((1, 0, 2, 0, 0, 0, 0), 0.0), pick_card((1, 0, 2, 0, 0, 0, 0), 0.5)
     (0, 2)
     """
-    target = x * (sum(pool) + 0.0)
+    target = x * sum(pool)  # (a float times an int: the int as a float, as choices' total)
     running = card = 0
     for count in pool:
         running += count
@@ -226,30 +242,38 @@ def discard_choices(seat: int, pool: Counts, extra: int) -> tuple[Action, ...]:
 
 
 def _discards(seat: int, pool: Counts, extra: int) -> tuple[Action, ...]:
-    # The multisets of ``extra`` cards within ``pool``, as itertools'
-    # combinations_with_replacement over the kinds present would list them (filtered to
-    # what the pool holds): sorted card tuples in lexicographic order, which is the order
-    # of their count vectors from the most of the first kind down.
-    kinds = [c for c in CARDS if pool[c]]
+    # Every multiset of ``extra`` cards of the kinds present (see _multisets) that the
+    # pool holds, as the seat's discard.
+    if extra >= 0 and min(pool) < 0:  # (no game has one) with a negative count no walk over the kinds ends
+        return ()
     found: list[Action] = []
-    chosen: list[Card] = []
-
-    def fill(index: int, left: int) -> None:
-        if index == len(kinds) - 1:
-            if left <= pool[kinds[index]]:
-                found.append(Discard(seat, (*chosen, *(kinds[index],) * left)))
-            return
-        kind = kinds[index]
-        for take in range(min(left, pool[kind]), -1, -1):
-            chosen.extend((kind,) * take)
-            fill(index + 1, left - take)
-            del chosen[len(chosen) - take :]
-
-    if kinds:
-        fill(0, extra)
-    elif extra == 0:
-        found.append(Discard(seat, ()))
+    for cards, demands in _MULTISETS[tuple([c for c in CARDS if pool[c]]), extra]:
+        for kind, need in demands:
+            if pool[kind] < need:
+                break
+        else:
+            found.append(_DISCARD[seat, cards])
     return tuple(found)
+
+
+def _multisets(key: tuple[tuple[Card, ...], int]) -> tuple[tuple[tuple[Card, ...], tuple[tuple[int, int], ...]], ...]:
+    # The multisets of ``extra`` cards of ``kinds`` in the order of the legal list: as
+    # itertools' combinations_with_replacement lists them, sorted card tuples in
+    # lexicographic order (the order of their count vectors from the most of the first
+    # kind down); each with the count of each of its kinds, what a pool must hold.
+    kinds, extra = key
+    if extra < 0:  # (no rules allow it) as a walk over the kinds ends: nothing, or of one kind holding ``extra``
+        return (((), ((kinds[0], extra),)),) if len(kinds) == 1 else ()
+    return tuple(
+        (cards, tuple((kind, cards.count(kind)) for kind in kinds if kind in cards))
+        for cards in combinations_with_replacement(kinds, extra)
+    )
+
+
+_MULTISETS = Memo(_multisets, size=1 << 10)
+"""The multisets of ``extra`` cards of some kinds, and what each needs of a pool."""
+_DISCARD: Memo[tuple[int, tuple[Card, ...]], Discard] = Memo(lambda key: Discard(*key), size=1 << 12)
+"""Each seat's discard of some cards, built once (many lists hold it)."""
 
 
 def discard(state: State, action: Discard) -> Changes:
