@@ -67,23 +67,8 @@ def sample_card(state: Table, rng: random.Random) -> int:
     >>> sample_card(new_game(3, 0, Rules()), random.Random(1)) in range(7)
     True
     """
-    # pick_card(draw_pool(state), rng.random()), inlined (every draw of a game comes here):
-    # the pool's size tells an empty deck (counts are never negative).
-    pool = state.deck
-    total = sum(pool)
-    if not total:
-        pool = state.discard
-        total = sum(pool)
-    # A count passes x * total exactly when it passes its whole part (x * total >= 0):
-    # comparing ints is cheaper than an int with a float.
-    target = int(rng.random() * total)
-    running = card = 0
-    for count in pool:
-        running += count
-        if running > target:
-            return card
-        card += 1  # noqa: SIM113 - a counter beats enumerate here
-    return max((c for c in CARDS if pool[c]), default=0)
+    deck = state.deck
+    return pick_card(deck if any(deck) else state.discard, rng.random())  # draw_pool, inlined
 
 
 def pick_card(pool: Sequence[int], x: float) -> int:
