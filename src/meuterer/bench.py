@@ -220,6 +220,16 @@ def _decisions(players: int, count: int) -> list[tuple[PlayerView, Sequence[Acti
     return found[:count]
 
 
+def _times(ratio: float) -> str:
+    """A ratio to the yardstick as the table prints it: three decimals, or three significant
+    digits below 0.01 (a figure far slower than the yardstick never reads ``0.000x``).
+
+    >>> _times(4.6712), _times(0.05), _times(0.000213)
+    ('4.671x', '0.050x', '0.000213x')
+    """
+    return f"{ratio:.3f}x" if ratio >= 0.01 else f"{ratio:.3g}x"
+
+
 def yardstick_table(
     games: int = 200, players: Sequence[int] = (3, 4), yardstick: str | os.PathLike[str] | None = None
 ) -> list[str]:
@@ -272,14 +282,14 @@ def _rows(n: int, games: int, ref_sim: ModuleType | None) -> list[str]:
             continue
         value = count / _timed(work, count)
         rate = yard_rate(max(20, 4 * count))
-        row(figure, f"{value:,.0f}", "-" if rate is None else f"{value / rate:.3f}x")
+        row(figure, f"{value:,.0f}", "-" if rate is None else _times(value / rate))
     vector = _vector_playouts(n, 20 * games)
     if vector is None:
         row("meuterer.vector random playouts, games/s", "not installed", "-")
     else:
         figure, value = vector
         rate = yard_rate(max(20, 20 * games))
-        row(figure, f"{value:,.0f}", "-" if rate is None else f"{value / rate:.3f}x")
+        row(figure, f"{value:,.0f}", "-" if rate is None else _times(value / rate))
     points = _decisions(n, max(4, games // 10))
     agent = ISMCTSAgent()
     search_rng = random.Random(1)
