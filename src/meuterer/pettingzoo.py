@@ -87,14 +87,8 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         inner: raw_env = self.env
         agent = inner.agent_selection
         assert agent is not None
-        if observe:
-            observation = inner._observed.get(agent)  # as raw_env.observe
-            if observation is None:
-                observation = inner.observe(agent)
-        else:
-            observation = None
         return (
-            observation,
+            inner.observe(agent) if observe else None,
             inner._cumulative_rewards[agent],
             inner.terminations[agent],
             inner.truncations[agent],
@@ -374,12 +368,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
             seat = self._seat[agent]
             game = self._game
             if seat == game.to_act and agent == self.agent_selection and game.step != GAME_OVER:
-                if self._moves is None:  # as _legal
-                    entry = self._found(game)
-                    self._moves = entry[1]
-                    mask = self._mask = entry[3]
-                else:
-                    mask = self._mask
+                if self._moves is None:
+                    self._legal()
+                mask = self._mask
             else:
                 mask = self._no_mask
             observed = self._observed[agent] = {"observation": self._write(game, seat), "action_mask": mask}

@@ -454,13 +454,7 @@ class FastGame:
         """Every action :meth:`apply` accepts, in the reference order (``()`` when over)."""
         legal = self._legal
         if legal is None:
-            step = self.step
-            if step == PLAY:  # (the commonest, as _list_legal lists it, without its call)
-                p = self.to_act
-                legal = plays(p, tuple(self.hands[p]))
-            else:
-                legal = self._list_legal()
-            self._legal = legal
+            legal = self._legal = self._list_legal()
         return legal
 
     def _list_legal(self) -> Sequence[Action]:
@@ -546,14 +540,7 @@ class FastGame:
             action = legal[index]
         except IndexError:  # (past the end: no length to compare with first)
             raise _out_of_range(index, legal) from None
-        if self.step == PLAY:  # (the commonest, as _fire applies it, without its call)
-            self._legal = None
-            if type(action) is Play:
-                self._play(action.card)
-            else:
-                self._pass()
-        else:
-            self._fire(action)
+        self._fire(action)
         return action
 
     def apply_chance(self, rng: random.Random) -> Action:

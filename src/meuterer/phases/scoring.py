@@ -232,7 +232,7 @@ def island_points(island: Island, sold: Sequence[int], merchants: Sequence[bool]
     ((0, 0, 0, 0), (0, 4, 0, 0))
     """
     points = [0] * len(sold)
-    most = max(sold) if points else 0
+    most = max(sold) if sold else 0
     if most <= 0:
         return tuple(points)
     values = island.values
