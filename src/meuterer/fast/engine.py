@@ -193,6 +193,8 @@ def _updater(names: tuple[str, ...]) -> Callable[[FastGame, Changes], None]:
             lines.append(f"    setattr(game, {name!r}, {value})")
     if "active" in names or "ring" in names:
         lines.append("    game._where = None")
+    if "hands" in names or "face_down" in names:
+        lines.append("    game.sizes = [*map(sum, game.hands), *map(sum, game.face_down)]")
     lines.append("    return None")  # (a body for no names)
     namespace: dict[str, Any] = {}
     exec("\n".join(lines), namespace)  # noqa: S102 - field names, checked above
@@ -244,6 +246,7 @@ class FastGame:
         "rules",
         "sales",
         "scores",
+        "sizes",
         "start",
         "step",
         "to_act",
@@ -276,6 +279,9 @@ class FastGame:
     discard: Counts
     draws_left: int
     drawn: list[int]
+    sizes: list[int]
+    """Each seat's hand size, then each seat's face-down size: the sums of ``hands`` and
+    ``face_down``, kept up to date by every move (read them here, not by summing)."""
     _legal: Sequence[Action] | None
     _where: _Market | None
     """The market of the active islands, once looked up (``None`` after they change)."""
@@ -321,6 +327,7 @@ class FastGame:
         g.discard = state.discard
         g.draws_left = state.draws_left
         g.drawn = list(state.drawn)
+        g.sizes = [*map(sum, g.hands), *map(sum, g.face_down)]
         g._legal = None
         return g
 
@@ -391,6 +398,7 @@ class FastGame:
         g.discard = self.discard
         g.draws_left = self.draws_left
         g.drawn = self.drawn[:]
+        g.sizes = self.sizes[:]
         g._legal = self._legal
         return g
 
@@ -667,7 +675,9 @@ class FastGame:
 
     def _draw(self, card: int) -> None:
         self.deck, self.discard = draw_from(self.deck, self.discard, card, self.rules)
-        self.hands[self.to_act][card] += 1
+        p = self.to_act
+        self.hands[p][card] += 1
+        self.sizes[p] += 1
         self.drawn[card] += 1
         left = self.draws_left
         self.draws_left = left - 1
@@ -705,12 +715,14 @@ class FastGame:
             self.draws_left = 0
             return
         seat = self.to_act = queue.pop(0)
-        self.draws_left = cards_needed(self.rules, self.roles[seat], sum(self.hands[seat]))
+        self.draws_left = cards_needed(self.rules, self.roles[seat], self.sizes[seat])
 
     def _discard(self, cards: Counts) -> None:
-        hand = self.hands[self.to_act]
+        p = self.to_act
+        hand = self.hands[p]
         for c in _KINDS:
             hand[c] -= cards[c]
+        self.sizes[p] -= sum(cards)
         self.discard = plus(self.discard, cards)
         last = not self.queue
         self._next_drawer()
@@ -723,10 +735,11 @@ class FastGame:
         p = self.to_act
         hand = self.hands[p]
         hand[card] -= 1
+        self.sizes[p] -= 1
         self.face_up[p][card] += 1
         self.to_act = next_unpassed(self.players, self.passed, p)
         if card == _PIRATE:
-            left = sum(hand)
+            left = self.sizes[p]
             robbed = robbery(self, left)
             self.pirate = pirate_destination(self, left)
             if robbed:
@@ -739,9 +752,12 @@ class FastGame:
         last = sum(self.passed) == self.players - 1
         self.face_down[p] = hand
         self.hands[p] = [0] * 7
+        sizes = self.sizes
+        held = sizes[self.players + p] = sizes[p]  # the hand laid face down, as it replaces it
+        sizes[p] = 0
         self.passed[p] = True
         if p == self.captain:
-            self.captain_destination = destination(self, sum(hand))
+            self.captain_destination = destination(self, held)
             self.to_act = next_unpassed(self.players, self.passed, p)
             if last:
                 self._reveal()
@@ -769,6 +785,7 @@ class FastGame:
     def _support(self, k: int) -> None:
         p = self.to_act
         self.face_down[p][_SUPPORT] -= k
+        self.sizes[self.players + p] -= k
         self.face_up[p][_SUPPORT] += k
         if self.queue:
             self.to_act = self.queue.pop(0)

@@ -377,8 +377,7 @@ def write_values(game: FastGame, player: int | None, pack_into: PackInto, buffer
         _QUEUE_PACKED.get(queue) or _queue_packed(queue),
         *game.scores,
         *game.passed,  # bools pack as 1 and 0
-        *map(sum, hands),
-        *map(sum, downs),
+        *game.sizes,  # the hand sizes, then the face-down sizes
         *e,
         *f,
         *g,
