@@ -86,6 +86,28 @@ def test_the_writers_memos_forget_when_full(monkeypatch: pytest.MonkeyPatch) -> 
     assert all(len(getattr(writer, memo)) <= 1 for memo in memos)
 
 
+def test_the_last_ring_is_matched_by_identity() -> None:
+    # The writer keeps the ring and active positions it last read (tuples the game replaces,
+    # never changes): games with other rings, written in turn, each get their own.
+    games = []
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = FastGame.new(3 + seed % 2, 0, Rules(ring="shuffled"))
+        while game.is_chance_node():
+            game.apply_chance(rng)
+        games.append(game)
+    assert len({game.ring for game in games}) == 3
+    for game in (*games, *reversed(games), *games):
+        for player in (None, 0, 1):
+            assert differences(game, player) == []
+    game = games[0]
+    game.active = tuple(reversed(game.active))  # an equal set in a new tuple
+    game.ring = tuple(game.ring)  # (a tuple of a tuple is the tuple itself)
+    assert differences(game, 0) == []
+    game.active = ((game.active[0] + 1) % len(game.ring),)
+    assert differences(game, 0) == []
+
+
 def test_the_role_memo_holds_every_key_it_can_meet() -> None:
     # The role memo's keys: a viewer, the role order (fewer distinct seats than there are
     # players: the captain of the choice does not choose), the roles (distinct; exactly the

@@ -157,6 +157,20 @@ def _ring_packed(ring: tuple[int, ...], active: tuple[int, ...]) -> bytes:
     return found
 
 
+_RING_LAST: tuple[tuple[int, ...] | None, tuple[int, ...] | None, bytes] = (None, None, b"")
+"""The ring and active positions :func:`write_values` last read, and their entries packed
+(compared by identity: the game replaces these tuples, it never changes them, and holding
+them here keeps their identities their own)."""
+
+
+def _ring_part(ring: tuple[int, ...], active: tuple[int, ...]) -> bytes:
+    """The ring's entries and active flags packed (from the memo), remembered as the last."""
+    global _RING_LAST
+    packed = _RING_PACKED.get((ring, active)) or _ring_packed(ring, active)
+    _RING_LAST = (ring, active, packed)
+    return packed
+
+
 def _ring(ring: tuple[int, ...], active: tuple[int, ...]) -> tuple[int, ...]:
     flags = [0] * len(ring)
     for pos in active:
@@ -313,6 +327,8 @@ def write_values(game: FastGame, player: int | None, pack_into: PackInto, buffer
         down = downs[player]
         mine = drawn if to_act == player else _EMPTY  # all zeros when nothing is drawn
     ring, active = game.ring, game.active
+    last_ring = _RING_LAST
+    ringpart = last_ring[2] if last_ring[0] is ring and last_ring[1] is active else _ring_part(ring, active)
     queue = tuple(game.queue)
     offer, pirate, mutiny = game.offer, game.pirate, game.mutiny
     captain_to, mutineer_to = game.captain_destination, game.mutineer_destination
@@ -361,7 +377,7 @@ def write_values(game: FastGame, player: int | None, pack_into: PackInto, buffer
         game.draws_left,
         sum(drawn),
         sum(game.deck),
-        _RING_PACKED.get((ring, active)) or _ring_packed(ring, active),
+        ringpart,
         *discard,
         n0 - b0 - c0 - d0 - e0 - f0 - g0 - h0,
         n1 - b1 - c1 - d1 - e1 - f1 - g1 - h1,
