@@ -111,9 +111,14 @@ def test_random_game_without_a_seed_and_with_bad_arguments() -> None:
         assert str(fast_error.value) == str(reference_error.value)
 
 
-def _sizes(state: meuterer.State) -> list[int]:
-    """The hand sizes, then the face-down sizes, of ``state``'s seats (``FastGame.sizes``)."""
-    return [*map(sum, state.hands), *map(sum, state.face_down)]
+def _totals(state: meuterer.State) -> tuple[list[int], list[int]]:
+    """The sums a fast game keeps in ``state``: the hand sizes, then the face-down sizes,
+    of its seats (``FastGame.sizes``), and each kind's count face up (``face_up_total``)."""
+    return [*map(sum, state.hands), *map(sum, state.face_down)], [*map(sum, zip(*state.face_up, strict=True))]
+
+
+def _kept(game: FastGame) -> tuple[list[int], list[int]]:
+    return game.sizes, game.face_up_total
 
 
 def _walk(setup: Setup, actions: tuple[Action, ...]) -> None:
@@ -122,7 +127,7 @@ def _walk(setup: Setup, actions: tuple[Action, ...]) -> None:
     game = FastGame.new(setup.players, setup.first_captain, setup.rules)
     for action in (*actions, None):
         assert game.to_state() == state
-        assert game.sizes == _sizes(state)  # kept up to date by every move
+        assert _kept(game) == _totals(state)  # kept up to date by every move
         assert FastGame.from_state(state).to_state() == state
         assert game.current_player == meuterer.current_player(state)
         assert game.is_chance_node() == meuterer.is_chance_node(state)
@@ -140,9 +145,9 @@ def _walk(setup: Setup, actions: tuple[Action, ...]) -> None:
         # A clone is independent: acting on it leaves the original as it was.
         copy = game.clone()
         copy.apply(action)
-        assert game.to_state() == state and game.sizes == _sizes(state)
+        assert game.to_state() == state and _kept(game) == _totals(state)
         state = meuterer.apply(state, action)
-        assert copy.to_state() == state and copy.sizes == _sizes(state)
+        assert copy.to_state() == state and _kept(copy) == _totals(state)
         game.apply(action)
 
 
@@ -308,7 +313,7 @@ def test_play_random_makes_the_moves_of_the_loop_it_fuses(rules: Rules, players:
                     assert generator is not None
                     loop.apply_at(generator.randrange(len(loop.legal_actions())))
             assert fused.to_state() == loop.to_state() and fused.legal_actions() == loop.legal_actions()
-            assert fused.sizes == loop.sizes == _sizes(loop.to_state())
+            assert _kept(fused) == _kept(loop) == _totals(loop.to_state())
             if player is None:
                 break
             index = chooser.randrange(len(loop.legal_actions()))
@@ -370,7 +375,7 @@ def test_update_takes_over_any_changes_in_the_layout() -> None:
         game._update({name: fields[name] for name in names})  # type: ignore[arg-type]
         game.step = FastGame.from_state(later).step
         assert game.to_state() == later and game.clone().to_state() == later
-        assert game.sizes == _sizes(later)
+        assert _kept(game) == _totals(later)
         assert type(game.hands) is list and all(type(hand) is list for hand in game.face_up)
         assert type(game.queue) is list and type(game.scores) is list
     game = FastGame.new(4)

@@ -173,8 +173,9 @@ def test_the_memos_do_not_go_stale() -> None:
     game.hands[1][0] += 1
     game.face_up[2][1] += 1
     game.face_down[3][2] += 1
-    game.sizes[1] += 1  # (the sizes are the game's to keep, as every move does)
+    game.sizes[1] += 1  # (the sums are the game's to keep, as every move does)
     game.sizes[4 + 3] += 1
+    game.face_up_total[1] += 1
     game.passed[0] = not game.passed[0]
     game.scores[1] += 5
     agree()

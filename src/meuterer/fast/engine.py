@@ -195,6 +195,8 @@ def _updater(names: tuple[str, ...]) -> Callable[[FastGame, Changes], None]:
         lines.append("    game._where = None")
     if "hands" in names or "face_down" in names:
         lines.append("    game.sizes = [*map(sum, game.hands), *map(sum, game.face_down)]")
+    if "face_up" in names:
+        lines.append("    game.face_up_total = [*map(sum, zip(*game.face_up, strict=True))]")
     lines.append("    return None")  # (a body for no names)
     namespace: dict[str, Any] = {}
     exec("\n".join(lines), namespace)  # noqa: S102 - field names, checked above
@@ -231,6 +233,7 @@ class FastGame:
         "draws_left",
         "face_down",
         "face_up",
+        "face_up_total",
         "hands",
         "mutineer_destination",
         "mutiny",
@@ -282,6 +285,9 @@ class FastGame:
     sizes: list[int]
     """Each seat's hand size, then each seat's face-down size: the sums of ``hands`` and
     ``face_down``, kept up to date by every move (read them here, not by summing)."""
+    face_up_total: list[int]
+    """Each card kind's count face up, all seats together: the sums of ``face_up``'s
+    columns, kept up to date by every move (like ``sizes``)."""
     _legal: Sequence[Action] | None
     _where: _Market | None
     """The market of the active islands, once looked up (``None`` after they change)."""
@@ -328,6 +334,7 @@ class FastGame:
         g.draws_left = state.draws_left
         g.drawn = list(state.drawn)
         g.sizes = [*map(sum, g.hands), *map(sum, g.face_down)]
+        g.face_up_total = [*map(sum, zip(*g.face_up, strict=True))]
         g._legal = None
         return g
 
@@ -399,6 +406,7 @@ class FastGame:
         g.draws_left = self.draws_left
         g.drawn = self.drawn[:]
         g.sizes = self.sizes[:]
+        g.face_up_total = self.face_up_total[:]
         g._legal = self._legal
         return g
 
@@ -737,6 +745,7 @@ class FastGame:
         hand[card] -= 1
         self.sizes[p] -= 1
         self.face_up[p][card] += 1
+        self.face_up_total[card] += 1
         self.to_act = next_unpassed(self.players, self.passed, p)
         if card == _PIRATE:
             left = self.sizes[p]
@@ -745,6 +754,7 @@ class FastGame:
             if robbed:
                 self.discard = discarded(self.discard, self.face_up)
                 self.face_up = [[0] * 7 for _ in range(self.players)]
+                self.face_up_total = [0] * 7
 
     def _pass(self) -> None:
         p = self.to_act
@@ -787,6 +797,7 @@ class FastGame:
         self.face_down[p][_SUPPORT] -= k
         self.sizes[self.players + p] -= k
         self.face_up[p][_SUPPORT] += k
+        self.face_up_total[_SUPPORT] += k
         if self.queue:
             self.to_act = self.queue.pop(0)
             self.step = MUTINY

@@ -355,10 +355,7 @@ def write_values(game: FastGame, player: int | None, pack_into: PackInto, buffer
             islands = game.rules.islands
             x0, x1 = _sold_packed(sales[0], ring, islands), _sold_packed(sales[1], ring, islands)
             x2 = _sold_packed(sales[2], ring, islands)
-    e0, e1, e2, e3, e4, e5, e6 = e
-    f0, f1, f2, f3, f4, f5, f6 = f
-    g0, g1, g2, g3, g4, g5, g6 = g
-    h0, h1, h2, h3, h4, h5, h6 = h
+    t0, t1, t2, t3, t4, t5, t6 = game.face_up_total
     pack_into(
         buffer,
         0,
@@ -379,13 +376,13 @@ def write_values(game: FastGame, player: int | None, pack_into: PackInto, buffer
         sum(game.deck),
         ringpart,
         *discard,
-        n0 - b0 - c0 - d0 - e0 - f0 - g0 - h0,
-        n1 - b1 - c1 - d1 - e1 - f1 - g1 - h1,
-        n2 - b2 - c2 - d2 - e2 - f2 - g2 - h2,
-        n3 - b3 - c3 - d3 - e3 - f3 - g3 - h3,
-        n4 - b4 - c4 - d4 - e4 - f4 - g4 - h4,
-        n5 - b5 - c5 - d5 - e5 - f5 - g5 - h5,
-        n6 - b6 - c6 - d6 - e6 - f6 - g6 - h6,
+        n0 - b0 - t0 - c0 - d0,
+        n1 - b1 - t1 - c1 - d1,
+        n2 - b2 - t2 - c2 - d2,
+        n3 - b3 - t3 - c3 - d3,
+        n4 - b4 - t4 - c4 - d4,
+        n5 - b5 - t5 - c5 - d5,
+        n6 - b6 - t6 - c6 - d6,
         *hand,
         *down,
         *mine,
