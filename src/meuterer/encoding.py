@@ -45,7 +45,7 @@ Chance outcomes: a draw is the card drawn (0 to 6); the drawing player is the st
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Final, Protocol
@@ -166,20 +166,54 @@ class ActionIds:
         if isinstance(action, Support) and 0 <= action.count < len(self.support):
             return self.support[action.count]
         if isinstance(action, Sell):
-            return self.sell[self._sell_index(state, action)]
+            return self.sell[self._sell_index(_active_names(state), action)]
         if isinstance(action, Discard) and action.cards in self._discard_rank:
             return self.discard[self._discard_rank[action.cards]]
         raise ValueError(f"no action id for {str(action)!r}")
 
-    def _sell_index(self, state: Table, action: Sell) -> int:
+    def sell_ids(self, state: Table, sells: Iterable[Sell]) -> list[int]:
+        """The ids of ``sells`` in ``state``, in their order: each one's :meth:`action_id`,
+        with the active islands read once for all.
+
+        >>> import meuterer
+        >>> from meuterer.actions import Sale
+        >>> ids = action_ids(meuterer.Rules())
+        >>> s = meuterer.Game.new(3).state
+        >>> names = [s.rules.islands[s.ring[p]].name for p in s.active]
+        >>> sells = [Sell(0, ()), Sell(1, (Sale(names[0], Card.RUBY, 1),))]
+        >>> ids.sell_ids(s, sells) == [ids.action_id(s, sell) for sell in sells]
+        True
+        """
         names = _active_names(state)
+        sell = self.sell
+        return [sell[self._sell_index(names, action)] for action in sells]
+
+    def discard_ids(self, discards: Sequence[Discard]) -> list[int]:
+        """The ids of ``discards``, in their order: each one's :meth:`action_id` (a
+        discard's id depends on its cards only, not on the state).
+
+        >>> import meuterer
+        >>> ids = action_ids(meuterer.Rules())
+        >>> ids.discard_ids([Discard(0, (Card.RUBY,) * 3), Discard(2, (Card.PIRATE,) * 3)])
+        [700, 783]
+        """
+        rank, discard = self._discard_rank, self.discard
+        try:
+            return [discard[rank[action.cards]] for action in discards]
+        except KeyError:
+            wrong = next(action for action in discards if action.cards not in rank)
+            raise ValueError(f"no action id for {str(wrong)!r}") from None
+
+    def _sell_index(self, names: list[str], action: Sell) -> int:
+        # The place of a sale in the sell block, given the names of the active islands.
         slots = [0] * _SLOTS
         for sale in action.sales:
-            if sale.island not in names or slots[names.index(sale.island)]:
+            at = names.index(sale.island) if sale.island in names else -1
+            if at < 0 or slots[at]:
                 raise ValueError(f"no action id for {str(action)!r}: one sale per active island")
             if sale.card not in GOODS or not 1 <= sale.count <= self.hand_size:
                 raise ValueError(f"no action id for {str(action)!r}: 1 to {self.hand_size} goods per island")
-            slots[names.index(sale.island)] = 1 + sale.card * self.hand_size + sale.count - 1
+            slots[at] = 1 + sale.card * self.hand_size + sale.count - 1
         index = 0
         for slot in slots:
             index = index * self.slot_size + slot

@@ -190,8 +190,16 @@ class LegalIds:
             same = (None, *map(id, legal))
         entry = self._by_actions.get(same)
         if entry is None:
-            action_id = self.ids.action_id
-            moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(legal)))
+            if first is Sell:
+                ids = self.ids.sell_ids(game, legal)  # type: ignore[arg-type]
+            elif first is Discard:
+                ids = self.ids.discard_ids(legal)  # type: ignore[arg-type]
+            else:
+                action_id = self.ids.action_id
+                ids = [action_id(game, action) for action in legal]
+            pairs = zip(ids, range(len(ids)), strict=True)
+            # the engine mostly lists actions in id order: sorting them is then a check
+            moves = dict(pairs) if ids == sorted(ids) else dict(sorted(pairs))
             legal_set = tuple(moves)  # many lists have the same ids (other players, other islands)
             masks = self._masks.get(legal_set)
             if masks is None:
