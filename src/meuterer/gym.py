@@ -216,7 +216,7 @@ class LegalIds:
             self._by_actions[same] = entry
         if len(self._memo) >= self.LIMIT:
             self._memo.clear()
-        self._memo[id(legal)] = entry if entry[0] is legal else (legal, *entry[1:])
+        self._memo[id(legal)] = entry if entry[0] is legal else (legal, entry[1], entry[2], entry[3])
         return entry
 
 
