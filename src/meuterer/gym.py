@@ -178,16 +178,26 @@ class LegalIds:
         # at those places of the ring), and on its declarations, not on its seller: sales
         # are looked up by the identities of their declarations (the fast engine builds
         # each seat's sales from the same declarations).
+        # (The keys are built by plain loops: on Python 3.11 a comprehension, with its
+        # function and frame, or a tuple of a map, costs more for such short lists.)
         first = type(legal[0]) if legal else None
         if first is Sell:
-            where = tuple(map(game.ring.__getitem__, game.active))
-            same: tuple[object, ...] = (where, *[id(sell.sales) for sell in legal])  # type: ignore[union-attr]
+            ring, active = game.ring, game.active
+            where = (ring[active[0]], ring[active[1]]) if len(active) == 2 else tuple(map(ring.__getitem__, active))
+            key: list[object] = [where]
+            for sell in legal:
+                key.append(id(sell.sales))  # type: ignore[union-attr]
         elif first is Discard:
             # A discard's id depends on its cards only: looked up by them (the fast engine
             # builds each seat's and each pool's discards afresh, equal lists of new actions).
-            same = (Discard, *[discard.cards for discard in legal])  # type: ignore[union-attr]
+            key = [Discard]
+            for discard in legal:
+                key.append(discard.cards)  # type: ignore[union-attr]
         else:
-            same = (None, *map(id, legal))
+            key = [None]
+            for action in legal:
+                key.append(id(action))
+        same = tuple(key)
         entry = self._by_actions.get(same)
         if entry is None:
             if first is Sell:
