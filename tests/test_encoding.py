@@ -52,6 +52,7 @@ def test_the_ids_of_a_list_of_sales_are_each_sales_id() -> None:
     for game, sells in _sales_decisions(8):
         numbered = ids.sell_ids(game, sells)
         assert numbered == [ids.action_id(game, sell) for sell in sells]
+        assert [ids.action(game, number) for number in numbered] == list(sells)  # read back
         swapped = game.clone()
         ring = list(game.ring)
         first, second = game.active

@@ -103,7 +103,10 @@ class Table(Protocol):
 
 def _active_names(table: Table) -> list[str]:
     islands, ring = table.rules.islands, table.ring
-    return [islands[ring[position]].name for position in table.active]
+    names = []  # (a plain loop: cheaper than a comprehension for one or two islands)
+    for position in table.active:
+        names.append(islands[ring[position]].name)
+    return names
 
 
 def _blocks(*sizes: int) -> list[range]:
@@ -127,6 +130,8 @@ class ActionIds:
         )
         """Every discard (cards in canonical order), in id order."""
         self._discard_rank = {cards: rank for rank, cards in enumerate(self.discards)}
+        self._weights = tuple(self.slot_size ** (_SLOTS - 1 - at) for at in range(_SLOTS))
+        """What a sale slot's value counts for in the sale's index (``K`` for the first, 1 for the second)."""
         blocks = _blocks(
             rules.max_offer + 1,
             len(CARDS),
@@ -184,9 +189,11 @@ class ActionIds:
         >>> ids.sell_ids(s, sells) == [ids.action_id(s, sell) for sell in sells]
         True
         """
-        names = _active_names(state)
-        sell = self.sell
-        return [sell[self._sell_index(names, action)] for action in sells]
+        names, sell = _active_names(state), self.sell
+        numbers = []  # (a plain loop: cheaper than a comprehension for a few sales)
+        for action in sells:
+            numbers.append(sell[self._sell_index(names, action)])
+        return numbers
 
     def discard_ids(self, discards: Sequence[Discard]) -> list[int]:
         """The ids of ``discards``, in their order: each one's :meth:`action_id` (a
@@ -205,18 +212,20 @@ class ActionIds:
             raise ValueError(f"no action id for {str(wrong)!r}") from None
 
     def _sell_index(self, names: list[str], action: Sell) -> int:
-        # The place of a sale in the sell block, given the names of the active islands.
-        slots = [0] * _SLOTS
+        # The place of a sale in the sell block, given the names of the active islands:
+        # the sum of each slot's value times its weight (bit ``at`` of ``used`` once slot
+        # ``at`` has its sale).
+        index = used = 0
+        hand = self.hand_size
         for sale in action.sales:
-            at = names.index(sale.island) if sale.island in names else -1
-            if at < 0 or slots[at]:
+            island, card, count = sale.island, sale.card, sale.count
+            at = names.index(island) if island in names else -1
+            if at < 0 or used >> at & 1:
                 raise ValueError(f"no action id for {str(action)!r}: one sale per active island")
-            if sale.card not in GOODS or not 1 <= sale.count <= self.hand_size:
-                raise ValueError(f"no action id for {str(action)!r}: 1 to {self.hand_size} goods per island")
-            slots[at] = 1 + sale.card * self.hand_size + sale.count - 1
-        index = 0
-        for slot in slots:
-            index = index * self.slot_size + slot
+            if card not in GOODS or not 1 <= count <= hand:
+                raise ValueError(f"no action id for {str(action)!r}: 1 to {hand} goods per island")
+            used |= 1 << at
+            index += (1 + card * hand + count - 1) * self._weights[at]
         return index
 
     def action(self, state: Table, action_id: int, player: int | None = None) -> Action:

@@ -207,9 +207,10 @@ class LegalIds:
             else:
                 action_id = self.ids.action_id
                 ids = [action_id(game, action) for action in legal]
-            pairs = zip(ids, range(len(ids)), strict=True)
-            # the engine mostly lists actions in id order: sorting them is then a check
-            moves = dict(pairs) if ids == sorted(ids) else dict(sorted(pairs))
+            if ids == sorted(ids):  # the engine mostly lists actions in id order: nothing to sort
+                moves = {number: place for place, number in enumerate(ids)}
+            else:
+                moves = dict(sorted(zip(ids, range(len(ids)), strict=True)))
             legal_set = tuple(moves)  # many lists have the same ids (other players, other islands)
             masks = self._masks.get(legal_set)
             if masks is None:
@@ -220,7 +221,7 @@ class LegalIds:
                 if len(self._masks) >= self.LIMIT:
                     self._masks.clear()
                 self._masks[legal_set] = masks
-            entry = (legal, moves, *masks)  # holds legal, and so its actions
+            entry = (legal, moves, masks[0], masks[1])  # holds legal, and so its actions
             if len(self._by_actions) >= self.LIMIT:
                 self._by_actions.clear()
             self._by_actions[same] = entry
