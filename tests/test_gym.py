@@ -722,3 +722,23 @@ def test_shared_legal_ids_are_the_engines_at_every_step_of_many_games(
             assert np.flatnonzero(mask).tolist() == [number for number, _ in expected] and mask.dtype == np.int8
             game.apply_at(rng.randrange(len(game.legal_actions())))
     assert legal_ids(game)[0] == {} and not legal_ids(game)[1].any()
+
+
+@pytest.mark.parametrize("kind", ["Sell", "Discard", "Play"])
+def test_legal_ids_of_a_list_out_of_id_order_give_each_id_its_place(kind: str) -> None:
+    # The engine lists most actions in id order, and the ids of such a list are taken as
+    # they come; the same actions in another order are found by their ids, each with the
+    # place of its action in the list.
+    from meuterer import actions
+    from meuterer.encoding import action_ids
+
+    ids = action_ids(Rules())
+    legal_ids = adapter.LegalIds(ids)
+    for game, legal in _decisions_of(getattr(actions, kind), 6, 3):
+        moves, mask = legal_ids(game)
+        assert list(moves) == sorted(moves) == [ids.action_id(game, action) for action in legal]
+        assert list(moves.values()) == list(range(len(legal)))
+        game._legal = legal[::-1]
+        back, back_mask = legal_ids(game)
+        assert list(back.items()) == [(number, len(legal) - 1 - i) for number, i in moves.items()]
+        assert back_mask is mask

@@ -45,7 +45,7 @@ Chance outcomes: a draw is the card drawn (0 to 6); the drawing player is the st
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Final, Protocol
@@ -103,7 +103,10 @@ class Table(Protocol):
 
 def _active_names(table: Table) -> list[str]:
     islands, ring = table.rules.islands, table.ring
-    return [islands[ring[position]].name for position in table.active]
+    names = []  # (a plain loop: cheaper than a comprehension for one or two islands)
+    for position in table.active:
+        names.append(islands[ring[position]].name)
+    return names
 
 
 def _blocks(*sizes: int) -> list[range]:
@@ -127,6 +130,8 @@ class ActionIds:
         )
         """Every discard (cards in canonical order), in id order."""
         self._discard_rank = {cards: rank for rank, cards in enumerate(self.discards)}
+        self._weights = tuple(self.slot_size ** (_SLOTS - 1 - at) for at in range(_SLOTS))
+        """What a sale slot's value counts for in the sale's index (``K`` for the first, 1 for the second)."""
         blocks = _blocks(
             rules.max_offer + 1,
             len(CARDS),
@@ -166,23 +171,64 @@ class ActionIds:
         if isinstance(action, Support) and 0 <= action.count < len(self.support):
             return self.support[action.count]
         if isinstance(action, Sell):
-            return self.sell[self._sell_index(state, action)]
+            return self.sell[self._sell_index(_active_names(state), action)]
         if isinstance(action, Discard) and action.cards in self._discard_rank:
             return self.discard[self._discard_rank[action.cards]]
         raise ValueError(f"no action id for {str(action)!r}")
 
-    def _sell_index(self, state: Table, action: Sell) -> int:
-        names = _active_names(state)
-        slots = [0] * _SLOTS
+    def sell_ids(self, state: Table, sells: Iterable[Sell]) -> list[int]:
+        """The ids of ``sells`` in ``state``, in their order: each one's :meth:`action_id`,
+        with the active islands read once for all.
+
+        >>> import meuterer
+        >>> from meuterer.actions import Sale
+        >>> ids = action_ids(meuterer.Rules())
+        >>> s = meuterer.Game.new(3).state
+        >>> names = [s.rules.islands[s.ring[p]].name for p in s.active]
+        >>> sells = [Sell(0, ()), Sell(1, (Sale(names[0], Card.RUBY, 1),))]
+        >>> ids.sell_ids(s, sells) == [ids.action_id(s, sell) for sell in sells]
+        True
+        """
+        names, start = _active_names(state), self.sell.start
+        numbers = []  # (a plain loop, adding to the block's start: cheaper than a comprehension indexing the range)
+        for action in sells:
+            numbers.append(start + self._sell_index(names, action))
+        return numbers
+
+    def discard_ids(self, discards: Sequence[Discard]) -> list[int]:
+        """The ids of ``discards``, in their order: each one's :meth:`action_id` (a
+        discard's id depends on its cards only, not on the state).
+
+        >>> import meuterer
+        >>> ids = action_ids(meuterer.Rules())
+        >>> ids.discard_ids([Discard(0, (Card.RUBY,) * 3), Discard(2, (Card.PIRATE,) * 3)])
+        [700, 783]
+        """
+        rank, start = self._discard_rank, self.discard.start
+        numbers = []  # (a plain loop, adding to the block's start: cheaper than a comprehension indexing the range)
+        try:
+            for action in discards:
+                numbers.append(start + rank[action.cards])
+        except KeyError:
+            wrong = next(action for action in discards if action.cards not in rank)
+            raise ValueError(f"no action id for {str(wrong)!r}") from None
+        return numbers
+
+    def _sell_index(self, names: list[str], action: Sell) -> int:
+        # The place of a sale in the sell block, given the names of the active islands:
+        # the sum of each slot's value times its weight (bit ``at`` of ``used`` once slot
+        # ``at`` has its sale).
+        index = used = 0
+        hand = self.hand_size
         for sale in action.sales:
-            if sale.island not in names or slots[names.index(sale.island)]:
+            island, card, count = sale.island, sale.card, sale.count
+            at = names.index(island) if island in names else -1
+            if at < 0 or used >> at & 1:
                 raise ValueError(f"no action id for {str(action)!r}: one sale per active island")
-            if sale.card not in GOODS or not 1 <= sale.count <= self.hand_size:
-                raise ValueError(f"no action id for {str(action)!r}: 1 to {self.hand_size} goods per island")
-            slots[names.index(sale.island)] = 1 + sale.card * self.hand_size + sale.count - 1
-        index = 0
-        for slot in slots:
-            index = index * self.slot_size + slot
+            if card not in GOODS or not 1 <= count <= hand:
+                raise ValueError(f"no action id for {str(action)!r}: 1 to {hand} goods per island")
+            used |= 1 << at
+            index += (1 + card * hand + count - 1) * self._weights[at]
         return index
 
     def action(self, state: Table, action_id: int, player: int | None = None) -> Action:

@@ -178,20 +178,39 @@ class LegalIds:
         # at those places of the ring), and on its declarations, not on its seller: sales
         # are looked up by the identities of their declarations (the fast engine builds
         # each seat's sales from the same declarations).
+        # (The keys are built by plain loops: on Python 3.11 a comprehension, with its
+        # function and frame, or a tuple of a map, costs more for such short lists.)
         first = type(legal[0]) if legal else None
         if first is Sell:
-            where = tuple(map(game.ring.__getitem__, game.active))
-            same: tuple[object, ...] = (where, *[id(sell.sales) for sell in legal])  # type: ignore[union-attr]
+            ring, active = game.ring, game.active
+            where = (ring[active[0]], ring[active[1]]) if len(active) == 2 else tuple(map(ring.__getitem__, active))
+            key: list[object] = [where]
+            for sell in legal:
+                key.append(id(sell.sales))  # type: ignore[union-attr]
         elif first is Discard:
             # A discard's id depends on its cards only: looked up by them (the fast engine
             # builds each seat's and each pool's discards afresh, equal lists of new actions).
-            same = (Discard, *[discard.cards for discard in legal])  # type: ignore[union-attr]
+            key = [Discard]
+            for discard in legal:
+                key.append(discard.cards)  # type: ignore[union-attr]
         else:
-            same = (None, *map(id, legal))
+            key = [None]
+            for action in legal:
+                key.append(id(action))
+        same = tuple(key)
         entry = self._by_actions.get(same)
         if entry is None:
-            action_id = self.ids.action_id
-            moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(legal)))
+            if first is Sell:
+                ids = self.ids.sell_ids(game, legal)  # type: ignore[arg-type]
+            elif first is Discard:
+                ids = self.ids.discard_ids(legal)  # type: ignore[arg-type]
+            else:
+                action_id = self.ids.action_id
+                ids = [action_id(game, action) for action in legal]
+            if ids == sorted(ids):  # the engine mostly lists actions in id order: nothing to sort
+                moves = {number: place for place, number in enumerate(ids)}
+            else:
+                moves = dict(sorted(zip(ids, range(len(ids)), strict=True)))
             legal_set = tuple(moves)  # many lists have the same ids (other players, other islands)
             masks = self._masks.get(legal_set)
             if masks is None:
@@ -202,13 +221,13 @@ class LegalIds:
                 if len(self._masks) >= self.LIMIT:
                     self._masks.clear()
                 self._masks[legal_set] = masks
-            entry = (legal, moves, *masks)  # holds legal, and so its actions
+            entry = (legal, moves, masks[0], masks[1])  # holds legal, and so its actions
             if len(self._by_actions) >= self.LIMIT:
                 self._by_actions.clear()
             self._by_actions[same] = entry
         if len(self._memo) >= self.LIMIT:
             self._memo.clear()
-        self._memo[id(legal)] = entry if entry[0] is legal else (legal, *entry[1:])
+        self._memo[id(legal)] = entry if entry[0] is legal else (legal, entry[1], entry[2], entry[3])
         return entry
 
 
