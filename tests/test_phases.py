@@ -7,16 +7,17 @@ from __future__ import annotations
 import random
 from itertools import combinations_with_replacement, product
 
+import attrs
 from hypothesis import given
 from hypothesis import strategies as st
 
 import meuterer
 from meuterer import Rules
-from meuterer.actions import Discard, Sale
-from meuterer.cards import CARDS, GOODS, Role, counts_of
+from meuterer.actions import Discard, Sale, Support
+from meuterer.cards import CARDS, GOODS, Card, Role, counts_of
 from meuterer.fast import FastGame
 from meuterer.islands import ISLANDS, Island
-from meuterer.phases import common, scoring, voyage
+from meuterer.phases import common, mutiny, scoring, voyage
 
 # Loadmaster discards ----------------------------------------------------------------------
 
@@ -238,3 +239,20 @@ def test_next_unpassed_is_the_first_seat_clockwise_still_in(table: tuple[list[bo
     players = len(passed)
     clockwise = [(after + i) % players for i in range(1, players + 1)]
     assert common.next_unpassed(players, passed, after) == next((s for s in clockwise if not passed[s]), after)
+
+
+# Mutiny support ---------------------------------------------------------------------------
+
+
+def test_legal_support_is_zero_up_to_every_face_down_support_card_the_same_tuple_each_time() -> None:
+    state = meuterer.new_game(4, 0)
+    empty = (0,) * len(CARDS)
+    for seat in range(4):
+        for held in range(12):
+            down = tuple(held if card == Card.SUPPORT else 0 for card in CARDS)
+            face_down = tuple(down if s == seat else empty for s in range(4))
+            board = attrs.evolve(state, to_act=seat, face_down=face_down)
+            legal = mutiny.legal_support(board)
+            assert legal == tuple(Support(seat, k) for k in range(held + 1))
+            again = mutiny.legal_support(attrs.evolve(board, round=2))
+            assert again == legal and (again is legal or held > 6)  # (the rulebook's deck has 6)

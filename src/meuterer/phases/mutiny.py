@@ -12,6 +12,9 @@ from meuterer.state import State
 # Support actions built once, for as many support cards as the rulebook's deck holds
 # (a custom deck with more builds the rest on demand).
 _SUPPORT = tuple(tuple(Support(p, k) for k in range(BASE_DECK[Card.SUPPORT] + 1)) for p in range(MAX_SEATS))
+_SUPPORT_UP_TO = tuple(tuple(built[: most + 1] for most in range(len(built))) for built in _SUPPORT)
+"""Each seat's support choices up to each count, built once: the same tuple every time (the
+adapters remember a legal list's ids by its identity)."""
 _SIDES = (Role.MATE, Role.MUTINEER, Role.CABIN_BOY)
 _MUTINEER, _CABIN_BOY, _MATE = Role.MUTINEER, Role.CABIN_BOY, Role.MATE
 _SUPPORT_CARD = Card.SUPPORT
@@ -50,10 +53,10 @@ def legal_support(state: Table) -> tuple[Action, ...]:
     """Add 0 up to all of one's face-down support cards."""
     p = state.to_act
     most = state.face_down[p][_SUPPORT_CARD]
-    built = _SUPPORT[p]
+    built = _SUPPORT_UP_TO[p]
     if most < len(built):
-        return built[: most + 1]
-    return built + tuple(Support(p, k) for k in range(len(built), most + 1))
+        return built[most]
+    return _SUPPORT[p] + tuple(Support(p, k) for k in range(len(built), most + 1))
 
 
 def last_supporter(state: State, action: Action) -> bool:
