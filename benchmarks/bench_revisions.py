@@ -8,6 +8,7 @@ yardstick (``../shared/bench/ref_sim.py``) in CPU time. It prints each revision'
 ratio to the yardstick and the ratio of the two medians.
 
     python benchmarks/bench_revisions.py BASE [NEW] --figure openspiel [--rounds 4] [--seconds 3]
+    python benchmarks/bench_revisions.py BASE [NEW] --figure pettingzoo --instructions [--games 30]
 
 ``NEW`` defaults to the working tree. Figures (4 players, random legal actions):
 ``engine`` (``meuterer.random_game``), ``fast`` (``meuterer.fast.random_game``, if the
@@ -19,6 +20,12 @@ learner chooses uniformly among its legal ids). A figure is games per second ove
 seeds on both sides; where both revisions play the same games from a seed (they do since
 the fast engine), the ratio of the medians is also the ratio of decisions (or learner
 steps) per second.
+
+``--instructions`` counts instead of timing (needs valgrind): each revision plays the
+figure's loop once under callgrind, 30 warm-up games and then ``--games`` seeded games,
+and the machine instructions of those games are read between two dumps. The counts do not
+depend on the machine's load, so one run of each revision is enough; they are not time
+(memory and branches cost differently), so they back up the timed ratio, not replace it.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -38,13 +46,10 @@ YARDSTICK = next(
     Path("../shared/bench/ref_sim.py"),
 )
 
-# One run, executed with the revision's src first on the path: prints a JSON line.
-RUN = r"""
-import importlib.util, json, random, sys, time
-figure, seconds, players, yardstick = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-spec = importlib.util.spec_from_file_location("ref_sim", yardstick)
-ref_sim = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(ref_sim)
+# The figures' loops: work(seed) plays one game (figure and players in sys.argv[1], [3]).
+LOOPS = r"""
+import random, sys
+figure, players = sys.argv[1], int(sys.argv[3])
 if figure == "engine":
     import meuterer
     def work(seed):
@@ -94,6 +99,17 @@ elif figure in ("pettingzoo", "pettingzoo-encoded"):
                 e.step(int(legal[rng.randrange(len(legal))]))
 else:
     raise SystemExit(f"unknown figure {figure!r}")
+"""
+
+# One run, executed with the revision's src first on the path: prints a JSON line.
+RUN = (
+    LOOPS
+    + r"""
+import importlib.util, json, time
+seconds, yardstick = float(sys.argv[2]), sys.argv[4]
+spec = importlib.util.spec_from_file_location("ref_sim", yardstick)
+ref_sim = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ref_sim)
 for seed in range(3):
     work(10**6 + seed)
 rng = random.Random(1)
@@ -108,7 +124,24 @@ value = rate(work, seconds)
 after = rate(lambda i: ref_sim.play_game(rng, players), seconds / 4)
 print(json.dumps({"games_per_s": value, "ratio": value / ((before + after) / 2)}))
 """
+)
 
+
+# One count, executed under callgrind: the instructions between the two dumps are the games'.
+COUNT = (
+    LOOPS
+    + r"""
+import os, subprocess
+def dump(name):
+    subprocess.run(["callgrind_control", "--dump=" + name, str(os.getpid())], capture_output=True, check=True)
+for seed in range(30):
+    work(10**6 + seed)
+dump("warm")
+for seed in range(int(sys.argv[2])):
+    work(seed)
+dump("measured")
+"""
+)
 
 FIGURES = ("engine", "fast", "openspiel", "pettingzoo", "pettingzoo-encoded", "gym", "gym-vector")
 
@@ -129,6 +162,28 @@ def run(src: Path, figure: str, seconds: float, players: int) -> dict[str, float
     return result
 
 
+def count(src: Path, figure: str, games: int, players: int, scratch: Path) -> float:
+    """Machine instructions per game of ``figure`` with the package in ``src`` (callgrind)."""
+    environment = {**os.environ, "PYTHONPATH": str(src)}
+    out = scratch / f"callgrind.{src.parent.name}"
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}.%p", sys.executable, "-c", COUNT]
+        + [figure, str(games), str(players)],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"the count with {src} failed:\n{done.stderr[-2000:]}")
+    for dump in scratch.glob(out.name + ".*"):
+        text = dump.read_text(errors="replace")
+        if "dump measured" in text:
+            summary = next(line for line in text.splitlines() if line.startswith("summary:"))
+            return int(summary.split()[1]) / games
+    raise SystemExit(f"no measured dump from callgrind for {src}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("base", help="the revision before (a commit, tag or branch)")
@@ -137,8 +192,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4, help="runs of each revision (default 4)")
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run (default 3)")
     parser.add_argument("--players", type=int, default=4, choices=[3, 4])
+    parser.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of timing")
+    parser.add_argument("--games", type=int, default=30, help="games counted with --instructions (default 30)")
     args = parser.parse_args()
-    if not YARDSTICK.is_file():
+    if args.instructions and shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    if not args.instructions and not YARDSTICK.is_file():
         raise SystemExit(f"no yardstick at {YARDSTICK}")
     with tempfile.TemporaryDirectory() as temporary:
         trees: dict[str, Path] = {}
@@ -152,6 +211,18 @@ def main() -> None:
             )
             trees[label] = tree / "src"
         try:
+            if args.instructions:
+                counts = {
+                    label: count(src, args.figure, args.games, args.players, Path(temporary))
+                    for label, src in trees.items()
+                }
+                for label, per_game in counts.items():
+                    print(f"{label:6} {per_game:,.0f} instructions per game", flush=True)
+                print(
+                    f"{args.figure}, {args.players} players, {args.games} games: "
+                    f"{counts['before'] / counts['after']:.2f}x fewer instructions"
+                )
+                return
             ratios: dict[str, list[float]] = {label: [] for label in trees}
             for round_ in range(args.rounds):
                 for label, src in trees.items():
