@@ -79,9 +79,10 @@ def test_the_writers_memos_forget_when_full(monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setattr(writer, "_SEEN_LIMIT", 0)  # forgotten before every entry
     monkeypatch.setattr(writer, "_LIMIT", 0)
-    memos = ("_SEEN", "_QUEUE", "_RING", "_SOLD", "_QUEUE_PACKED", "_RING_PACKED")
+    memos = ("_SEEN", "_SOLD", "_QUEUE_PACKED", "_RING_PACKED")
     for memo in memos:
         monkeypatch.setattr(writer, memo, {})
+    monkeypatch.setattr(writer, "_RING_LAST", (None, None, b""))
     assert check_game(3, 4, 1, Rules(ring="shuffled")) > 100
     assert all(len(getattr(writer, memo)) <= 1 for memo in memos)
 

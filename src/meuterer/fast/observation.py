@@ -88,10 +88,6 @@ _PARTS: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 _LIMIT = 4096
 """The size at which the other memos forget everything (their keys come in small sets per game)."""
-_QUEUE: dict[tuple[int, ...], tuple[int, ...]] = {}
-"""Each seat's place in the queue (or -1), per queue."""
-_RING: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
-"""The ring's entries and the active flags, per (ring, active)."""
 _SOLD: dict[int, tuple[tuple[Sale, ...], tuple[int, ...], tuple[Island, ...], tuple[int, ...], bytes]] = {}
 """A seat's sale entries, by the id of his declaration: (the declaration, held so that its
 id stays its own; the ring and island table they were worked out for; the entries, and
@@ -135,25 +131,12 @@ def _roles(key: _RolesKey, order: list[int], roles: list[Role | None]) -> _Roles
     return found
 
 
-def _queue(queue: tuple[int, ...]) -> tuple[int, ...]:
-    # Each seat's place in the queue (or -1), for the most seats the rules allow.
-    if len(_QUEUE) >= _LIMIT:
-        _QUEUE.clear()
-    found = _QUEUE[queue] = tuple(queue.index(seat) if seat in queue else _NONE for seat in range(_SEATS))
-    return found
-
-
 def _queue_packed(queue: tuple[int, ...]) -> bytes:
+    # Each seat's place in the queue (or -1), for the most seats the rules allow, packed.
     if len(_QUEUE_PACKED) >= _LIMIT:
         _QUEUE_PACKED.clear()
-    found = _QUEUE_PACKED[queue] = _packed(_QUEUE.get(queue) or _queue(queue))
-    return found
-
-
-def _ring_packed(ring: tuple[int, ...], active: tuple[int, ...]) -> bytes:
-    if len(_RING_PACKED) >= _LIMIT:
-        _RING_PACKED.clear()
-    found = _RING_PACKED[ring, active] = _packed(_RING.get((ring, active)) or _ring(ring, active))
+    places = tuple(queue.index(seat) if seat in queue else _NONE for seat in range(_SEATS))
+    found = _QUEUE_PACKED[queue] = _packed(places)
     return found
 
 
@@ -164,21 +147,18 @@ them here keeps their identities their own)."""
 
 
 def _ring_part(ring: tuple[int, ...], active: tuple[int, ...]) -> bytes:
-    """The ring's entries and active flags packed (from the memo), remembered as the last."""
+    """The ring's entries and active flags packed (memoised), remembered as the last."""
     global _RING_LAST
-    packed = _RING_PACKED.get((ring, active)) or _ring_packed(ring, active)
+    packed = _RING_PACKED.get((ring, active))
+    if packed is None:
+        flags = [0] * len(ring)
+        for pos in active:
+            flags[pos] = 1
+        if len(_RING_PACKED) >= _LIMIT:
+            _RING_PACKED.clear()
+        packed = _RING_PACKED[ring, active] = _packed((*ring, *flags))
     _RING_LAST = (ring, active, packed)
     return packed
-
-
-def _ring(ring: tuple[int, ...], active: tuple[int, ...]) -> tuple[int, ...]:
-    flags = [0] * len(ring)
-    for pos in active:
-        flags[pos] = 1
-    if len(_RING) >= _LIMIT:
-        _RING.clear()
-    found = _RING[ring, active] = (*ring, *flags)
-    return found
 
 
 def _sold_packed(sales: tuple[Sale, ...] | None, ring: tuple[int, ...], islands: tuple[Island, ...]) -> bytes:
