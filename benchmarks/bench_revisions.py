@@ -10,7 +10,9 @@ ratio to the yardstick and the ratio of the two medians.
     python benchmarks/bench_revisions.py BASE [NEW] --figure openspiel [--rounds 4] [--seconds 3]
     python benchmarks/bench_revisions.py BASE [NEW] --figure pettingzoo --instructions [--games 30]
 
-``NEW`` defaults to the working tree. Figures (4 players, random legal actions):
+``NEW`` defaults to the working tree. Each timed run plays ``--warmup`` games first (3 by
+default: a cold start; the memos of today's code fill over some hundred games, so a larger
+warm-up measures the steady state of a long training run). Figures (4 players, random legal actions):
 ``engine`` (``meuterer.random_game``), ``fast`` (``meuterer.fast.random_game``, if the
 revision has it), ``openspiel`` (random playouts of ``python_meuterer`` as
 ``random_sim_test`` plays them), ``pettingzoo`` and ``pettingzoo-encoded`` (one AEC
@@ -106,11 +108,11 @@ RUN = (
     LOOPS
     + r"""
 import importlib.util, json, time
-seconds, yardstick = float(sys.argv[2]), sys.argv[4]
+seconds, yardstick, warmup = float(sys.argv[2]), sys.argv[4], int(sys.argv[5])
 spec = importlib.util.spec_from_file_location("ref_sim", yardstick)
 ref_sim = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ref_sim)
-for seed in range(3):
+for seed in range(warmup):
     work(10**6 + seed)
 rng = random.Random(1)
 def rate(function, budget):
@@ -146,11 +148,11 @@ dump("measured")
 FIGURES = ("engine", "fast", "openspiel", "pettingzoo", "pettingzoo-encoded", "gym", "gym-vector")
 
 
-def run(src: Path, figure: str, seconds: float, players: int) -> dict[str, float]:
-    """One measurement of ``figure`` with the package in ``src``."""
+def run(src: Path, figure: str, seconds: float, players: int, warmup: int) -> dict[str, float]:
+    """One measurement of ``figure`` with the package in ``src``, after ``warmup`` games."""
     environment = {**os.environ, "PYTHONPATH": str(src)}
     done = subprocess.run(
-        [sys.executable, "-c", RUN, figure, str(seconds), str(players), str(YARDSTICK)],
+        [sys.executable, "-c", RUN, figure, str(seconds), str(players), str(YARDSTICK), str(warmup)],
         env=environment,
         capture_output=True,
         text=True,
@@ -192,6 +194,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4, help="runs of each revision (default 4)")
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run (default 3)")
     parser.add_argument("--players", type=int, default=4, choices=[3, 4])
+    parser.add_argument(
+        "--warmup", type=int, default=3, help="games played before each timed run (default 3: a cold start)"
+    )
     parser.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of timing")
     parser.add_argument("--games", type=int, default=30, help="games counted with --instructions (default 30)")
     args = parser.parse_args()
@@ -226,7 +231,7 @@ def main() -> None:
             ratios: dict[str, list[float]] = {label: [] for label in trees}
             for round_ in range(args.rounds):
                 for label, src in trees.items():
-                    result = run(src, args.figure, args.seconds, args.players)
+                    result = run(src, args.figure, args.seconds, args.players, args.warmup)
                     ratios[label].append(result["ratio"])
                     print(
                         f"round {round_ + 1} {label:6} {result['games_per_s']:8.1f} games/s, "
@@ -241,9 +246,12 @@ def main() -> None:
                         check=False,
                     )
     before, after = statistics.median(ratios["before"]), statistics.median(ratios["after"])
+    # Each round's two runs follow each other: their ratio is paired, free of slower drifts.
+    paired = sorted(a / b for a, b in zip(ratios["after"], ratios["before"], strict=True))
     print(
         f"{args.figure}, {args.players} players: before {before:.4f}x, after {after:.4f}x the yardstick "
-        f"(medians of {args.rounds}): {after / before:.2f}x as fast"
+        f"(medians of {args.rounds}): {after / before:.2f}x as fast; round by round "
+        f"{', '.join(f'{r:.2f}' for r in paired)} (median {statistics.median(paired):.2f})"
     )
 
 

@@ -128,6 +128,7 @@ def _walk(setup: Setup, actions: tuple[Action, ...]) -> None:
     for action in (*actions, None):
         assert game.to_state() == state
         assert _kept(game) == _totals(state)  # kept up to date by every move
+        assert type(game.roles) is tuple and type(game.role_order) is tuple  # replaced, never changed in place
         assert FastGame.from_state(state).to_state() == state
         assert game.current_player == meuterer.current_player(state)
         assert game.is_chance_node() == meuterer.is_chance_node(state)

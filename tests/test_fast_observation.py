@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from meuterer import Rules
 from meuterer.cards import ROLES
 from meuterer.fast import FastGame
+from meuterer.fast.engine import CHOOSE_ROLE, PLAY, SELL
 from meuterer.fast.observation import observation_values, observation_vector, value_names
 from meuterer.views import observation_layout, view
 
@@ -163,9 +164,11 @@ def test_the_memos_do_not_go_stale() -> None:
     game.queue.reverse()
     agree()
     first, second = game.role_order[:2]
-    game.roles[first], game.roles[second] = game.roles[second], game.roles[first]
+    roles = list(game.roles)  # (the game replaces its roles, never changes them in place)
+    roles[first], roles[second] = roles[second], roles[first]
+    game.roles = tuple(roles)
     agree()
-    game.role_order.reverse()
+    game.role_order = game.role_order[::-1]
     agree()
     game.sales[0], game.sales[1] = game.sales[1], game.sales[0]
     agree()
@@ -180,3 +183,42 @@ def test_the_memos_do_not_go_stale() -> None:
     game.passed[0] = not game.passed[0]
     game.scores[1] += 5
     agree()
+
+
+def test_the_role_entries_follow_the_roles() -> None:
+    # The role entries are memoised on the role order, the roles and two flags: games whose
+    # roles differ, written in turn, each get their own entries, and so do the same roles
+    # in another order or with other flags.
+    games = []
+    for seed in range(4):
+        rng = random.Random(seed)
+        game = FastGame.new(4)
+        while len(game.role_order) < 1 + seed % 3:
+            if game.is_chance_node():
+                game.apply_chance(rng)
+            else:
+                game.apply_at(rng.randrange(len(game.legal_actions())))
+        games.append(game)
+    assert len({(game.role_order, game.roles) for game in games}) == 4
+    for game in (*games, *reversed(games), *games):
+        for player in (None, 0, 1, 2, 3):
+            assert differences(game, player) == [], player
+    game = games[0]
+    roles = list(game.roles)
+    seat = game.role_order[0]
+    roles[seat], roles[(seat + 1) % 4] = roles[(seat + 1) % 4], roles[seat]
+    game.roles = tuple(roles)  # a new tuple, other roles
+    for player in (None, 0, 1, 2, 3):
+        assert differences(game, player) == [], player
+    game = games[2]
+    assert len(game.role_order) > 1
+    for player in (None, 0, 1, 2, 3):
+        assert differences(game, player) == [], player
+    game.role_order = game.role_order[::-1]  # the same roles tuple, another order
+    for player in (None, 0, 1, 2, 3):
+        assert differences(game, player) == [], player
+    for step in (SELL, CHOOSE_ROLE, PLAY):  # the roles shown, then a seat choosing: the flags change
+        game.step = step
+        for player in (None, 0, 1, 2, 3):
+            game.to_act = 0 if player is None else player
+            assert differences(game, player) == [], (step, player)

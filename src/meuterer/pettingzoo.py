@@ -58,7 +58,7 @@ from meuterer import engine
 from meuterer.encoding import action_ids, as_action_id
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.fast import FastGame
-from meuterer.fast.engine import GAME_OVER
+from meuterer.fast.engine import CHANCE_STEPS, GAME_OVER
 from meuterer.gym import LegalIds, ScalarEncoder, observation_space
 from meuterer.rules import Rules
 from meuterer.state import State
@@ -307,7 +307,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         game = self._game
         before = self._scores  # the scores as the previous step (or reset) left them
         game.apply_at(index)
-        game.play_random(self._rng, self._no_seats)  # as _chance
+        if game.step in CHANCE_STEPS:  # (play_random would return at once otherwise)
+            game.play_random(self._rng, self._no_seats)  # as _chance
         self._state = self._moves = None
         self._observed = {}
         self._cumulative_rewards[agent] = 0.0
@@ -368,9 +369,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
             seat = self._seat[agent]
             game = self._game
             if seat == game.to_act and agent == self.agent_selection and game.step != GAME_OVER:
-                if self._moves is None:
-                    self._legal()
-                mask = self._mask
+                if self._moves is None:  # (self._legal(), inlined)
+                    entry = self._found(game)
+                    self._moves = entry[1]
+                    mask = self._mask = entry[3]
+                else:
+                    mask = self._mask
             else:
                 mask = self._no_mask
             observed = self._observed[agent] = {"observation": self._write(game, seat), "action_mask": mask}

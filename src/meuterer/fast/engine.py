@@ -93,6 +93,8 @@ CHANCE: Final = -1
     GAME_OVER,
 ) = range(17)
 _CHANCE_STEPS = frozenset((RING, DEAL, DRAW))
+CHANCE_STEPS = _CHANCE_STEPS
+"""The steps at which chance acts (``FastGame.step`` in it: a chance node)."""
 _DRAWING = frozenset((DEAL, DRAW))
 _STEPS: tuple[Step, ...] = tuple(Step)
 _STEP_NUMBER: dict[Step, int] = {step: i for i, step in enumerate(_STEPS)}
@@ -174,7 +176,7 @@ _Declarations = tuple[tuple[tuple[Sale, ...], ...], list[tuple[Sell, ...] | None
 # others are kept as the reference holds them.
 _LAYOUT: dict[str, str] = {
     **dict.fromkeys(("hands", "face_up", "face_down"), "list(map(list, {}))"),
-    **dict.fromkeys(("queue", "passed", "roles", "role_order", "sales", "scores", "drawn"), "list({})"),
+    **dict.fromkeys(("queue", "passed", "sales", "scores", "drawn"), "list({})"),
 }
 _NAMES = frozenset(FIELDS)
 
@@ -271,8 +273,11 @@ class FastGame:
     face_up: list[list[int]]
     face_down: list[list[int]]
     passed: list[bool]
-    roles: list[Role | None]
-    role_order: list[int]
+    roles: tuple[Role | None, ...]
+    """Each seat's role (``None``: none yet), a tuple replaced whenever a role changes
+    (never changed in place: readers may hold it and compare it by identity)."""
+    role_order: tuple[int, ...]
+    """The seats in the order they chose their roles, replaced like ``roles``."""
     captain_destination: int | None
     mutineer_destination: int | None
     mutiny: bool | None
@@ -322,8 +327,8 @@ class FastGame:
         g.face_up = [list(h) for h in state.face_up]
         g.face_down = [list(h) for h in state.face_down]
         g.passed = list(state.passed)
-        g.roles = list(state.roles)
-        g.role_order = list(state.role_order)
+        g.roles = state.roles
+        g.role_order = state.role_order
         g.captain_destination = state.captain_destination
         g.mutineer_destination = state.mutineer_destination
         g.mutiny = state.mutiny
@@ -359,8 +364,8 @@ class FastGame:
             "face_up": tuple(map(tuple, self.face_up)),
             "face_down": tuple(map(tuple, self.face_down)),
             "passed": tuple(self.passed),
-            "roles": tuple(self.roles),
-            "role_order": tuple(self.role_order),
+            "roles": self.roles,
+            "role_order": self.role_order,
             "captain_destination": self.captain_destination,
             "mutineer_destination": self.mutineer_destination,
             "mutiny": self.mutiny,
@@ -394,8 +399,8 @@ class FastGame:
         g.face_up = [h[:] for h in self.face_up]
         g.face_down = [h[:] for h in self.face_down]
         g.passed = self.passed[:]
-        g.roles = self.roles[:]
-        g.role_order = self.role_order[:]
+        g.roles = self.roles
+        g.role_order = self.role_order
         g.captain_destination = self.captain_destination
         g.mutineer_destination = self.mutineer_destination
         g.mutiny = self.mutiny
@@ -479,7 +484,7 @@ class FastGame:
         if step == PLAY:
             return plays(p, tuple(self.hands[p]))
         if step == CHOOSE_ROLE:
-            return roles_left(p, tuple(self.roles))
+            return roles_left(p, self.roles)
         if step == SELL:
             return self._sell_options()
         if step == MUTINY:
@@ -612,7 +617,7 @@ class FastGame:
                 legal = self._legal
                 if legal is None:  # (the next two commonest decisions without _list_legal's dispatch)
                     if step == CHOOSE_ROLE:
-                        legal = roles_left(p, tuple(self.roles))
+                        legal = roles_left(p, self.roles)
                     elif step == SELL:
                         legal = self._sell_options()
                     else:
@@ -777,8 +782,10 @@ class FastGame:
 
     def _take_role(self, role: Role) -> None:
         p = self.to_act
-        self.roles[p] = role
-        self.role_order.append(p)
+        roles = list(self.roles)
+        roles[p] = role
+        self.roles = tuple(roles)  # replaced, never changed in place
+        self.role_order = (*self.role_order, p)
         self.to_act = next_unpassed(self.players, self.passed, p)
         if all(self.passed):
             self._reveal()

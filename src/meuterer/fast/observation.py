@@ -111,7 +111,7 @@ def _shared(part: tuple[int, ...]) -> tuple[int, ...]:
     return _PARTS.setdefault(part, part)
 
 
-def _roles(key: _RolesKey, order: list[int], roles: list[Role | None]) -> _Roles:
+def _roles(key: _RolesKey, order: tuple[int, ...], roles: tuple[Role | None, ...]) -> _Roles:
     # The rules are phases.offer_cargo.roles_seen and machine.ROLES_SECRET; here as the
     # layout's entries (memoised).
     player, _, _, secret, choosing = key
@@ -292,8 +292,8 @@ def write_values(game: FastGame, player: int | None, pack_into: PackInto, buffer
     step = game.step
     drawn = game.drawn
     to_act = game.to_act
-    order, roles = game.role_order, game.roles
-    key = (player, tuple(order), tuple(roles), _SECRET[step], step == _CHOOSE_ROLE and to_act == player)
+    order, roles = game.role_order, game.roles  # tuples (the game replaces them)
+    key = (player, order, roles, _SECRET[step], step == _CHOOSE_ROLE and to_act == player)
     found = _SEEN.get(key)
     rolepart = (_roles(key, order, roles) if found is None else found)[4]
     hands, downs, face_up = game.hands, game.face_down, game.face_up
