@@ -220,6 +220,16 @@ def test_current_player_and_sample_chance_match_the_reference() -> None:
     assert chances > 5
 
 
+def test_the_chance_steps_are_the_machines() -> None:
+    # The fast engine declares its own (it reads no machine); the PettingZoo env calls its
+    # chance loop only at these steps.
+    from meuterer.fast.engine import _STEPS, CHANCE_STEPS
+    from meuterer.machine import STEPS, Actor
+
+    declared = {step for step, spec in STEPS.items() if spec.actor is Actor.CHANCE}
+    assert {_STEPS[step] for step in CHANCE_STEPS} == declared
+
+
 def test_the_conformance_kit_finds_no_difference() -> None:
     # About 300 whole games drawn by hypothesis across every rule option, compared step by step.
     check_engine(FastAdapter(), max_examples=300, seed=13)

@@ -421,8 +421,9 @@ def test_the_scalar_encoder_writes_the_layouts_encoding(players: int) -> None:
     from_list = encode.from_list()
     rng = random.Random(players)
     earlier: list[tuple[Any, list[int]]] = []
-    for _ in range(50):
-        values = [rng.randint(low, high) for low, high in zip(layout.low, layout.high, strict=True)]
+    for k in range(52):  # every entry at its low, at its high, then at random
+        values = list(layout.low if k == 0 else layout.high if k == 1 else ())
+        values = values or [rng.randint(low, high) for low, high in zip(layout.low, layout.high, strict=True)]
         encoded = encode(np.array(values, np.int64))
         assert encoded.dtype == np.float32 and encoded.shape == (layout.encoded_size,)
         assert np.array_equal(encoded, np.array(layout.encode_values(values), np.float32))
@@ -431,6 +432,8 @@ def test_the_scalar_encoder_writes_the_layouts_encoding(players: int) -> None:
         earlier.append((listed, values))
     for listed, values in earlier:  # no encoding handed out changes with the later ones
         assert np.array_equal(listed, np.array(layout.encode_values(values), np.float32))
+    # the columns share one small table (laid end to end they would take over 20 KiB)
+    assert encode._table.nbytes < 4096
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -92,12 +92,13 @@ CHANCE: Final = -1
     END_OF_ROUND,
     GAME_OVER,
 ) = range(17)
-_CHANCE_STEPS = frozenset((RING, DEAL, DRAW))
-CHANCE_STEPS = _CHANCE_STEPS
-"""The steps at which chance acts (``FastGame.step`` in it: a chance node)."""
-_DRAWING = frozenset((DEAL, DRAW))
 _STEPS: tuple[Step, ...] = tuple(Step)
 _STEP_NUMBER: dict[Step, int] = {step: i for i, step in enumerate(_STEPS)}
+CHANCE_STEPS: Final = frozenset((RING, DEAL, DRAW))
+"""The steps at which chance acts (``FastGame.step`` in it: a chance node); the machine's
+chance steps (``tests/test_fast.py`` holds the two equal: this engine reads only the core's
+data and rule functions, not the machine)."""
+_DRAWING = frozenset((DEAL, DRAW))
 _PHASES: tuple[Phase, ...] = tuple(STEP_PHASE[step] for step in _STEPS)
 assert [s.value for s in _STEPS[:3]] == ["ring", "deal", "offer"] and _STEPS[GAME_OVER] is Step.GAME_OVER
 
@@ -431,7 +432,7 @@ class FastGame:
         history: list[Action] = []
         record, choose = history.append, rng.choice
         while game.step != GAME_OVER:
-            if game.step in _CHANCE_STEPS:
+            if game.step in CHANCE_STEPS:
                 record(game.apply_chance(rng))
             else:
                 record(game.apply_at(choose(range(len(game.legal_actions())))))
@@ -445,7 +446,7 @@ class FastGame:
         step = self.step
         if step == GAME_OVER:
             return None
-        if step in _CHANCE_STEPS:
+        if step in CHANCE_STEPS:
             return CHANCE
         return self.to_act
 
@@ -465,7 +466,7 @@ class FastGame:
     def is_chance_node(self) -> bool:
         """Whether the next action is drawn by chance."""
         step = self.step
-        return step in _CHANCE_STEPS
+        return step in CHANCE_STEPS
 
     def winners(self) -> tuple[int, ...]:
         """The seats with the most points once the game is over; ``()`` before."""

@@ -21,6 +21,7 @@ _DRAW: tuple[tuple[Action, ...], ...] = DRAWS
 _LOADMASTER = Role.LOADMASTER
 _SEAT = itemgetter(0)
 _WHEN_EMPTY = Reshuffle.WHEN_EMPTY
+assert len(CARDS) == 7, "pick_card spells out the seven card kinds"
 
 
 # Drawing (the deal and phase 8) -----------------------------------------------------------
@@ -72,21 +73,37 @@ def sample_card(state: Table, rng: random.Random) -> int:
 
 
 def pick_card(pool: Sequence[int], x: float) -> int:
-    """The card kind a draw takes from ``pool`` for a uniform ``x`` in [0, 1): the first
-    kind whose running count exceeds ``x`` times the pool's size, as ``random.choices``
-    weighted by the counts picks it (the same float arithmetic; a bisection of the
-    running counts, walked here without building them).
+    """The card kind a draw takes from ``pool`` (the counts of the seven kinds) for a
+    uniform ``x`` in [0, 1): the first kind whose running count exceeds ``x`` times the
+    pool's size, as ``random.choices`` weighted by the counts picks it (the same float
+    arithmetic; a bisection of the running counts, walked here without building them).
 
     >>> pick_card((1, 0, 2, 0, 0, 0, 0), 0.0), pick_card((1, 0, 2, 0, 0, 0, 0), 0.5)
     (0, 2)
     """
     target = x * sum(pool)  # (a float times an int: the int as a float, as choices' total)
-    running = card = 0
-    for count in pool:
-        running += count
-        if running > target:
-            return card
-        card += 1  # noqa: SIM113 - a counter beats enumerate here (the hot path of every draw)
+    # The walk spelled out for the seven kinds (every draw runs it: a loop costs twice as much).
+    c0, c1, c2, c3, c4, c5, c6 = pool
+    running = c0
+    if running > target:
+        return 0
+    running += c1
+    if running > target:
+        return 1
+    running += c2
+    if running > target:
+        return 2
+    running += c3
+    if running > target:
+        return 3
+    running += c4
+    if running > target:
+        return 4
+    running += c5
+    if running > target:
+        return 5
+    if running + c6 > target:
+        return 6
     # x rounded up to the total: the last kind, as random.choices' bisection caps it
     return max((c for c in CARDS if pool[c]), default=0)
 
@@ -101,11 +118,11 @@ def draw_from(deck: Sequence[int], discard: Counts, card: int, rules: Rules) -> 
     ((1, 1, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 0))
     """
     if any(deck):
-        pile = list(deck)
+        pile = [*deck]
     else:  # the discard pile is shuffled into a new deck
-        pile, discard = list(discard), EMPTY
+        pile, discard = [*discard], EMPTY
     pile[card] -= 1
-    new_deck = tuple(pile)
+    new_deck = (*pile,)  # (the displays, not list() and tuple(): no call, on every draw)
     if rules.reshuffle is _WHEN_EMPTY and not any(new_deck):
         new_deck, discard = discard, EMPTY
     return new_deck, discard
