@@ -421,9 +421,8 @@ def test_the_scalar_encoder_writes_the_layouts_encoding(players: int) -> None:
     from_list = encode.from_list()
     rng = random.Random(players)
     earlier: list[tuple[Any, list[int]]] = []
-    for k in range(52):  # every entry at its low, at its high, then at random
-        values = list(layout.low if k == 0 else layout.high if k == 1 else ())
-        values = values or [rng.randint(low, high) for low, high in zip(layout.low, layout.high, strict=True)]
+    drawn = [[rng.randint(low, high) for low, high in zip(layout.low, layout.high, strict=True)] for _ in range(50)]
+    for values in [list(layout.low), list(layout.high), *drawn]:  # every entry at its low, at its high, at random
         encoded = encode(np.array(values, np.int64))
         assert encoded.dtype == np.float32 and encoded.shape == (layout.encoded_size,)
         assert np.array_equal(encoded, np.array(layout.encode_values(values), np.float32))

@@ -620,10 +620,10 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
         seat = self.seat
         observation = self._observe(game, seat)
         mask = self._mask
-        if mask is None:  # (self._legal(), inlined)
-            entry = self._found(game)
-            self._moves, mask = entry[1], entry[2]
-            self._mask = mask
+        if mask is None:
+            self._legal()
+            mask = self._mask
+            assert mask is not None
         info = {"action_mask": mask.copy(), "seat": seat, "scores": tuple(game.scores)}  # as _info
         return observation, float(reward), terminated, truncated, info
 
