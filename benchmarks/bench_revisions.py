@@ -9,10 +9,14 @@ ratio to the yardstick and the ratio of the two medians.
 
     python benchmarks/bench_revisions.py BASE [NEW] --figure openspiel [--rounds 4] [--seconds 3]
     python benchmarks/bench_revisions.py BASE [NEW] --figure pettingzoo --instructions [--games 30]
+    python benchmarks/bench_revisions.py BASE [NEW] --figure gym --rounds 21 --seconds 4 --warmup 3000
 
 ``NEW`` defaults to the working tree. Each timed run plays ``--warmup`` games first (3 by
-default: a cold start; the memos of today's code fill over some hundred games, so a larger
-warm-up measures the steady state of a long training run). Figures (4 players, random legal actions):
+default: a cold start). Today's code keeps memos that fill over the first 2,000-3,000
+games of a process (PettingZoo: 2.9 ms a game over the first 500, 2.2 ms from the
+2,500th on), so a 4-second run from a cold start times mostly their filling; a long
+training run spends nearly all its time past it, and ``--warmup 3000`` measures that
+steady state. Figures (4 players, random legal actions):
 ``engine`` (``meuterer.random_game``), ``fast`` (``meuterer.fast.random_game``, if the
 revision has it), ``openspiel`` (random playouts of ``python_meuterer`` as
 ``random_sim_test`` plays them), ``pettingzoo`` and ``pettingzoo-encoded`` (one AEC
@@ -24,7 +28,7 @@ the fast engine), the ratio of the medians is also the ratio of decisions (or le
 steps) per second.
 
 ``--instructions`` counts instead of timing (needs valgrind): each revision plays the
-figure's loop once under callgrind, 30 warm-up games and then ``--games`` seeded games,
+figure's loop once under callgrind, ``--warmup`` games (30 by default) and then ``--games`` seeded games,
 and the machine instructions of those games are read between two dumps. The counts do not
 depend on the machine's load, so one run of each revision is enough; they are not time
 (memory and branches cost differently), so they back up the timed ratio, not replace it.
@@ -136,7 +140,7 @@ COUNT = (
 import os, subprocess
 def dump(name):
     subprocess.run(["callgrind_control", "--dump=" + name, str(os.getpid())], capture_output=True, check=True)
-for seed in range(30):
+for seed in range(int(sys.argv[4])):
     work(10**6 + seed)
 dump("warm")
 for seed in range(int(sys.argv[2])):
@@ -164,13 +168,14 @@ def run(src: Path, figure: str, seconds: float, players: int, warmup: int) -> di
     return result
 
 
-def count(src: Path, figure: str, games: int, players: int, scratch: Path) -> float:
-    """Machine instructions per game of ``figure`` with the package in ``src`` (callgrind)."""
+def count(src: Path, figure: str, games: int, players: int, warmup: int, scratch: Path) -> float:
+    """Machine instructions per game of ``figure`` with the package in ``src`` (callgrind),
+    after ``warmup`` games."""
     environment = {**os.environ, "PYTHONPATH": str(src)}
     out = scratch / f"callgrind.{src.parent.name}"
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}.%p", sys.executable, "-c", COUNT]
-        + [figure, str(games), str(players)],
+        + [figure, str(games), str(players), str(warmup)],
         env=environment,
         capture_output=True,
         text=True,
@@ -195,7 +200,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per run (default 3)")
     parser.add_argument("--players", type=int, default=4, choices=[3, 4])
     parser.add_argument(
-        "--warmup", type=int, default=3, help="games played before each timed run (default 3: a cold start)"
+        "--warmup",
+        type=int,
+        default=None,
+        help="games played before each timed run or count (default 3 before a run: a cold start; 30 before a count)",
     )
     parser.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of timing")
     parser.add_argument("--games", type=int, default=30, help="games counted with --instructions (default 30)")
@@ -204,6 +212,7 @@ def main() -> None:
         raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
     if not args.instructions and not YARDSTICK.is_file():
         raise SystemExit(f"no yardstick at {YARDSTICK}")
+    warmup = args.warmup if args.warmup is not None else 30 if args.instructions else 3
     with tempfile.TemporaryDirectory() as temporary:
         trees: dict[str, Path] = {}
         for label, revision in (("before", args.base), ("after", args.new)):
@@ -218,20 +227,20 @@ def main() -> None:
         try:
             if args.instructions:
                 counts = {
-                    label: count(src, args.figure, args.games, args.players, Path(temporary))
+                    label: count(src, args.figure, args.games, args.players, warmup, Path(temporary))
                     for label, src in trees.items()
                 }
                 for label, per_game in counts.items():
                     print(f"{label:6} {per_game:,.0f} instructions per game", flush=True)
                 print(
-                    f"{args.figure}, {args.players} players, {args.games} games: "
+                    f"{args.figure}, {args.players} players, {args.games} games after {warmup}: "
                     f"{counts['before'] / counts['after']:.2f}x fewer instructions"
                 )
                 return
             ratios: dict[str, list[float]] = {label: [] for label in trees}
             for round_ in range(args.rounds):
                 for label, src in trees.items():
-                    result = run(src, args.figure, args.seconds, args.players, args.warmup)
+                    result = run(src, args.figure, args.seconds, args.players, warmup)
                     ratios[label].append(result["ratio"])
                     print(
                         f"round {round_ + 1} {label:6} {result['games_per_s']:8.1f} games/s, "
