@@ -76,6 +76,7 @@ class EngineProcess:
         self._stderr: deque[bytes] = deque()
         self._stderr_size = 0
         self._lock = threading.Lock()
+        self._drainer: threading.Thread | None = None
         self.hello: Reply | None = None
         self.restarts = 0
 
@@ -94,7 +95,8 @@ class EngineProcess:
         self._stderr.clear()
         self._stderr_size = 0
         assert self._proc.stderr is not None
-        threading.Thread(target=self._drain, args=(self._proc.stderr,), daemon=True).start()
+        self._drainer = threading.Thread(target=self._drain, args=(self._proc.stderr,), daemon=True)
+        self._drainer.start()
         try:
             reply = self._greet()
         except EngineFailure:
@@ -254,6 +256,11 @@ class EngineProcess:
                 code = None
         if code is None:
             return f"the engine closed its output {when}"
+        # It has exited: let the reader take in what it wrote to stderr last (the error
+        # that killed it), which a loaded machine may not have scheduled yet.
+        drainer = self._drainer
+        if drainer is not None:
+            drainer.join(1.0)
         return f"the engine exited with status {code} {when}"
 
 
