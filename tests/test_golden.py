@@ -77,3 +77,14 @@ def test_the_schema_refuses_what_the_reader_refuses() -> None:
             jsonschema.validate(bad, schema)
         with pytest.raises(meuterer.FormatError):
             meuterer.read_record(json.dumps(bad))
+
+
+def test_a_record_without_loadmaster_extras_follows_the_published_schema() -> None:
+    """Issue 40: with ``loadmaster_extra=0`` the loadmaster discards ``none``; the schema says so."""
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).parent.parent / "docs" / "record.schema.json").read_text(encoding="utf-8"))
+    rules = meuterer.Rules(loadmaster_extra=0)
+    actions, _ = meuterer.random_game(seed=3, rules=rules)
+    assert any(str(action).endswith(" discard none") for action in actions)
+    record = json.loads(meuterer.write_record(meuterer.Game.replay(actions, rules=rules)))
+    jsonschema.validate(record, schema)
