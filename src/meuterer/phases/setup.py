@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import overload
 
+from meuterer._cache import Memo
 from meuterer.actions import Action, ArrangeRing, RingArrangements
 from meuterer.cards import EMPTY
 from meuterer.errors import SetupError
@@ -119,15 +120,13 @@ class ArrangementOutcomes(Sequence[tuple[Action, Fraction]]):
         return (self.arrangements[index], self._p)
 
 
-_ARRANGEMENTS: dict[Rules, Arrangements] = {}
+_ARRANGEMENTS: Memo[Rules, Arrangements] = Memo(Arrangements, size=16)
+"""The arrangements of the last rule sets asked about (each lazy: a few names and factorials)."""
 
 
 def legal_ring(state: Board) -> Sequence[Action]:
     """Chance, shuffled ring: every arrangement (a lazy sequence of 11! actions)."""
-    found = _ARRANGEMENTS.get(state.rules)
-    if found is None:
-        found = _ARRANGEMENTS[state.rules] = Arrangements(state.rules)
-    return found
+    return _ARRANGEMENTS[state.rules]
 
 
 def ring_outcomes(state: Board) -> ArrangementOutcomes:
