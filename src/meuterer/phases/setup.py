@@ -12,6 +12,7 @@ from meuterer.actions import Action, ArrangeRing, RingArrangements
 from meuterer.cards import EMPTY
 from meuterer.errors import SetupError
 from meuterer.phases.common import Board, Changes
+from meuterer.phases.variants import variant_of
 from meuterer.rules import Ring, Rules
 from meuterer.state import State, Step
 
@@ -56,7 +57,7 @@ def initial_state(players: int, first_captain: int, rules: Rules | None = None) 
         ring=ring,
         start=_HOCHLAND,
         active=(_HOCHLAND,),
-        pirate=piratennest(rules, ring),
+        pirate=variant_of(rules).pirate_ship(rules, ring),
         hands=empty,
         face_up=empty,
         face_down=empty,
@@ -73,13 +74,6 @@ def initial_state(players: int, first_captain: int, rules: Rules | None = None) 
         draws_left=rules.hand_size,
         drawn=EMPTY,
     )
-
-
-def piratennest(rules: Rules, ring: Sequence[int]) -> int | None:
-    """Where the pirate ship starts (Piratennest's ring position), or ``None`` without pirates."""
-    if not rules.pirates:
-        return None
-    return next(pos for pos, index in enumerate(ring) if rules.islands[index].name == "piratennest")
 
 
 class Arrangements(RingArrangements):
@@ -143,7 +137,7 @@ def sample_ring(state: Board, rng: random.Random) -> Action:
 
 
 def arrange_ring(state: Board, action: ArrangeRing) -> Changes:
-    """Lay the islands out as drawn; the pirate ship goes to Piratennest."""
+    """Lay the islands out as drawn; the pirate ship (in the pirate variant) goes to Piratennest."""
     names = [island.name for island in state.rules.islands]
     ring = tuple(names.index(name) for name in action.islands)
-    return {"ring": ring, "pirate": piratennest(state.rules, ring)}
+    return {"ring": ring, "pirate": variant_of(state.rules).pirate_ship(state.rules, ring)}
