@@ -172,6 +172,7 @@ def test_the_hooks_of_the_base_game_and_of_the_pirates() -> None:
 
     base, pirates = meuterer.new_game(4, 0), meuterer.new_game(4, 0, Rules(pirates=True, pirates_return=True))
     assert variant_of(base.rules) is BASE and variant_of(pirates.rules) is PIRATES
+    assert BASE.applies(pirates.rules) and not PIRATES.applies(base.rules)  # the base game is a fallback
     assert BASE.pirate_ship(base.rules, base.ring) is None and BASE.clean_up(base) == {}
     assert PIRATES.pirate_ship(pirates.rules, pirates.ring) == 9
     assert PIRATES.clean_up(attrs.evolve(pirates, pirate=3)) == {"pirate": 9}

@@ -34,26 +34,21 @@ class Variant(Protocol):
     @property
     def name(self) -> str:
         """The variant's name."""
-        ...
 
     def applies(self, rules: Rules) -> bool:
         """Whether ``rules`` play this variant."""
-        ...
 
     def pirate_ship(self, rules: Rules, ring: Sequence[int]) -> int | None:
         """The pirate ship's ring position at setup and once the ring is laid out
         (``None``: no pirate ship)."""
-        ...
 
     def clean_up(self, state: Table) -> Changes:
         """What the variant changes at phase 7's clean-up, besides the base game's."""
-        ...
 
     @property
     def transitions(self) -> tuple[VariantTransition, ...]:
         """The variant's own transitions, tried before the base game's from the same step
         on the same trigger."""
-        ...
 
 
 class BaseGame:
