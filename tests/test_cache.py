@@ -188,7 +188,11 @@ def test_nothing_is_remembered_by_id_but_what_the_table_says() -> None:
 
 
 def _resolve(path: str, name: str) -> Any:
-    module = importlib.import_module("meuterer." + path.removesuffix(".py").replace("/", ".").removesuffix(".__init__"))
+    dotted = "meuterer." + path.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+    try:  # an adapter's module needs its extra installed
+        module = importlib.import_module(dotted)
+    except ImportError:
+        return None
     found: Any = module
     for part in name.split("."):
         found = getattr(found, part, None)
