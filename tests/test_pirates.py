@@ -16,6 +16,7 @@ from meuterer import Card, Phase, Rules, State, Step
 from tests.helpers import counts, deal, draw, legal, play, sell_first
 
 PIRATES = Rules(pirates=True)
+PIRATES_STAY = PIRATES  # the pirate ship stays where it stopped (pirates_return=False)
 HANDS = (
     "pirate ruby ruby salt support",  # p0, captain
     "support support wine wine cloth",  # p1
@@ -148,3 +149,41 @@ def test_the_pirate_is_never_sold() -> None:
     state = play(phase_two(), "p0 play pirate", "p1 pass", "p1 role merchant", "p2 pass", "p2 role mate")
     state = play(state, "p3 pass", "p3 role loadmaster", "p0 pass")
     assert legal(state) == {"p0 sell none"}
+
+
+def test_the_variant_is_one_module_that_the_phases_reach_through_hooks() -> None:
+    # Only phases/pirates.py reads the pirate options; the other phases and the machine
+    # ask the variant's hooks (setup, the ring's arrangement, the clean-up, the play).
+    import re
+    from pathlib import Path
+
+    from meuterer import machine, phases
+
+    readers = re.compile(r"\brules\.pirates|\bpirates_r(?:eturn|ob_at_start)\b|piratennest|Card\.PIRATE|plays_pirate")
+    home = Path(phases.__file__).parent
+    others = [p for p in (*home.glob("*.py"), Path(machine.__file__)) if p.name != "pirates.py"]
+    assert [p.name for p in others if readers.search(p.read_text(encoding="utf-8"))] == []
+
+
+def test_the_hooks_of_the_base_game_and_of_the_pirates() -> None:
+    from meuterer.machine import TABLE
+    from meuterer.phases.pirates import PIRATES, play_pirate, plays_pirate
+    from meuterer.phases.variants import BASE, variant_of
+
+    base, pirates = meuterer.new_game(4, 0), meuterer.new_game(4, 0, Rules(pirates=True, pirates_return=True))
+    assert variant_of(base.rules) is BASE and variant_of(pirates.rules) is PIRATES
+    assert BASE.applies(pirates.rules) and not PIRATES.applies(base.rules)  # the base game is a fallback
+    assert BASE.pirate_ship(base.rules, base.ring) is None and BASE.clean_up(base) == {}
+    assert PIRATES.pirate_ship(pirates.rules, pirates.ring) == 9
+    assert PIRATES.clean_up(attrs.evolve(pirates, pirate=3)) == {"pirate": 9}
+    assert PIRATES.clean_up(attrs.evolve(pirates, pirate=3, rules=PIRATES_STAY)) == {}
+    # The machine tries the variant's play of the pirate card before the base game's play.
+    (guards, effect, dest), *rest = TABLE[Step.PLAY, "play"]
+    assert (guards, effect, dest) == ((plays_pirate,), play_pirate, Step.PLAY) and len(rest) == 1
+
+
+def test_a_shuffled_ring_puts_the_pirate_ship_on_piratennest_wherever_it_lies() -> None:
+    state = meuterer.new_game(4, 0, Rules(pirates=True, ring="shuffled"))
+    arranged = [meuterer.apply(state, meuterer.legal_actions(state)[i]) for i in (0, 12345, 30_000_000)]
+    assert [s.island_name(s.pirate) for s in arranged if s.pirate is not None] == ["piratennest"] * 3
+    assert len({s.pirate for s in arranged}) > 1

@@ -51,27 +51,6 @@ def test_every_state_field_is_written_by_its_type_and_read_back() -> None:
     assert sorted(json.loads(text)) == sorted(FIELDS) == sorted(typing.get_type_hints(State))
 
 
-def test_the_memo_is_bounded() -> None:
-    import pytest
-
-    from meuterer._cache import Memo
-
-    calls: list[int] = []
-
-    def successor(n: int) -> int:
-        calls.append(n)
-        return n + 1
-
-    memo: Memo[int, int] = Memo(successor, size=3)
-    assert [memo[n] for n in (1, 2, 1, 3)] == [2, 3, 2, 4] and calls == [1, 2, 3]
-    assert memo[4] == 5 and len(memo) == 1  # full: it forgot the others
-    assert memo.put(4, 6) == 6 and len(memo) == 1  # replacing a key forgets nothing
-    with pytest.raises(KeyError):
-        Memo[int, int]()[1]
-    with pytest.raises(ValueError, match="at least one entry"):
-        Memo(size=0)
-
-
 def test_the_state_fields_are_one_list() -> None:
     # State's class body is the list; its __init__ is derived from it, and the Changes of
     # effects (a TypedDict, which mypy must read as text) restate it: neither may drift

@@ -30,8 +30,9 @@ import attrs
 from transitions import Machine
 
 from meuterer.actions import KINDS, Action, ArrangeRing, ChooseRole, Discard, Draw, Offer, Pass, Play, Sell, Support
-from meuterer.phases import mutiny, offer_cargo, pirates, scoring, setup, voyage
+from meuterer.phases import mutiny, offer_cargo, scoring, setup, voyage
 from meuterer.phases.common import Changes
+from meuterer.phases.variants import VARIANTS
 from meuterer.state import State, Step
 
 ADVANCE = "advance"
@@ -174,8 +175,8 @@ TRANSITIONS: list[dict[str, Any]] = [
     _t("draw", S.DEAL, S.DEAL, voyage.draw_card),
     # Phase 1: the captain's offer.
     _t("offer", S.OFFER, S.PLAY, offer_cargo.make_offer),
-    # Phase 2: play or pass; a non-captain chooses a role right after passing.
-    _t("play", S.PLAY, S.PLAY, pirates.play_pirate, pirates.plays_pirate),
+    # Phase 2: play or pass; a non-captain chooses a role right after passing (a variant
+    # may play some card its own way: its transitions go first, see below).
     _t("play", S.PLAY, S.PLAY, offer_cargo.play_card),
     _t("pass", S.PLAY, S.CHOOSE_ROLE, offer_cargo.pass_turn, offer_cargo.passer_is_not_captain),
     _t("pass", S.PLAY, S.REVEAL, offer_cargo.pass_turn, offer_cargo.passer_is_last),
@@ -209,6 +210,20 @@ TRANSITIONS: list[dict[str, Any]] = [
     _t(ADVANCE, S.END_OF_ROUND, S.OFFER, voyage.next_round),
 ]
 """The transitions, in priority order within each (source, trigger)."""
+
+
+def _with_variants(base: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    # Each variant's transitions (phases.variants), ahead of the base game's first
+    # transition from the same step on the same trigger.
+    declared = list(base)
+    for variant in VARIANTS:
+        for trigger, source, dest, effect, guards in variant.transitions:
+            at = next(i for i, t in enumerate(declared) if t["trigger"] == trigger and t["source"] == source.value)
+            declared.insert(at, _t(trigger, source, dest, effect, *guards))
+    return declared
+
+
+TRANSITIONS = _with_variants(TRANSITIONS)
 
 TRIGGERS: tuple[str, ...] = (*KINDS, ADVANCE)
 

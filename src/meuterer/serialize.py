@@ -191,7 +191,7 @@ def _value_json(value: object) -> str:
 
 def _memo(dump: Callable[[Any], str]) -> Callable[[Any], str]:
     # The text of a small hashable value, remembered by value (bounded).
-    return Memo(dump).__getitem__
+    return Memo(dump, size=1 << 14).__getitem__
 
 
 def _ints_json(values: tuple[int, ...]) -> str:

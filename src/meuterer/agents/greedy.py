@@ -18,9 +18,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from functools import lru_cache
 from itertools import product
 
+from meuterer._cache import bounded
 from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sell, Support
 from meuterer.cards import GOODS, Card, Counts, Role
 from meuterer.islands import Island
@@ -59,12 +59,12 @@ def points_on(island: Island, mine: int, others: Sequence[int], merchant: bool =
     return _points_on(island, mine, tuple(others), merchant)
 
 
-@lru_cache(maxsize=1 << 14)
+@bounded(size=1 << 14)
 def _points_on(island: Island, mine: int, others: tuple[int, ...], merchant: bool) -> int:
     return island_points(island, (mine, *others), (merchant,))[0]
 
 
-@lru_cache(maxsize=64)
+@bounded(size=64)
 def bought(island: Island) -> tuple[Card, ...]:
     """The goods ``island`` buys."""
     return tuple(card for card in GOODS if island.buys_card(card))
@@ -79,7 +79,7 @@ Competition = tuple[tuple[Island, tuple[int, ...]], ...]
 """The active islands, each with the other players' counts there."""
 
 
-@lru_cache(maxsize=1 << 16)
+@bounded(size=1 << 16)
 def best_sales(islands: Competition, goods: Counts, merchant: bool = False) -> int:
     """The most points ``goods`` can earn on the active ``islands`` (each with the others'
     counts there), one kind per island, a kind possibly split between two islands.

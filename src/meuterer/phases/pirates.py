@@ -1,12 +1,18 @@
-"""The pirate variant (SPEC section 5): the pirate ship's move and the robbery."""
+"""The pirate variant (SPEC section 5), whole: where the pirate ship starts (and returns
+to, with ``pirates_return``), the pirate card's play, the ship's move and the robbery.
+The phases reach it through the hooks of :data:`PIRATES` (see :mod:`meuterer.phases.variants`);
+the pirate card itself is the deck's seventh kind (:attr:`meuterer.Rules.deck`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from meuterer.actions import Play
 from meuterer.cards import EMPTY, Card
-from meuterer.phases.common import Board, Changes, discarded
+from meuterer.phases.common import Board, Changes, Table, discarded
 from meuterer.phases.offer_cargo import play_card
-from meuterer.state import State
+from meuterer.rules import Rules
+from meuterer.state import State, Step
 
 _PIRATE = Card.PIRATE
 
@@ -59,3 +65,46 @@ def play_pirate(state: State, action: Play) -> Changes:
         changes["discard"] = discarded(state.discard, changes["face_up"])
         changes["face_up"] = (EMPTY,) * state.players
     return changes
+
+
+def piratennest(rules: Rules, ring: Sequence[int]) -> int | None:
+    """Where the pirate ship starts (Piratennest's ring position), or ``None`` without pirates.
+
+    >>> from meuterer import Rules
+    >>> piratennest(Rules(pirates=True), range(12)), piratennest(Rules(), range(12))
+    (9, None)
+    """
+    if not rules.pirates:
+        return None
+    return next(pos for pos, index in enumerate(ring) if rules.islands[index].name == "piratennest")
+
+
+class Pirates:
+    """The pirate variant's hooks (:class:`meuterer.phases.variants.Variant`): played when
+    ``Rules(pirates=True)``.
+
+    >>> import meuterer
+    >>> s = meuterer.new_game(4, 0, meuterer.Rules(pirates=True, pirates_return=True))
+    >>> PIRATES.pirate_ship(s.rules, s.ring), PIRATES.clean_up(s)
+    (9, {'pirate': 9})
+    """
+
+    name = "pirates"
+    transitions = (("play", Step.PLAY, Step.PLAY, play_pirate, (plays_pirate,)),)
+    """Playing the pirate card (tried before the base game's play of a card)."""
+
+    def applies(self, rules: Rules) -> bool:
+        return rules.pirates
+
+    def pirate_ship(self, rules: Rules, ring: Sequence[int]) -> int | None:
+        return piratennest(rules, ring)
+
+    def clean_up(self, state: Table) -> Changes:
+        """With ``pirates_return``, the pirate ship goes back to Piratennest."""
+        if state.rules.pirates_return:
+            return {"pirate": piratennest(state.rules, state.ring)}
+        return {}
+
+
+PIRATES = Pirates()
+"""The pirate variant."""

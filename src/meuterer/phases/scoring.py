@@ -154,14 +154,16 @@ _SALE: Memo[tuple[str, int, int], Sale] = Memo(lambda key: Sale(*key), size=1 <<
 
 
 # Sale declarations depend only on the seller, his face-up goods, the active islands'
-# cards and the withholding option: cached per island table (held, so its id stays
-# unique; equal tables share one cache) on the last three, as small hashable values,
-# then per seat.
+# cards and the withholding option: kept per island table (equal tables, such as the same
+# rules read back from a record, share one memo) on the last three, as small hashable
+# values, then per seat. The table last asked about is remembered with its memo (held, so
+# compared by identity), so a game's sales do not hash the table.
 _GOODS_END = max(GOODS) + 1
-_SELL_CACHE_SIZE = 1 << 15
 _SellKey = tuple[Counts, tuple[int, ...], bool]
 _SellEntry = tuple[list[tuple[Action, ...] | None], tuple[tuple[Sale, ...], ...]]
-_SELL_CACHES: Memo[int, tuple[tuple[Island, ...], Memo[_SellKey, _SellEntry]]] = Memo(size=8)
+_SELL_MEMOS: Memo[tuple[Island, ...], Memo[_SellKey, _SellEntry]] = Memo(lambda table: Memo(size=1 << 15), size=8)
+"""Each island table's memo of sale declarations (at most 8 tables of 32,768 keys)."""
+_last_table: tuple[tuple[Island, ...], Memo[_SellKey, _SellEntry]] = ((), Memo(size=1))
 
 
 def legal_sell(state: State) -> tuple[Action, ...]:
@@ -170,15 +172,16 @@ def legal_sell(state: State) -> tuple[Action, ...]:
     One kind of good per island; a kind may be split across both islands. Under the
     default rule he must sell what he can (see :attr:`meuterer.Rules.withholding`).
     """
+    global _last_table
     p = state.to_act
     rules = state.rules
     table = rules.islands
-    entry = _SELL_CACHES.get(id(table))
-    if entry is None or entry[0] is not table:  # a table seen first, or an id reused
-        # An equal table (the same rules read back from a record, say) shares its lists.
-        shared = next((known for other, known in _SELL_CACHES.values() if other == table), Memo(size=_SELL_CACHE_SIZE))
-        entry = _SELL_CACHES.put(id(table), (table, shared))
-    cache = entry[1]
+    last = _last_table  # one read: another thread may replace it meanwhile
+    if last[0] is table:
+        cache = last[1]
+    else:
+        cache = _SELL_MEMOS[table]
+        _last_table = (table, cache)
     goods = state.face_up[p][:_GOODS_END]
     indices = tuple(map(state.ring.__getitem__, state.active))
     key = (goods, indices, rules.withholding)

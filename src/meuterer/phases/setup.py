@@ -7,10 +7,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import overload
 
+from meuterer._cache import Memo
 from meuterer.actions import Action, ArrangeRing, RingArrangements
 from meuterer.cards import EMPTY
 from meuterer.errors import SetupError
 from meuterer.phases.common import Board, Changes
+from meuterer.phases.variants import variant_of
 from meuterer.rules import Ring, Rules
 from meuterer.state import State, Step
 
@@ -55,7 +57,7 @@ def initial_state(players: int, first_captain: int, rules: Rules | None = None) 
         ring=ring,
         start=_HOCHLAND,
         active=(_HOCHLAND,),
-        pirate=piratennest(rules, ring),
+        pirate=variant_of(rules).pirate_ship(rules, ring),
         hands=empty,
         face_up=empty,
         face_down=empty,
@@ -72,13 +74,6 @@ def initial_state(players: int, first_captain: int, rules: Rules | None = None) 
         draws_left=rules.hand_size,
         drawn=EMPTY,
     )
-
-
-def piratennest(rules: Rules, ring: Sequence[int]) -> int | None:
-    """Where the pirate ship starts (Piratennest's ring position), or ``None`` without pirates."""
-    if not rules.pirates:
-        return None
-    return next(pos for pos, index in enumerate(ring) if rules.islands[index].name == "piratennest")
 
 
 class Arrangements(RingArrangements):
@@ -119,15 +114,13 @@ class ArrangementOutcomes(Sequence[tuple[Action, Fraction]]):
         return (self.arrangements[index], self._p)
 
 
-_ARRANGEMENTS: dict[Rules, Arrangements] = {}
+_ARRANGEMENTS: Memo[Rules, Arrangements] = Memo(Arrangements, size=16)
+"""The arrangements of the last rule sets asked about (each lazy: a few names and factorials)."""
 
 
 def legal_ring(state: Board) -> Sequence[Action]:
     """Chance, shuffled ring: every arrangement (a lazy sequence of 11! actions)."""
-    found = _ARRANGEMENTS.get(state.rules)
-    if found is None:
-        found = _ARRANGEMENTS[state.rules] = Arrangements(state.rules)
-    return found
+    return _ARRANGEMENTS[state.rules]
 
 
 def ring_outcomes(state: Board) -> ArrangementOutcomes:
@@ -144,7 +137,7 @@ def sample_ring(state: Board, rng: random.Random) -> Action:
 
 
 def arrange_ring(state: Board, action: ArrangeRing) -> Changes:
-    """Lay the islands out as drawn; the pirate ship goes to Piratennest."""
+    """Lay the islands out as drawn; the pirate ship (in the pirate variant) goes to Piratennest."""
     names = [island.name for island in state.rules.islands]
     ring = tuple(names.index(name) for name in action.islands)
-    return {"ring": ring, "pirate": piratennest(state.rules, ring)}
+    return {"ring": ring, "pirate": variant_of(state.rules).pirate_ship(state.rules, ring)}

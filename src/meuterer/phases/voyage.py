@@ -13,7 +13,7 @@ from meuterer._cache import Memo
 from meuterer.actions import DRAWS, Action, Discard, Draw
 from meuterer.cards import CARDS, EMPTY, Card, Counts, Role, counts_of, minus, plus
 from meuterer.phases.common import Changes, Table, clockwise_from, discarded, set_at
-from meuterer.phases.setup import piratennest
+from meuterer.phases.variants import variant_of
 from meuterer.rules import DiscardPool, Reshuffle, Rules
 from meuterer.state import State
 
@@ -339,8 +339,7 @@ def clean_up(state: Table, action: Action | None) -> Changes:
         "mutineer_destination": None,
         "drawn": EMPTY,
     }
-    if state.rules.pirates_return:  # pirate variant option: back to Piratennest
-        changes["pirate"] = piratennest(state.rules, state.ring)
+    changes.update(variant_of(state.rules).clean_up(state))  # the pirates may sail home
     if drawing:
         changes["to_act"], changes["draws_left"] = drawing[0]
         changes["queue"] = tuple(map(_SEAT, drawing[1:]))

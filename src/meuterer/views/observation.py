@@ -20,12 +20,12 @@ public facts of each round played) in the same way.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import cache
 from itertools import chain
 from typing import Final, Generic, TypeVar
 
 import attrs
 
+from meuterer._cache import bounded
 from meuterer.cards import CARDS, GOODS, ROLES, counts_str
 from meuterer.encoding import score_bounds
 from meuterer.machine import STEP_CODES as _STEP_CODES
@@ -288,7 +288,7 @@ def _seat_piece(seat: int, players: int, rules: Rules) -> Piece[PlayerView]:
     return _piece(f"p{seat}", get, low, high, keys=keys, categorical=kind)
 
 
-@cache
+@bounded(size=32)  # per seat count and rule set: a server fed many rule sets keeps the last 32
 def observation_layout(players: int, rules: Rules | None = None) -> Layout[PlayerView]:
     """The declared layout of :func:`observation_vector` for
     ``players`` seats under ``rules`` (default ``Rules()``; only the bounds and the ring's
@@ -363,7 +363,7 @@ def observation_vector(v: PlayerView) -> tuple[int, ...]:
     return observation_layout(v.players, v.rules).vector(v)
 
 
-@cache
+@bounded(size=8)
 def observation_names(players: int) -> tuple[str, ...]:
     """The name of each entry of :func:`observation_vector` for ``players`` seats.
 
@@ -432,7 +432,7 @@ def update_rounds(rounds: Rounds, s: State | PlayerView) -> Rounds:
     return (*rounds, *([(_NONE,) * len(new)] * (index - len(rounds))), tuple(new))
 
 
-@cache
+@bounded(size=32)
 def history_layout(players: int, rules: Rules | None = None) -> Layout[Rounds]:
     """The declared layout of the perfect-recall part of an information state: for each
     round of the game (absent rounds all -1), its captain, offer, destinations, mutiny,
