@@ -7,7 +7,9 @@ can never disagree with the game. Each reads a :class:`Board`: a
 - destinations: :func:`destination` (the captain's or the mutineer's);
 - the mutiny: :func:`strengths` of both sides, :func:`mutiny_succeeds`;
 - the pirate variant: :func:`pirate_destination`, :func:`robbery`;
-- phase 5: :func:`island_points` (one island's payout), :func:`sale_points` (the sales' outcome);
+- phase 5: :func:`role_points` (what each role scores as the mutiny goes), :func:`sale_declarations`
+  (the declarations a seller may make), :func:`island_points` (one island's payout),
+  :func:`sale_points` (the sales' outcome);
 - the game's end: :func:`winners`;
 - chance, on a full state (the deck is hidden from views): :func:`draw_pool` (the cards
   the next draw comes from) and :func:`legal_draw` (the draws, in card order).
@@ -24,11 +26,14 @@ True
 
 from __future__ import annotations
 
-from meuterer.phases.common import Board
+from typing import Any, cast
+
+from meuterer.phases import scoring
+from meuterer.phases.common import Board, Table
 from meuterer.phases.mutiny import mutiny_succeeds, strengths
 from meuterer.phases.offer_cargo import destination
 from meuterer.phases.pirates import pirate_destination, robbery
-from meuterer.phases.scoring import island_points, sale_points, winners
+from meuterer.phases.scoring import island_points, sale_declarations, sale_points, winners
 from meuterer.phases.voyage import draw_pool, legal_draw
 
 __all__ = [
@@ -40,7 +45,41 @@ __all__ = [
     "mutiny_succeeds",
     "pirate_destination",
     "robbery",
+    "role_points",
+    "sale_declarations",
     "sale_points",
     "strengths",
     "winners",
 ]
+
+
+class _Supposed:
+    """``board`` as it would stand after phase 4 if the mutiny went as ``mutiny`` says, with
+    every score at 0 (what :func:`meuterer.phases.scoring.role_points` reads of it)."""
+
+    def __init__(self, board: Board, mutiny: bool) -> None:
+        self._board = board
+        self.mutiny = mutiny
+        self.scores = (0,) * board.players
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._board, name)
+
+
+def role_points(board: Board, mutiny: bool) -> tuple[int, ...]:
+    """The role points each seat scores in phase 5 if the mutiny succeeds (``mutiny``) or
+    not (also when nobody mutinies), by the engine's own rule; the board needs the roles
+    and the destinations (``offer``, ``captain_destination``, ``mutineer_destination``),
+    so it is one from the reveal on.
+
+    >>> import meuterer
+    >>> from meuterer.cards import Role
+    >>> s = meuterer.new_game(3, 0)
+    >>> from meuterer.state import evolve
+    >>> roles = (None, Role.MUTINEER, Role.CABIN_BOY)
+    >>> s = evolve(s, {"roles": roles, "offer": 1, "captain_destination": 0, "mutineer_destination": 2})
+    >>> role_points(s, True), role_points(s, False)
+    ((0, 4, 2), (5, 0, 0))
+    """
+    scores, _ = scoring.role_points(cast(Table, _Supposed(board, mutiny)))
+    return scores
