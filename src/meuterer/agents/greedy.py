@@ -446,16 +446,21 @@ class GreedyAgent:
                 best, choice = value, action
         return choice
 
-    def stake(self, view: PlayerView) -> float:
-        """What winning the mutiny is worth to this player: the role points his side's
-        victory brings him (:func:`meuterer.rulings.role_points`), and for the captain or the
-        mutineer the captain cards for the next round (:data:`CAPTAINCY`, but not in the last)."""
+    def mutiny_points(self, view: PlayerView) -> int:
+        """The role points this player scores in phase 5 if his side wins the mutiny (by the
+        engine's own rule, :func:`meuterer.rulings.role_points`)."""
         me = view.player
         assert me is not None
-        mutineers = view.roles[me] in (Role.MUTINEER, Role.CABIN_BOY)
-        points = role_points(view, mutiny=mutineers)[me]
+        return role_points(view, mutiny=view.roles[me] in (Role.MUTINEER, Role.CABIN_BOY))[me]
+
+    def stake(self, view: PlayerView) -> float:
+        """What winning the mutiny is worth to this player: :meth:`mutiny_points`, and for the
+        captain or the mutineer the captain cards for the next round (:data:`CAPTAINCY`, but
+        not in the last)."""
+        me = view.player
+        assert me is not None
         keeps_ship = me == view.captain or view.roles[me] is Role.MUTINEER
-        return points + (CAPTAINCY if keeps_ship and not _last_round(view) else 0.0)
+        return self.mutiny_points(view) + (CAPTAINCY if keeps_ship and not _last_round(view) else 0.0)
 
     # Phase 5: sales ------------------------------------------------------------------------
 

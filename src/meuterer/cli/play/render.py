@@ -49,6 +49,8 @@ def role_help(rules: Rules, role: Role) -> str:
         return "side with the captain (counts as 1 support): 1 VP + the offer if he keeps the ship"
     if role is Role.MERCHANT:
         return "a tie for the lead on an island still pays you value I"
+    if not rules.loadmaster_extra:
+        return "draw no extra cards: under these rules the role brings nothing in phase 8"
     extra = number_word(rules.loadmaster_extra)
     noun = "card" if rules.loadmaster_extra == 1 else "cards"
     where = "of them" if rules.discard_pool is DiscardPool.DRAWN else f"{noun} of your hand"
@@ -104,6 +106,8 @@ def phase_help(v: PlayerView) -> str:
             f"{_any_buyers(rules)} Support and pirate cards never sell. {keep}"
         )
     if step is Step.LOADMASTER_DISCARD:
+        if not rules.loadmaster_extra:
+            return "Phase 8, the loadmaster's discard: the rules give him no extra cards, so he discards nothing."
         return (
             f"Phase 8, the loadmaster's discard: choose {number_word(rules.loadmaster_extra)} of "
             f"{_discard_pool_text(rules)}."
@@ -288,6 +292,8 @@ def move_help(v: PlayerView, action: Action) -> str:
     if isinstance(action, Sell):
         return "sell nothing" if not action.sales else "sell " + sales_text(action.sales)
     if isinstance(action, Discard):
+        if not action.cards:
+            return "discard nothing (the rules give the loadmaster no extra cards)"
         return f"discard these {number_word(len(action.cards))}, keep the rest"
     return ""
 
