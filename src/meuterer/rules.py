@@ -232,6 +232,10 @@ class Rules:
         return 9 if players == 3 else 8
 
 
+for _field in attrs.fields(Rules):  # every option says what it is (tools read it)
+    if _field.metadata.get("kind") not in (TABLE, VARIANT, OPEN, SIZE):
+        raise TypeError(f"Rules.{_field.name} declares no kind: give it metadata=_kind(...)")
+
 DEFAULT_RULES = Rules()
 """The SPEC default rule set."""
 

@@ -91,25 +91,28 @@ def best_sales(islands: Competition, goods: Counts, merchant: bool = False, with
     10
     """
     best = 0
-    for declaration in _declarations(goods, tuple(island for island, _ in islands), withholding):
+    for sold in _counts_sold(goods, tuple(island for island, _ in islands), withholding):
         total = 0
-        for index, count in declaration:
-            island, others = islands[index]
-            total += _points_on(island, count, others, merchant)
+        for (island, others), count in zip(islands, sold, strict=True):
+            if count:
+                total += _points_on(island, count, others, merchant)
         if total > best:
             best = total
     return best
 
 
 @lru_cache(maxsize=1 << 14)
-def _declarations(
-    goods: Counts, islands: tuple[Island, ...], withholding: bool
-) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """The legal declarations of a seller showing ``goods`` on ``islands``, each as (index of
-    the island in ``islands``, count) pairs."""
+def _counts_sold(goods: Counts, islands: tuple[Island, ...], withholding: bool) -> tuple[tuple[int, ...], ...]:
+    """How many cards each island gets in the legal declarations of a seller showing ``goods``
+    on ``islands`` (the points depend on nothing else), each distinct outcome once."""
     index = {island.name: i for i, island in enumerate(islands)}
-    found = sale_declarations(goods, [(island.name, island) for island in islands], withholding)
-    return tuple(tuple((index[sale.island], sale.count) for sale in declaration) for declaration in found)
+    outcomes = set()
+    for declaration in sale_declarations(goods, [(island.name, island) for island in islands], withholding):
+        sold = [0] * len(islands)
+        for sale in declaration:
+            sold[index[sale.island]] += sale.count
+        outcomes.add(tuple(sold))
+    return tuple(sorted(outcomes))
 
 
 def opponent_count(view: PlayerView, seat: int, island: Island) -> int:
