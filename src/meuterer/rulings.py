@@ -7,7 +7,8 @@ can never disagree with the game. Each reads a :class:`Board`: a
 - destinations: :func:`destination` (the captain's or the mutineer's);
 - the mutiny: :func:`strengths` of both sides, :func:`mutiny_succeeds`;
 - the pirate variant: :func:`pirate_destination`, :func:`robbery`;
-- phase 5: :func:`role_points` (what each role scores as the mutiny goes), :func:`sale_declarations`
+- phase 5: :func:`role_points` (what each role scores as the mutiny goes) and
+  :func:`mate_points`, :func:`sale_declarations`
   (the declarations a seller may make), :func:`island_points` (one island's payout),
   :func:`sale_points` (the sales' outcome);
 - the game's end: :func:`winners`;
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from meuterer.cards import Role
 from meuterer.phases import scoring
 from meuterer.phases.common import Board, Table
 from meuterer.phases.mutiny import mutiny_succeeds, strengths
@@ -42,6 +44,7 @@ __all__ = [
     "draw_pool",
     "island_points",
     "legal_draw",
+    "mate_points",
     "mutiny_succeeds",
     "pirate_destination",
     "robbery",
@@ -55,12 +58,14 @@ __all__ = [
 
 class _Supposed:
     """``board`` as it would stand after phase 4 if the mutiny went as ``mutiny`` says, with
-    every score at 0 (what :func:`meuterer.phases.scoring.role_points` reads of it)."""
+    every score at 0 and the fields of ``changes`` changed (what
+    :func:`meuterer.phases.scoring.role_points` reads of it)."""
 
-    def __init__(self, board: Board, mutiny: bool) -> None:
+    def __init__(self, board: Board, mutiny: bool, changes: dict[str, Any] | None = None) -> None:
         self._board = board
         self.mutiny = mutiny
         self.scores = (0,) * board.players
+        self.__dict__.update(changes or {})
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._board, name)
@@ -83,3 +88,19 @@ def role_points(board: Board, mutiny: bool) -> tuple[int, ...]:
     """
     scores, _ = scoring.role_points(cast(Table, _Supposed(board, mutiny)))
     return scores
+
+
+def mate_points(board: Board, offer: int) -> int:
+    """What a mate scores when the captain of ``board`` keeps the ship after offering
+    ``offer``: :func:`role_points` of the table with a mate beside the captain, at any
+    moment of the round.
+
+    >>> import meuterer
+    >>> mate_points(meuterer.new_game(3, 0), 2)
+    3
+    """
+    mate = (board.captain + 1) % board.players
+    roles = tuple(Role.MATE if seat == mate else None for seat in range(board.players))
+    supposed = _Supposed(board, False, {"roles": roles, "offer": offer, "captain_destination": board.start})
+    scores, _ = scoring.role_points(cast(Table, supposed))
+    return scores[mate]

@@ -25,7 +25,15 @@ from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sel
 from meuterer.cards import GOODS, Card, Counts, Role
 from meuterer.islands import Island
 from meuterer.rules import Rules
-from meuterer.rulings import destination, island_points, robbery, role_points, sale_declarations, strengths
+from meuterer.rulings import (
+    destination,
+    island_points,
+    mate_points,
+    robbery,
+    role_points,
+    sale_declarations,
+    strengths,
+)
 from meuterer.views import PlayerView
 
 from .base import Decision
@@ -402,7 +410,7 @@ class GreedyAgent:
                 attacker = before_support + boy_strength if mutineer_gone else q * 3
                 p_mutiny = 1.0 if mutineer_gone else 0.6 * p_later
                 keep = 1 - p_mutiny * success(attacker, captain_side + 1 + mine)
-                values[role] = keep * (1 + offer)
+                values[role] = keep * mate_points(view, offer)
             elif role is Role.MERCHANT:
                 # Half as now, half with one more card from every player still playing.
                 face_up = view.face_up[me]

@@ -13,7 +13,7 @@ from meuterer.cards import CARD_BY_NAME, Card, Role, counts_str
 from meuterer.machine import STEPS, Actor
 from meuterer.rules import DiscardPool, Rules
 from meuterer.rulings import destination as ruled_destination
-from meuterer.rulings import pirate_destination, robbery, strengths
+from meuterer.rulings import mate_points, pirate_destination, robbery, strengths
 from meuterer.state import Step
 from meuterer.views import PlayerView
 
@@ -257,7 +257,7 @@ def players_table(v: PlayerView, name: Callable[[int], str]) -> Table:
 def move_help(v: PlayerView, action: Action) -> str:
     """What ``action`` does, in words, for the human who may choose it."""
     if isinstance(action, Offer):
-        return f"offer {action.amount} VP: a mate would score {1 + action.amount} if you keep the ship"
+        return f"offer {action.amount} VP: a mate would score {mate_points(v, action.amount)} if you keep the ship"
     if isinstance(action, Play):
         left = v.hand_sizes[action.player] - 1
         text = f"play {article(action.card)} face up"
@@ -282,7 +282,7 @@ def move_help(v: PlayerView, action: Action) -> str:
         if action.role is Role.MUTINEER:
             text += f": {destination(v, v.face_down_sizes[action.player])}"
         elif action.role is Role.MATE and v.offer is not None:
-            text += f" ({1 + v.offer} VP)"
+            text += f" ({mate_points(v, v.offer)} VP)"
         return text
     if isinstance(action, Support):
         captain, mutineer = strengths(v)
