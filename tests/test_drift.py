@@ -25,7 +25,9 @@ from meuterer.agents.greedy import best_sales, competition
 from meuterer.cards import GOODS, Card, Role
 from meuterer.cli.play import render
 from meuterer.engine import apply, is_chance_node, is_terminal, legal_actions, new_game, sample_chance
+from meuterer.errors import RulesError
 from meuterer.phases.voyage import discard_pool
+from meuterer.rules import option_values
 from meuterer.state import State, Step
 from meuterer.views import PlayerView, view
 
@@ -36,7 +38,10 @@ ODD_ISLANDS = tuple(
 """An island table unlike the box's: a tie pays more than a lone lead (so selling fewer cards
 may score more, where the rules allow it), and Piratennest buys rubies only."""
 
-SPECIAL = {"islands": (ODD_ISLANDS,), "deck": ((5, 6, 6, 7, 8, 7, 0),), "rounds": (2,)}
+NO_ANY = tuple(attrs.evolve(island, buys=Card.GRAIN if island.buys is None else island.buys) for island in ISLANDS)
+"""An island table where no island buys any good (Hochland and Piratennest buy grain)."""
+
+SPECIAL = {"islands": (ODD_ISLANDS, NO_ANY), "deck": ((5, 6, 6, 7, 8, 7, 0),), "rounds": (2,)}
 """Non-default values of the options that are not a flag, a choice or a number."""
 
 NEEDS = {"pirates_rob_at_start": {"pirates": True}, "pirates_return": {"pirates": True}}
@@ -52,9 +57,18 @@ def non_default_values(field: attrs.Attribute[Any]) -> tuple[Any, ...]:
         return (not default,)
     if isinstance(default, Enum):
         return tuple(member for member in type(default) if member is not default)
-    if isinstance(default, int):
-        return tuple(n for n in (default - 1, default + 1) if n >= 0)
+    if isinstance(default, int):  # the values tools try, and one either side of the default
+        values = {*option_values(field.name), default - 1, default + 1} - {default}
+        return tuple(n for n in sorted(values) if n >= 0 and valid(field.name, n))
     raise AssertionError(f"no non-default value for the rule option {field.name}: add one to SPECIAL")
+
+
+def valid(name: str, value: Any) -> bool:
+    try:
+        Rules(**{name: value})
+    except RulesError:
+        return False
+    return True
 
 
 CASES = [
@@ -62,7 +76,10 @@ CASES = [
     for field in attrs.fields(Rules)
     for value in non_default_values(field)
 ]
-IDS = [f"{name}={value if name != 'islands' else 'odd'}" for name, value, _ in CASES]
+IDS = [
+    f"{name}={value if name != 'islands' else ('odd' if value is ODD_ISLANDS else 'no-any')}"
+    for name, value, _ in CASES
+]
 
 
 def test_every_option_is_played_off_its_default() -> None:
