@@ -27,7 +27,6 @@ from meuterer.cli.play import render
 from meuterer.engine import apply, is_chance_node, is_terminal, legal_actions, new_game, sample_chance
 from meuterer.errors import RulesError
 from meuterer.phases.voyage import discard_pool
-from meuterer.rules import option_values
 from meuterer.state import State, Step
 from meuterer.views import PlayerView, view
 
@@ -57,8 +56,8 @@ def non_default_values(field: attrs.Attribute[Any]) -> tuple[Any, ...]:
         return (not default,)
     if isinstance(default, Enum):
         return tuple(member for member in type(default) if member is not default)
-    if isinstance(default, int):  # the values tools try, and one either side of the default
-        values = {*option_values(field.name), default - 1, default + 1} - {default}
+    if isinstance(default, int):  # none, and one either side of the default
+        values = {0, default - 1, default + 1} - {default}
         return tuple(n for n in sorted(values) if n >= 0 and valid(field.name, n))
     raise AssertionError(f"no non-default value for the rule option {field.name}: add one to SPECIAL")
 
