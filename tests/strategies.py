@@ -8,26 +8,18 @@ from collections.abc import Iterator
 from hypothesis import strategies as st
 
 import meuterer
-from meuterer import Action, DiscardPool, Reshuffle, Ring, Rules, SaleOrder, State
-from meuterer.testing import action_sequences
+from meuterer import Action, Rules, State
+from meuterer.testing import action_sequences, rules
 
 GameSetup = tuple[tuple[Action, ...], int, int, Rules]
 """(actions of a complete game, players, first captain, rules)."""
 
 
 def rule_sets() -> st.SearchStrategy[Rules]:
-    """Every combination of the rule options (default round counts and island table)."""
-    return st.builds(
-        Rules,
-        sale_order=st.sampled_from(SaleOrder),
-        withholding=st.booleans(),
-        discard_pool=st.sampled_from(DiscardPool),
-        reshuffle=st.sampled_from(Reshuffle),
-        pirates=st.booleans(),
-        ring=st.sampled_from(Ring),
-        pirates_rob_at_start=st.booleans(),
-        pirates_return=st.booleans(),
-    )
+    """Every combination of the variants and the open points of the rules (default round
+    counts, sizes and island table): :func:`meuterer.testing.rules`, whose options are read
+    from the fields of :class:`~meuterer.Rules`, each shrinking toward its default."""
+    return rules(variants=True)
 
 
 def game_setups() -> st.SearchStrategy[GameSetup]:

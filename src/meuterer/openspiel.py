@@ -71,6 +71,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from enum import StrEnum
 from typing import Any, Final
 
 import attrs
@@ -86,7 +87,7 @@ from meuterer.actions import Action, ArrangeRing, Draw
 from meuterer.cards import counts_str
 from meuterer.encoding import NUM_DRAWS, UTILITIES, ActionIds, action_ids, utilities, utility_bounds
 from meuterer.errors import MeutererError
-from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
+from meuterer.rules import DEFAULT_RULES, Ring, Rules
 from meuterer.rulings import draw_pool, legal_draw
 from meuterer.state import State, Step
 from meuterer.views import (
@@ -132,36 +133,36 @@ REWARDS: Final[Mapping[str, str]] = {
 }
 """The values of the ``reward`` parameter and what each is for."""
 
+
+def _parameter(value: object) -> int | bool | str:
+    """A rule option's value as a game parameter: ``rounds=None`` is 0, a choice its name."""
+    if value is None:
+        return 0
+    if isinstance(value, StrEnum):
+        return value.value
+    assert isinstance(value, int)
+    return value
+
+
 PARAMETERS: Final[Mapping[str, int | bool | str]] = {
     "players": 4,
     "first_captain": 0,
     "reward": "terminal",
     "utility": "score",
-    "pirates": False,
-    "ring": "fixed",
-    "rounds": 0,
-    "sale_order": "new_captain",
-    "withholding": False,
-    "discard_pool": "drawn",
-    "reshuffle": "on_draw",
-    "pirates_rob_at_start": False,
-    "pirates_return": False,
-    "hand_size": 5,
-    "loadmaster_extra": 3,
-    "max_offer": 3,
-    "cabin_boy_points": 2,
+    **{
+        field.name: _parameter(getattr(DEFAULT_RULES, field.name))
+        for field in attrs.fields(Rules)
+        if not isinstance(getattr(DEFAULT_RULES, field.name), tuple)  # not the tables (islands, deck)
+    },
 }
-"""The game parameters and their defaults (``rounds=0``: 8 rounds with 4 players, 9 with 3)."""
+"""The game parameters and their defaults (``rounds=0``: 8 rounds with 4 players, 9 with 3):
+the game's, then every rule option but the tables, read from the fields of :class:`Rules`."""
 
 _CHOICES: Final = {
     **{
-        option: tuple(member.value for member in kind)
-        for option, kind in (
-            ("ring", Ring),
-            ("sale_order", SaleOrder),
-            ("discard_pool", DiscardPool),
-            ("reshuffle", Reshuffle),
-        )
+        field.name: tuple(member.value for member in type(default))
+        for field in attrs.fields(Rules)
+        if isinstance(default := getattr(DEFAULT_RULES, field.name), StrEnum)
     },
     "reward": tuple(REWARDS),
     "utility": tuple(UTILITIES),

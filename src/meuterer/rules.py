@@ -145,6 +145,17 @@ def _validate_deck(instance: Rules, attribute: attrs.Attribute[Counts], value: C
         raise RulesError(f"the deck must hold {wanted}, got {value[6]}")
 
 
+TABLE, VARIANT, OPEN, SIZE = "table", "variant", "open", "size"
+"""The kinds of rule option (each field's ``metadata["kind"]``): the tables of the game
+(islands, deck, rounds), the variants (the pirates and the ring), the points the rulebook
+leaves open, and the sizes of the box (hand, loadmaster's cards, offer, cabin boy's points)."""
+
+
+def _kind(kind: str, *samples: object) -> dict[str, object]:
+    """A field's metadata: its kind, and for a number the values tools try (the default first)."""
+    return {"kind": kind, "samples": samples}
+
+
 def _at_least(least: int, most: int | None = None) -> Any:
     def validate(instance: Rules, attribute: attrs.Attribute[int], value: int) -> None:
         if type(value) is not int or value < least or (most is not None and value > most):
@@ -161,45 +172,49 @@ class Rules:
     Rule sets are immutable, comparable and hashable; every option is named.
     """
 
-    islands: tuple[Island, ...] = attrs.field(default=ISLANDS, validator=_validate_table)
+    islands: tuple[Island, ...] = attrs.field(default=ISLANDS, validator=_validate_table, metadata=_kind(TABLE))
     """The island table in clockwise ring order (SPEC section 1); replaceable data."""
-    pirates: bool = attrs.field(default=False, validator=_flag)
+    pirates: bool = attrs.field(default=False, validator=_flag, metadata=_kind(VARIANT))
     """The pirate variant (SPEC section 5, [HU] back of the pirate ship card): the pirate
     card is shuffled into the deck and the pirate ship starts at Piratennest."""
-    deck: Counts = attrs.field(default=attrs.Factory(_default_deck, takes_self=True), validator=_validate_deck)
+    deck: Counts = attrs.field(
+        default=attrs.Factory(_default_deck, takes_self=True), validator=_validate_deck, metadata=_kind(TABLE)
+    )
     """Deck composition as counts of ruby, salt, wine, cloth, grain, support, pirate
     (36 cards; 37 with the pirate); at most :data:`MAX_DECK` cards."""
-    ring: Ring = attrs.field(default=Ring.FIXED, converter=_to_ring)
+    ring: Ring = attrs.field(default=Ring.FIXED, converter=_to_ring, metadata=_kind(VARIANT))
     """The island arrangement (see :class:`Ring`)."""
-    rounds: int | None = attrs.field(default=None, validator=_validate_rounds)
+    rounds: int | None = attrs.field(default=None, validator=_validate_rounds, metadata=_kind(TABLE, None, 3, 12))
     """Rounds in a game; ``None`` means the rulebook's 8 with 4 players, 9 with 3; at most
     :data:`MAX_ROUNDS`."""
-    sale_order: SaleOrder = attrs.field(default=SaleOrder.NEW_CAPTAIN, converter=_to_sale_order)
+    sale_order: SaleOrder = attrs.field(default=SaleOrder.NEW_CAPTAIN, converter=_to_sale_order, metadata=_kind(OPEN))
     """Who declares sales first in phase 5 (rulebook open; see :class:`SaleOrder`)."""
-    withholding: bool = attrs.field(default=False, validator=_flag)
+    withholding: bool = attrs.field(default=False, validator=_flag, metadata=_kind(OPEN))
     """``False`` (SPEC default, "sell what you can"): a player must sell every face-up
     card of a kind he declares, and may leave no island undeclared that would buy some
     of his unsold goods. ``True``: players may withhold cards freely."""
-    discard_pool: DiscardPool = attrs.field(default=DiscardPool.DRAWN, converter=_to_discard_pool)
+    discard_pool: DiscardPool = attrs.field(default=DiscardPool.DRAWN, converter=_to_discard_pool, metadata=_kind(OPEN))
     """Which cards the loadmaster discards from (see :class:`DiscardPool`)."""
-    reshuffle: Reshuffle = attrs.field(default=Reshuffle.ON_DRAW, converter=_to_reshuffle)
+    reshuffle: Reshuffle = attrs.field(default=Reshuffle.ON_DRAW, converter=_to_reshuffle, metadata=_kind(OPEN))
     """When the discard pile is shuffled into a new deck (see :class:`Reshuffle`)."""
-    pirates_rob_at_start: bool = attrs.field(default=False, validator=_flag)
+    pirates_rob_at_start: bool = attrs.field(default=False, validator=_flag, metadata=_kind(VARIANT))
     """Pirate variant, no source says: ``False`` (SPEC default) — a pirate ship that starts
     its move on the merchant ship's island and sails away does not rob; ``True`` — it robs."""
-    pirates_return: bool = attrs.field(default=False, validator=_flag)
+    pirates_return: bool = attrs.field(default=False, validator=_flag, metadata=_kind(VARIANT))
     """Pirate variant, no source says: ``False`` (SPEC default) — the pirate ship stays where
     it stopped; ``True`` — it returns to Piratennest at the clean-up (phase 7)."""
 
-    hand_size: int = attrs.field(default=5, validator=_at_least(1, MAX_HAND_SIZE))
+    hand_size: int = attrs.field(default=5, validator=_at_least(1, MAX_HAND_SIZE), metadata=_kind(SIZE, 5, 3, 4, 6))
     """Cards in a full hand (setup and phase 8); at most :data:`MAX_HAND_SIZE`."""
-    loadmaster_extra: int = attrs.field(default=3, validator=_at_least(0, MAX_LOADMASTER_EXTRA))
+    loadmaster_extra: int = attrs.field(
+        default=3, validator=_at_least(0, MAX_LOADMASTER_EXTRA), metadata=_kind(SIZE, 3, 0, 1, 2, 4)
+    )
     """Extra cards the loadmaster draws, and then discards, in phase 8; at most
     :data:`MAX_LOADMASTER_EXTRA`."""
-    max_offer: int = attrs.field(default=3, validator=_at_least(0, MAX_OFFER))
+    max_offer: int = attrs.field(default=3, validator=_at_least(0, MAX_OFFER), metadata=_kind(SIZE, 3, 0, 1, 5))
     """The captain's highest offer to the mate (captain cards show 0 to 3); at most
     :data:`MAX_OFFER`."""
-    cabin_boy_points: int = attrs.field(default=2, validator=_at_least(0, MAX_POINTS))
+    cabin_boy_points: int = attrs.field(default=2, validator=_at_least(0, MAX_POINTS), metadata=_kind(SIZE, 2, 0, 4))
     """Victory points of the cabin boy after a successful mutiny; at most
     :data:`~meuterer.islands.MAX_POINTS`."""
 
@@ -215,3 +230,41 @@ class Rules:
         if self.rounds is not None:
             return self.rounds
         return 9 if players == 3 else 8
+
+
+for _field in attrs.fields(Rules):  # every option says what it is (tools read it)
+    if _field.metadata.get("kind") not in (TABLE, VARIANT, OPEN, SIZE):
+        raise TypeError(f"Rules.{_field.name} declares no kind: give it metadata=_kind(...)")
+
+DEFAULT_RULES = Rules()
+"""The SPEC default rule set."""
+
+
+def option_kind(name: str) -> str:
+    """The kind of the rule option ``name`` (:data:`TABLE`, :data:`VARIANT`, :data:`OPEN` or
+    :data:`SIZE`), as its field declares it.
+
+    >>> option_kind("withholding"), option_kind("hand_size")
+    ('open', 'size')
+    """
+    kind: str = attrs.fields_dict(Rules)[name].metadata["kind"]
+    return kind
+
+
+def option_values(name: str) -> tuple[Any, ...]:
+    """The values of the rule option ``name`` that tests and tools try, the default first:
+    both values of a flag, every member of a choice, the sample values its field declares
+    for a number or a table (``()`` for the island table and the deck: no list of them).
+
+    >>> option_values("sale_order")
+    (<SaleOrder.NEW_CAPTAIN: 'new_captain'>, <SaleOrder.ROUND_CAPTAIN: 'round_captain'>)
+    >>> option_values("pirates"), option_values("max_offer"), option_values("deck")
+    ((False, True), (3, 0, 1, 5), ())
+    """
+    default = getattr(DEFAULT_RULES, name)
+    if isinstance(default, bool):
+        return (default, not default)
+    if isinstance(default, StrEnum):
+        return (default, *(member for member in type(default) if member is not default))
+    samples: tuple[Any, ...] = attrs.fields_dict(Rules)[name].metadata["samples"]
+    return samples

@@ -43,7 +43,7 @@ class Phase(IntEnum):
     CLEAN_UP = 7
     """7. Face-up cards are discarded; face-down cards go back to the hands."""
     DRAW = 8
-    """8. Players draw up to five cards; the loadmaster draws and discards three more."""
+    """8. Players draw up to a full hand (``hand_size``); the loadmaster draws and discards his extra cards."""
     ROLES_RETURN = 9
     """9. Role cards return to the centre."""
     END_OF_ROUND = 10

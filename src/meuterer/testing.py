@@ -18,6 +18,7 @@ import random
 import time
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
+from enum import Enum
 from itertools import accumulate
 from typing import Any, Protocol
 
@@ -32,7 +33,7 @@ from meuterer.engine import apply, is_chance_node, is_terminal, legal_actions, n
 from meuterer.fast.engine import FastGame
 from meuterer.game import Game
 from meuterer.record import Record, make_record
-from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
+from meuterer.rules import OPEN, SIZE, VARIANT, Rules, option_values
 from meuterer.rulings import robbery
 from meuterer.state import State, Step
 from meuterer.views import dumps_view, view
@@ -51,27 +52,28 @@ def option_choices(variants: bool = True, sizes: bool = False) -> dict[str, st.S
     >>> list(option_choices(variants=False, sizes=True))[4:]
     ['hand_size', 'loadmaster_extra', 'max_offer', 'cabin_boy_points']
     """
-    choices: dict[str, st.SearchStrategy[Any]] = {
-        "sale_order": st.sampled_from(SaleOrder),
-        "withholding": st.booleans(),
-        "discard_pool": st.sampled_from(DiscardPool),
-        "reshuffle": st.sampled_from(Reshuffle),
+    kinds = (OPEN, *((VARIANT,) if variants else ()), *((SIZE,) if sizes else ()))
+    return {
+        field.name: option_strategy(field.name)
+        for kind in kinds
+        for field in attrs.fields(Rules)
+        if field.metadata["kind"] == kind
     }
-    if variants:
-        choices.update(
-            pirates=st.booleans(),
-            ring=st.sampled_from(Ring),
-            pirates_rob_at_start=st.booleans(),
-            pirates_return=st.booleans(),
-        )
-    if sizes:
-        choices.update(
-            hand_size=st.sampled_from((5, 3, 4, 6)),
-            loadmaster_extra=st.sampled_from((3, 0, 1, 2, 4)),
-            max_offer=st.sampled_from((3, 0, 1, 5)),
-            cabin_boy_points=st.sampled_from((2, 0, 4)),
-        )
-    return choices
+
+
+def option_strategy(name: str) -> st.SearchStrategy[Any]:
+    """The values of the rule option ``name`` (:func:`meuterer.rules.option_values`), shrinking
+    toward its default.
+
+    >>> option_strategy("hand_size")
+    sampled_from((5, 3, 4, 6))
+    """
+    values = option_values(name)
+    if values == (False, True):
+        return st.booleans()
+    if isinstance(values[0], Enum):
+        return st.sampled_from(type(values[0]))
+    return st.sampled_from(values)
 
 
 def rules(variants: bool = True) -> st.SearchStrategy[Rules]:

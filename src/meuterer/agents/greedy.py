@@ -24,7 +24,16 @@ from meuterer._cache import bounded
 from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sell, Support
 from meuterer.cards import GOODS, Card, Counts, Role
 from meuterer.islands import Island
-from meuterer.rulings import destination, island_points, robbery, strengths
+from meuterer.rules import Rules
+from meuterer.rulings import (
+    destination,
+    island_points,
+    mate_points,
+    robbery,
+    role_points,
+    sale_declarations,
+    strengths,
+)
 from meuterer.views import PlayerView
 
 from .base import Decision
@@ -40,7 +49,10 @@ KEEP_GOOD = 0.1
 MUTINY_WEIGHT = 0.25
 """How much of his destination's ship value a non-captain counts on when planning his plays."""
 LOADMASTER = 0.8
-"""Worth of the loadmaster's three extra cards (none in the last round)."""
+"""Worth of the loadmaster's extra cards (none in the last round) when he draws as many as the
+rulebook says (:data:`TUNED_EXTRA`); in proportion to them otherwise."""
+TUNED_EXTRA = Rules().loadmaster_extra
+"""The number of extra cards :data:`LOADMASTER` was tuned for: the default ``loadmaster_extra``."""
 PLAY_COST = 0.05
 """A small price per card played, so that of two equal plans the one that passes sooner wins."""
 
@@ -70,41 +82,45 @@ def bought(island: Island) -> tuple[Card, ...]:
     return tuple(card for card in GOODS if island.buys_card(card))
 
 
-def sale_options(island: Island, goods: Counts) -> list[tuple[int, int]]:
-    """Every (card, count) one may sell on ``island`` from ``goods``."""
-    return [(card, n) for card in bought(island) if goods[card] for n in range(1, goods[card] + 1)]
-
-
 Competition = tuple[tuple[Island, tuple[int, ...]], ...]
 """The active islands, each with the other players' counts there."""
 
 
 @bounded(size=1 << 16)
-def best_sales(islands: Competition, goods: Counts, merchant: bool = False) -> int:
+def best_sales(islands: Competition, goods: Counts, merchant: bool = False, withholding: bool = False) -> int:
     """The most points ``goods`` can earn on the active ``islands`` (each with the others'
-    counts there), one kind per island, a kind possibly split between two islands.
+    counts there) by a declaration the rules allow (:func:`meuterer.rulings.sale_declarations`:
+    one kind per island, a kind possibly split between two islands; with ``withholding``
+    false, the rule set's default, the seller must sell what he can).
 
     >>> from meuterer import ISLANDS
     >>> hochland, karge_zunge = ISLANDS[0], ISLANDS[3]  # 4/3/2 any good, 6/3/2 grain
     >>> best_sales(((hochland, (1,)), (karge_zunge, (1,))), (0, 0, 0, 0, 4, 0, 0))
     10
     """
-    if not islands:
-        return 0
-    if len(islands) == 1:
-        island, others = islands[0]
-        return max((points_on(island, goods[card], others, merchant) for card in bought(island)), default=0)
-    (first, others_a), (second, others_b) = islands[0], islands[1]
-    options_b = sale_options(second, goods)
-    best = max((points_on(second, n, others_b, merchant) for _, n in options_b), default=0)
-    for card_a, n_a in sale_options(first, goods):
-        here = points_on(first, n_a, others_a, merchant)
-        there = 0
-        for card_b, n_b in options_b:
-            if card_b != card_a or n_a + n_b <= goods[card_a]:
-                there = max(there, points_on(second, n_b, others_b, merchant))
-        best = max(best, here + there)
+    best = 0
+    for sold in _counts_sold(goods, tuple(island for island, _ in islands), withholding):
+        total = 0
+        for (island, others), count in zip(islands, sold, strict=True):
+            if count:
+                total += _points_on(island, count, others, merchant)
+        if total > best:
+            best = total
     return best
+
+
+@bounded(size=1 << 14)
+def _counts_sold(goods: Counts, islands: tuple[Island, ...], withholding: bool) -> tuple[tuple[int, ...], ...]:
+    """How many cards each island gets in the legal declarations of a seller showing ``goods``
+    on ``islands`` (the points depend on nothing else), each distinct outcome once."""
+    index = {island.name: i for i, island in enumerate(islands)}
+    outcomes = set()
+    for declaration in sale_declarations(goods, [(island.name, island) for island in islands], withholding):
+        sold = [0] * len(islands)
+        for sale in declaration:
+            sold[index[sale.island]] += sale.count
+        outcomes.add(tuple(sold))
+    return tuple(sorted(outcomes))
 
 
 def opponent_count(view: PlayerView, seat: int, island: Island) -> int:
@@ -277,6 +293,7 @@ class GreedyAgent:
         me = view.player
         assert me is not None
         hand = view.hand
+        withholding = view.rules.withholding
         islands = competition(view, me)
         rob = self._pirate(view, legal, islands)
         if rob is not None:
@@ -302,7 +319,7 @@ class GreedyAgent:
             for card, n in zip(sellable, counts, strict=True):
                 goods[card] += n
             played = sum(counts)
-            base = best_sales(islands, tuple(goods)) - played * (KEEP_GOOD + PLAY_COST)
+            base = best_sales(islands, tuple(goods), False, withholding) - played * (KEEP_GOOD + PLAY_COST)
             for x in range(len(filler) + 1):
                 value = base - lost[x] + ships[size - played - x]
                 if value > best + 1e-9:
@@ -317,7 +334,7 @@ class GreedyAgent:
             def gain(card: Card) -> tuple[int, int]:
                 goods = face_up[:]
                 goods[card] += 1
-                return planned[card], best_sales(islands, tuple(goods))
+                return planned[card], best_sales(islands, tuple(goods), False, withholding)
 
             card = max((card for card in sellable if planned[card]), key=gain)
         return next(a for a in legal if isinstance(a, Play) and a.card == card)
@@ -329,12 +346,13 @@ class GreedyAgent:
             return None
         if not robbery(view, sum(view.hand) - 1):
             return None
-        mine = best_sales(islands, view.face_up[me])
+        withholding = view.rules.withholding
+        mine = best_sales(islands, view.face_up[me], False, withholding)
         theirs = 0
         for seat in range(view.players):
             if seat != me:
                 others = competition(view, seat)
-                theirs += best_sales(others, view.face_up[seat])
+                theirs += best_sales(others, view.face_up[seat], False, withholding)
         if theirs / (view.players - 1) - mine > 1.5:
             return next(a for a in legal if isinstance(a, Play) and a.card == PIRATE)
         return None
@@ -371,6 +389,8 @@ class GreedyAgent:
         else:
             captain_ship = _ship(view, view.hand_sizes[captain])
         offer = view.offer or 0
+        boy_points = view.rules.cabin_boy_points
+        withholding = view.rules.withholding
 
         def success(attack: float, defence: float) -> float:
             return _logistic(1.3 * (attack - defence + 0.5))
@@ -385,21 +405,24 @@ class GreedyAgent:
             elif role is Role.CABIN_BOY:
                 attacker = before_support if mutineer_gone else q * 3
                 p_mutiny = 1.0 if mutineer_gone else 0.5 * p_later
-                values[role] = p_mutiny * success(attacker + mine, captain_side + mate_strength) * 2
+                values[role] = p_mutiny * success(attacker + mine, captain_side + mate_strength) * boy_points
             elif role is Role.MATE:
                 attacker = before_support + boy_strength if mutineer_gone else q * 3
                 p_mutiny = 1.0 if mutineer_gone else 0.6 * p_later
                 keep = 1 - p_mutiny * success(attacker, captain_side + 1 + mine)
-                values[role] = keep * (1 + offer)
+                values[role] = keep * mate_points(view, offer)
             elif role is Role.MERCHANT:
                 # Half as now, half with one more card from every player still playing.
                 face_up = view.face_up[me]
                 value = 0.0
                 for islands in (competition(view, me), competition(view, me, later=True)):
-                    value += 0.5 * (best_sales(islands, face_up, True) - best_sales(islands, face_up))
+                    value += 0.5 * (
+                        best_sales(islands, face_up, True, withholding)
+                        - best_sales(islands, face_up, False, withholding)
+                    )
                 values[role] = value
             else:
-                values[role] = 0.0 if last else LOADMASTER
+                values[role] = 0.0 if last else LOADMASTER * (view.rules.loadmaster_extra / TUNED_EXTRA)
         return values
 
     def role(self, view: PlayerView, legal: Sequence[Action]) -> Action:
@@ -422,18 +445,7 @@ class GreedyAgent:
         defending = me in defenders
         opponents = attackers if defending else defenders
         hidden_cards = sum(view.face_down_sizes[s] for s in view.queue if s in opponents)
-        offer = view.offer or 0
-        future = 0.0 if _last_round(view) else CAPTAINCY
-        mate = Role.MATE in roles
-        assert view.captain_destination is not None and view.mutineer_destination is not None
-        if me == captain:
-            stake = view.island(view.captain_destination).ship - (offer if mate else 0) + future
-        elif roles[me] is Role.MATE:
-            stake = 1.0 + offer
-        elif roles[me] is Role.MUTINEER:
-            stake = view.island(view.mutineer_destination).ship + future
-        else:
-            stake = 2.0
+        stake = self.stake(view)
         best, choice = -math.inf, legal[0]
         for action in legal:
             assert isinstance(action, Support)
@@ -444,6 +456,22 @@ class GreedyAgent:
             if value > best + 1e-9:
                 best, choice = value, action
         return choice
+
+    def mutiny_points(self, view: PlayerView) -> int:
+        """The role points this player scores in phase 5 if his side wins the mutiny (by the
+        engine's own rule, :func:`meuterer.rulings.role_points`)."""
+        me = view.player
+        assert me is not None
+        return role_points(view, mutiny=view.roles[me] in (Role.MUTINEER, Role.CABIN_BOY))[me]
+
+    def stake(self, view: PlayerView) -> float:
+        """What winning the mutiny is worth to this player: :meth:`mutiny_points`, and for the
+        captain or the mutineer the captain cards for the next round (:data:`CAPTAINCY`, but
+        not in the last)."""
+        me = view.player
+        assert me is not None
+        keeps_ship = me == view.captain or view.roles[me] is Role.MUTINEER
+        return self.mutiny_points(view) + (CAPTAINCY if keeps_ship and not _last_round(view) else 0.0)
 
     # Phase 5: sales ------------------------------------------------------------------------
 
@@ -489,7 +517,8 @@ class GreedyAgent:
         return value
 
     def discard(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        """Discard the three cards whose loss leaves the best hand (:meth:`hand_value`)."""
+        """Discard the cards (``loadmaster_extra`` of them) whose loss leaves the best hand
+        (:meth:`hand_value`)."""
 
         def left(action: Action) -> float:
             assert isinstance(action, Discard)

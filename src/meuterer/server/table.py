@@ -46,7 +46,7 @@ from meuterer.actions import Action, ChooseRole, Draw, parse_action
 from meuterer.agents import Agent, make_agent
 from meuterer.cards import Card, Role
 from meuterer.cli.play.narrate import Narrator
-from meuterer.cli.play.render import PHASE_HELP, move_help
+from meuterer.cli.play.render import move_help, phase_help
 from meuterer.engine import apply, current_player, is_chance_node, is_terminal, sample_chance
 from meuterer.errors import MeutererError
 from meuterer.game import Game
@@ -138,7 +138,7 @@ def state_frame(v: PlayerView, names: Sequence[str]) -> dict[str, Any]:
         "to_act": None if over else v.to_act,
         "scores": list(v.scores),
         "winners": list(winners(v)) if over else None,
-        "hint": PHASE_HELP.get(v.step, "") if legal else "",
+        "hint": phase_help(v) if legal else "",
         "legal": [{"action": str(a), "help": move_help(v, a)} for a in legal],
         "svg": str(board(v, names=names)),
     }

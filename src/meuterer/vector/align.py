@@ -29,15 +29,15 @@ from meuterer import engine
 from meuterer.actions import Draw, parse_action
 from meuterer.cards import Card
 from meuterer.encoding import UTILITIES, utilities
-from meuterer.rules import Rules
+from meuterer.rules import Rules, option_values
 from meuterer.state import Step
 from meuterer.vector.engine import CHANCE, RING, TERMINAL, VectorGame
 from meuterer.vector.observation import observations
 from meuterer.views import dumps_view, observation_layout, view
 
-__all__ = ["RULE_SETS", "Alignment", "VectorAdapter", "align"]
+__all__ = ["INTERACTIONS", "RULE_SETS", "Alignment", "VectorAdapter", "align", "covering"]
 
-RULE_SETS: tuple[Rules, ...] = (
+INTERACTIONS: tuple[Rules, ...] = (
     Rules(),
     Rules(pirates=True),
     Rules(pirates=True, pirates_rob_at_start=True, pirates_return=True, reshuffle="when_empty"),
@@ -46,8 +46,34 @@ RULE_SETS: tuple[Rules, ...] = (
     Rules(withholding=True, rounds=12, hand_size=4, loadmaster_extra=2, max_offer=5, cabin_boy_points=3),
     Rules(hand_size=7, loadmaster_extra=1, deck=(6, 6, 6, 8, 8, 8, 0), rounds=4, pirates_return=True),
 )
-"""Rule sets in which every value of every rule option appears (the fast engine's, and a
-bigger deck and hand)."""
+"""Rule sets chosen for how their options act together (the pirates' options with and
+without each other, a bigger deck and hand)."""
+
+
+def covering(chosen: Iterable[Rules]) -> tuple[Rules, ...]:
+    """Rule sets that, with ``chosen``, let every value of every rule option
+    (:func:`meuterer.rules.option_values`, from the fields of :class:`~meuterer.Rules`) appear:
+    the ``i``-th takes the ``i``-th value each option still lacks.
+
+    >>> [(r.hand_size, r.max_offer) for r in covering([Rules()])][:2]
+    [(3, 0), (4, 1)]
+    """
+    chosen = tuple(chosen)
+    missing = {
+        field.name: [
+            value for value in option_values(field.name) if all(getattr(r, field.name) != value for r in chosen)
+        ]
+        for field in attrs.fields(Rules)
+    }
+    width = max(map(len, missing.values()), default=0)
+    return tuple(
+        Rules(**{name: values[i] for name, values in missing.items() if i < len(values)}) for i in range(width)
+    )
+
+
+RULE_SETS: tuple[Rules, ...] = INTERACTIONS + covering(INTERACTIONS)
+"""Rule sets in which every value of every rule option appears: :data:`INTERACTIONS`, then
+:func:`covering` for the values they lack."""
 
 
 @attrs.frozen

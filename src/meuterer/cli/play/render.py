@@ -11,46 +11,109 @@ from rich.table import Table
 from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sale, Sell, Support
 from meuterer.cards import CARD_BY_NAME, Card, Role, counts_str
 from meuterer.machine import STEPS, Actor
+from meuterer.rules import DiscardPool, Rules
 from meuterer.rulings import destination as ruled_destination
-from meuterer.rulings import pirate_destination, robbery, strengths
+from meuterer.rulings import mate_points, pirate_destination, robbery, strengths
 from meuterer.state import Step
 from meuterer.views import PlayerView
 
-ROLE_HELP: Final = {
-    Role.MUTINEER: "seize the ship: your face-down cards set your own destination",
-    Role.CABIN_BOY: "side with the mutineer: 2 VP if a mutiny succeeds",
-    Role.MATE: "side with the captain (counts as 1 support): 1 VP + the offer if he keeps the ship",
-    Role.MERCHANT: "a tie for the lead on an island still pays you value I",
-    Role.LOADMASTER: "draw 3 extra cards in phase 8, then discard 3 of them",
-}
+NUMBER_WORDS: Final = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
-PHASE_HELP: Final = {
-    Step.OFFER: (
-        "Phase 1, the captain's offer: choose how many VP (0 to 3) you hand over to a mate. The mate scores "
-        "1 + the offer, which you pay, if you keep the ship; with no mate you pay nothing."
-    ),
-    Step.PLAY: (
-        "Phase 2, offering goods: play one card face up, or pass. Passing lays your whole hand face down; "
-        "the number N of face-down cards is your destination, N islands clockwise from the ship (the 'steps' "
-        "column of the island table). The captain's destination is fixed when he passes; anyone else takes a "
-        "role at once. Face-up goods are sold in phase 5 on the active islands, where the players selling "
-        "the most cards score I (alone), II (two tied) or III (three tied)."
-    ),
-    Step.CHOOSE_ROLE: (
-        "Phase 2, taking a role: pick one of the roles still in the centre. Roles are secret until everyone "
-        "has passed; a mutineer's destination is N islands clockwise from the ship, N being his face-down cards."
-    ),
-    Step.MUTINY: (
-        "Phase 4, mutiny: turn any of your face-down support cards face up. The captain's side (captain, "
-        "mate +1) faces the mutineer's side (mutineer, cabin boy); the stronger wins and a tie goes to the "
-        "mutineer. Cards turned up here are lost at the clean-up."
-    ),
-    Step.SELL: (
-        "Phase 5, sales: declare what you sell, one kind of good per active island. Hochland and Piratennest "
-        "buy any good; the other islands only their own. Support and pirate cards never sell."
-    ),
-    Step.LOADMASTER_DISCARD: "Phase 8, the loadmaster's discard: choose three of the cards you have just drawn.",
-}
+
+def number_word(n: int) -> str:
+    """``n`` in words up to ten (``no`` for 0), else in digits: the texts state the rule set's numbers.
+
+    >>> number_word(3), number_word(0), number_word(12)
+    ('three', 'no', '12')
+    """
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+
+
+def _discard_pool_text(rules: Rules) -> str:
+    return "the cards you have just drawn" if rules.discard_pool is DiscardPool.DRAWN else "your hand"
+
+
+def role_help(rules: Rules, role: Role) -> str:
+    """What ``role`` does under ``rules``, in a line (every number read from the rule set).
+
+    >>> role_help(Rules(), Role.CABIN_BOY)
+    'side with the mutineer: 2 VP if a mutiny succeeds'
+    >>> role_help(Rules(loadmaster_extra=2, discard_pool="hand"), Role.LOADMASTER)
+    'draw two extra cards in phase 8, then discard two cards of your hand'
+    """
+    if role is Role.MUTINEER:
+        return "seize the ship: your face-down cards set your own destination"
+    if role is Role.CABIN_BOY:
+        return f"side with the mutineer: {rules.cabin_boy_points} VP if a mutiny succeeds"
+    if role is Role.MATE:
+        return "side with the captain (counts as 1 support): 1 VP + the offer if he keeps the ship"
+    if role is Role.MERCHANT:
+        return "a tie for the lead on an island still pays you value I"
+    if not rules.loadmaster_extra:
+        return "draw no extra cards: under these rules the role brings nothing in phase 8"
+    extra = number_word(rules.loadmaster_extra)
+    noun = "card" if rules.loadmaster_extra == 1 else "cards"
+    where = "of them" if rules.discard_pool is DiscardPool.DRAWN else f"{noun} of your hand"
+    return f"draw {extra} extra {noun} in phase 8, then discard {extra} {where}"
+
+
+def _any_buyers(rules: Rules) -> str:
+    names = [island.name for island in rules.islands if island.buys is None]
+    if not names:
+        return "Every island buys only its own good."
+    verb = "buys" if len(names) == 1 else "buy"
+    return f"{' and '.join(names)} {verb} any good; the other islands only their own."
+
+
+def phase_help(v: PlayerView) -> str:
+    """The rules of the step ``v`` is at, in a few lines, for the player to act ("" for a
+    step without a decision); every number is read from the rule set ``v.rules``."""
+    rules = v.rules
+    step = v.step
+    if step is Step.OFFER:
+        return (
+            f"Phase 1, the captain's offer: choose how many VP (0 to {rules.max_offer}) you hand over to a mate. "
+            "The mate scores 1 + the offer, which you pay, if you keep the ship; with no mate you pay nothing."
+        )
+    if step is Step.PLAY:
+        return (
+            "Phase 2, offering goods: play one card face up, or pass. Passing lays your whole hand face down; "
+            "the number N of face-down cards is your destination, N islands clockwise from the ship (the 'steps' "
+            "column of the island table). The captain's destination is fixed when he passes; anyone else takes a "
+            "role at once. Face-up goods are sold in phase 5 on the active islands, where the players selling "
+            "the most cards score I (alone), II (two tied) or III (three tied)."
+        )
+    if step is Step.CHOOSE_ROLE:
+        return (
+            "Phase 2, taking a role: pick one of the roles still in the centre. Roles are secret until everyone "
+            "has passed; a mutineer's destination is N islands clockwise from the ship, N being his face-down cards."
+        )
+    if step is Step.MUTINY:
+        return (
+            "Phase 4, mutiny: turn any of your face-down support cards face up. The captain's side (captain, "
+            "mate +1) faces the mutineer's side (mutineer, cabin boy); the stronger wins and a tie goes to the "
+            "mutineer. Cards turned up here are lost at the clean-up."
+        )
+    if step is Step.SELL:
+        keep = (
+            "You may keep back any goods."
+            if rules.withholding
+            else "You must sell what you can: every face-up card of a kind you declare, and something on every "
+            "active island that buys one of your goods."
+        )
+        return (
+            "Phase 5, sales: declare what you sell, one kind of good per active island. "
+            f"{_any_buyers(rules)} Support and pirate cards never sell. {keep}"
+        )
+    if step is Step.LOADMASTER_DISCARD:
+        if not rules.loadmaster_extra:
+            return "Phase 8, the loadmaster's discard: the rules give him no extra cards, so he discards nothing."
+        return (
+            f"Phase 8, the loadmaster's discard: choose {number_word(rules.loadmaster_extra)} of "
+            f"{_discard_pool_text(rules)}."
+        )
+    return ""
+
 
 HELP: Final = """\
 Commands:
@@ -194,7 +257,7 @@ def players_table(v: PlayerView, name: Callable[[int], str]) -> Table:
 def move_help(v: PlayerView, action: Action) -> str:
     """What ``action`` does, in words, for the human who may choose it."""
     if isinstance(action, Offer):
-        return f"offer {action.amount} VP: a mate would score {1 + action.amount} if you keep the ship"
+        return f"offer {action.amount} VP: a mate would score {mate_points(v, action.amount)} if you keep the ship"
     if isinstance(action, Play):
         left = v.hand_sizes[action.player] - 1
         text = f"play {article(action.card)} face up"
@@ -215,11 +278,11 @@ def move_help(v: PlayerView, action: Action) -> str:
             return f"lay your {cards(n)} face down: your destination is {destination(v, n)}"
         return f"lay your {cards(n)} face down and take a role; a mutineer would sail to {destination(v, n)}"
     if isinstance(action, ChooseRole):
-        text = ROLE_HELP[action.role]
+        text = role_help(v.rules, action.role)
         if action.role is Role.MUTINEER:
             text += f": {destination(v, v.face_down_sizes[action.player])}"
         elif action.role is Role.MATE and v.offer is not None:
-            text += f" ({1 + v.offer} VP)"
+            text += f" ({mate_points(v, v.offer)} VP)"
         return text
     if isinstance(action, Support):
         captain, mutineer = strengths(v)
@@ -229,7 +292,9 @@ def move_help(v: PlayerView, action: Action) -> str:
     if isinstance(action, Sell):
         return "sell nothing" if not action.sales else "sell " + sales_text(action.sales)
     if isinstance(action, Discard):
-        return "discard these three, keep the rest"
+        if not action.cards:
+            return "discard nothing (the rules give the loadmaster no extra cards)"
+        return f"discard these {number_word(len(action.cards))}, keep the rest"
     return ""
 
 

@@ -27,10 +27,10 @@ from meuterer.views import PlayerView, view
 from .narrate import Narrator
 from .render import (
     HELP,
-    PHASE_HELP,
     canonical,
     cards,
     move_help,
+    phase_help,
     players_table,
     plural,
     ring_table,
@@ -311,7 +311,7 @@ class _Session(Narrator):
 
     def help(self, v: PlayerView) -> None:
         self.say(HELP)
-        hint = PHASE_HELP.get(v.step)
+        hint = phase_help(v)
         if hint:
             self.say(hint)
 
