@@ -126,6 +126,12 @@ def test_a_league_plays_every_table_in_every_rotation_from_one_seed_per_deal() -
         )
 
 
+def test_a_league_gives_the_same_games_with_one_process_or_two() -> None:
+    one = run_league(["greedy", "random"], games=6, players=3, seed=8)
+    two = run_league(["greedy", "random"], games=6, players=3, seed=8, jobs=2)
+    assert two.results == one.results and two.jobs == 2
+
+
 @pytest.mark.parametrize(("agents", "players"), [(5, 4), (4, 4), (6, 4), (4, 3), (2, 4)])
 def test_over_a_round_every_agent_holds_every_seat_equally_often(agents: int, players: int) -> None:
     names = [f"a{k}" for k in range(agents)]
