@@ -20,7 +20,7 @@ from meuterer.actions import Action, ArrangeRing, Draw
 from meuterer.cli import rate as rate_cli
 from meuterer.cli.main import main
 from meuterer.errors import SetupError
-from meuterer.tournament import GameResult, game_seed, read_results
+from meuterer.tournament import GameResult, game_seed, ray_available, read_results
 from meuterer.tournament.rate import (
     Interval,
     league_games,
@@ -130,6 +130,18 @@ def test_a_league_gives_the_same_games_with_one_process_or_two() -> None:
     one = run_league(["greedy", "random"], games=6, players=3, seed=8)
     two = run_league(["greedy", "random"], games=6, players=3, seed=8, jobs=2)
     assert two.results == one.results and two.jobs == 2
+
+
+@pytest.mark.skipif(not ray_available(), reason="ray is not installed (pip install 'meuterer[ray]')")
+def test_a_league_on_ray_gives_the_same_games_as_local_processes() -> None:
+    import ray
+
+    try:
+        on_ray = run_league(["greedy", "random"], games=6, players=3, seed=8, jobs=2, backend="ray")
+    finally:
+        ray.shutdown()
+    local = run_league(["greedy", "random"], games=6, players=3, seed=8)
+    assert on_ray.results == local.results and on_ray.backend == "ray"
 
 
 @pytest.mark.parametrize(("agents", "players"), [(5, 4), (4, 4), (6, 4), (4, 3), (2, 4)])
