@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import csv
+import importlib.util
 import io
 import json
 import math
@@ -351,3 +352,42 @@ def test_an_interrupted_league_keeps_its_games_and_resumes_to_the_same_results(
     resumed = sorted(read_results(io.StringIO(out.read_text()), "jsonl"), key=lambda r: r.index)
     whole = run_league(["greedy", "random"], 6, players=3, seed=5).results
     assert resumed == list(whole)
+
+
+def test_the_command_says_what_is_missing_or_wrong(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _needs("openskill")
+    out = tmp_path / "games.jsonl"
+    assert main([*ARGS, "--baseline", "0", "--out", str(out)]) == 0
+    assert main([*ARGS, "--baseline", "0", "--out", str(out)]) == 2  # exists: --resume or --force
+    assert "--resume, or replace it with --force" in capsys.readouterr().err
+    other_seed = ["6" if arg == "5" else arg for arg in ARGS]  # --seed 6 instead of 5
+    assert main([*other_seed, "--baseline", "0", "--out", str(out), "--resume"]) == 2
+    assert "is not game 0 of this league" in capsys.readouterr().err
+    if Path("/dev/full").exists():
+        assert main([*ARGS, "--baseline", "0", "--out", "/dev/full", "--force"]) == 1
+        assert "cannot write" in capsys.readouterr().err
+    real = importlib.util.find_spec
+    monkeypatch.setattr("meuterer.cli.rate.find_spec", lambda name: None if name == "matplotlib" else real(name))
+    assert main([*ARGS, "--plot", str(tmp_path / "p.png")]) == 2
+    assert "--plot needs matplotlib" in capsys.readouterr().err
+    monkeypatch.setattr("meuterer.cli.rate.find_spec", lambda name: None)
+    assert main(ARGS) == 2
+    assert "ratings need openskill: pip install 'meuterer[rate]'" in capsys.readouterr().err
+
+
+def test_the_library_refuses_bad_leagues_and_missing_extras(monkeypatch: pytest.MonkeyPatch) -> None:
+    from meuterer.tournament.rate import plot_ratings, seat_baseline
+
+    with pytest.raises(SetupError, match="games must be"):
+        run_league(["greedy", "random"], 0, players=3)
+    with pytest.raises(SetupError, match="backend"):
+        run_league(["greedy", "random"], 3, players=3, backend="cloud")  # type: ignore[arg-type]
+    assert run_league(["greedy", "random"], 3, players=3).seed >= 0  # a random seed, kept
+    monkeypatch.setitem(sys.modules, "meuterer.vector", None)
+    with pytest.raises(SetupError, match=r"meuterer\[vector\]"):
+        seat_baseline(10)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(SetupError, match=r"meuterer\[rate\]"):
+        plot_ratings(None, "x.png")  # type: ignore[arg-type]

@@ -184,7 +184,7 @@ def run_rate(args: argparse.Namespace) -> int:
     rules = Rules(pirates=True) if args.pirates else None
 
     def fail(message: str) -> int:
-        err.print(f"meuterer rate: error: {message}", markup=False)
+        err.print(f"meuterer rate: error: {message}", markup=False, soft_wrap=True)
         return 2
 
     if args.games < 1:
@@ -260,7 +260,9 @@ def run_rate(args: argparse.Namespace) -> int:
                 failed = error
     if failed is not None:
         where = f" {failed.filename}" if failed.filename else ""
-        err.print(f"meuterer rate: error: cannot write{where}: {failed.strerror or failed}", markup=False)
+        err.print(
+            f"meuterer rate: error: cannot write{where}: {failed.strerror or failed}", markup=False, soft_wrap=True
+        )
         return 1
     seconds = time.perf_counter() - start
     everything = league.results if league is not None else tuple(sorted([*done, *finished], key=lambda r: r.index))
