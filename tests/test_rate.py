@@ -255,6 +255,7 @@ def test_ratings_rank_a_strong_agent_above_random_players() -> None:
     assert greedy.wins.low > random_.wins.high
     assert greedy.margin.low > 0 > random_.margin.high
     assert greedy.games == 40 and random_.games == 120
+    assert greedy.ms_per_move is not None and greedy.ms_per_move > 0
 
 
 def test_a_rating_follows_the_results_not_the_names() -> None:
@@ -306,7 +307,8 @@ def test_the_command_prints_the_tables_and_writes_csv_json_and_a_plot(
     assert (data["players"], data["games"], data["deals"], data["baseline"]) == (3, 6, 2, [])
     assert [agent["agent"] for agent in data["agents"]] == ["greedy", "random"]
     assert data["agents"][0]["games"] == 6 and len(data["agents"][0]["seats"]) == 3
-    assert "Resumed: 6 games were already in" in capsys.readouterr().out
+    assert data["agents"][0]["ms_per_move"] is None  # results read back have no timings
+    assert "Resumed: 6 games of this league were already in" in capsys.readouterr().out
 
 
 def test_the_command_refuses_what_it_cannot_do(capsys: pytest.CaptureFixture[str]) -> None:

@@ -135,7 +135,7 @@ def ratings_table(ratings: Ratings) -> Table:
             f"{agent.mu:.1f}",
             f"{agent.sigma:.1f}",
             f"{agent.ordinal:.1f}",
-            f"{agent.ms_per_move:.2f}",
+            "-" if agent.ms_per_move is None else f"{agent.ms_per_move:.2f}",
         )
     return table
 
@@ -277,7 +277,8 @@ def run_rate(args: argparse.Namespace) -> int:
     if interrupted:
         out.print(f"Interrupted: {len(everything)} of {games} games finished.")
     elif done:
-        out.print(f"Resumed: {len(done)} games were already in {args.out}.")
+        kept = sum(1 for result in done if result.index < games)
+        out.print(f"Resumed: {kept} games of this league were already in {args.out}.")
     where = "" if len(tables) == 1 else f" at {len(tables)} tables"
     out.print(
         f"League of {len(specs)} agents{where}, {args.players} players: {ratings.games} games "

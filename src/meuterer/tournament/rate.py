@@ -281,8 +281,9 @@ class AgentRating:
     """Win share in each seat."""
     mu: float
     sigma: float
-    ms_per_move: float
-    """Mean thinking time per decision, in milliseconds."""
+    ms_per_move: float | None
+    """Mean thinking time per decision, in milliseconds, over the games played now
+    (``None`` if none: results read back from a file have no timings)."""
 
     @property
     def ordinal(self) -> float:
@@ -355,7 +356,7 @@ class Ratings:
                 "mu": round(agent.mu, 3),
                 "sigma": round(agent.sigma, 3),
                 "ordinal": round(agent.ordinal, 3),
-                "ms_per_move": round(agent.ms_per_move, 3),
+                "ms_per_move": None if agent.ms_per_move is None else round(agent.ms_per_move, 3),
             }
             row.update({f"wins_p{seat}": round(interval.mean, 4) for seat, interval in enumerate(agent.seats)})
             rows.append(row)
@@ -406,7 +407,8 @@ def rate_results(
     names = list(labels) + [a for game in counted for a in game.agents if a not in labels]
     names = list(dict.fromkeys(names))
     skill = _skill(counted, names)
-    timing = {group.label: group.ms_per_move for group in summarize(counted, players).agents}
+    timed = [game for game in counted if game.think]
+    timing = {group.label: group.ms_per_move for group in summarize(timed, players).agents}
 
     def per_deal(value: Callable[[GameResult, int], float], name: str | None, seat: int | None = None) -> list[float]:
         """``value`` of the (game, seat) pairs held by ``name`` (any agent: ``None``) in
@@ -434,7 +436,7 @@ def rate_results(
             seats=tuple(share_interval(per_deal(share, name, seat)) for seat in range(players)),
             mu=skill[name][0],
             sigma=skill[name][1],
-            ms_per_move=timing.get(name, 0.0),
+            ms_per_move=timing.get(name),
         )
         for name in names
     ]
