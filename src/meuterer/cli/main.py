@@ -7,6 +7,7 @@
 - ``meuterer diagram`` prints the round's state machine as a Mermaid diagram.
 - ``meuterer play`` plays a game in the terminal against bots.
 - ``meuterer simulate -n N`` runs a tournament between bots and summarises it.
+- ``meuterer rate --agents A,B,...`` rates bots in a league (seats rotated, duplicate deals).
 - ``meuterer bench [--games N]`` prints speed figures.
 - ``meuterer serve [--db URL] [--host H] [--port P]`` runs the online game server.
 
@@ -26,6 +27,7 @@ from pathlib import Path
 from meuterer._version import __version__
 from meuterer.cli.conform import register as register_conform
 from meuterer.cli.play import register as register_play
+from meuterer.cli.rate import register as register_rate
 from meuterer.cli.simulate import register as register_simulate
 from meuterer.engine import random_game
 from meuterer.errors import MeutererError
@@ -174,6 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     diagram.set_defaults(run=_diagram)
     register_play(commands)
     register_simulate(commands)
+    register_rate(commands)
     register_serve(commands)
     register_conform(commands)
     bench = commands.add_parser(

@@ -112,6 +112,8 @@ class _Task:
     directory: str | None = None
     """Where the worker writes the records itself (local processes: then a worker sends back
     only small results, which a stop can never cut in half); ``None``: it sends them back."""
+    duplicate: bool = False
+    """Duplicate deals: see :func:`play_game_result`."""
 
 
 def seating(specs: Sequence[AgentSpec], index: int, rotate: bool = True) -> tuple[AgentSpec, ...]:
@@ -147,15 +149,23 @@ class _Counter:
 
 
 def play_game_result(
-    specs: Sequence[AgentSpec], index: int, seed: int, rules: Rules | None = None, rotate: bool = True
+    specs: Sequence[AgentSpec],
+    index: int,
+    seed: int,
+    rules: Rules | None = None,
+    rotate: bool = True,
+    *,
+    duplicate: bool = False,
 ) -> tuple[GameResult, tuple[Action, ...]]:
     """Play game ``index`` of a run seeded ``seed`` between fresh agents made from ``specs``
     (one per seat, before rotation); its result and its actions. Agents see only their views,
     so the game runs on the fast engine (:func:`meuterer.fast.play_game`, the same games as
-    :func:`meuterer.agents.play_game`)."""
+    :func:`meuterer.agents.play_game`). With ``duplicate``, games ``d * players`` to
+    ``d * players + players - 1`` share one seed, ``game_seed(seed, d)``: the same chance
+    draws (deal ``d``) with the seats rotated."""
     seated = seating(specs, index, rotate)
     agents = [make_agent(spec) for spec in seated]
-    own_seed = game_seed(seed, index)
+    own_seed = game_seed(seed, index // len(seated) if duplicate else index)
     count = _Counter(len(agents))
     start = time.perf_counter()
     history, state = fast_play_game(agents, own_seed, 0, rules, hook=count)
@@ -184,7 +194,9 @@ def _run_task(task: _Task) -> Finished:
     """Play a chunk of games (in whatever process runs it)."""
     out: Finished = []
     for index in task.indices:
-        result, history = play_game_result(task.specs, index, task.seed, task.rules, task.rotate)
+        result, history = play_game_result(
+            task.specs, index, task.seed, task.rules, task.rotate, duplicate=task.duplicate
+        )
         record = None
         if task.records:
             game = Game.replay(history, task.players, result.first_captain, task.rules)
