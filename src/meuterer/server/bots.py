@@ -54,8 +54,8 @@ __all__ = [
 ]
 
 MAX_ITERATIONS: Final = 400
-"""The largest search budget a server's bot may have (``ismcts:400``): about 0.4 s of one
-core for an average move, 1 s for the longest (measured on the development machine)."""
+"""The largest search budget a server's bot may have (``ismcts:400``): 0.43 s of CPU for an
+average move, 1.2 s for the longest of 80 (measured on the development machine)."""
 MOVE_CPU_SECONDS: Final = 2.0
 """The CPU time a worker gives one move before it plays the greedy bot's move instead."""
 QUICK: Final = frozenset({"random", "greedy"})
