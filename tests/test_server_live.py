@@ -31,6 +31,7 @@ from meuterer.record import verify
 from meuterer.server.app import create_app
 from meuterer.server.store import Store
 from meuterer.server.table import Seat, Table
+from tests.test_server import _postgres_url
 
 SRC = Path(__file__).parents[1] / "src"
 
@@ -328,3 +329,42 @@ def test_the_page_keeps_a_browser_key_and_sends_it() -> None:
     for page in ("lobby.js", "table.js"):
         text = (static / page).read_text(encoding="utf-8")
         assert "localStorage" in text and "meuterer-key" in text and "key" in text
+
+
+# The soak, short ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def soak_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'soak.db'}"
+        return
+    url = _postgres_url()
+    yield url
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    with engine.begin() as connection:  # leave the database as found
+        for name in ("meuterer_actions", "meuterer_seats", "meuterer_tables"):
+            connection.execute(sa.text(f"DROP TABLE IF EXISTS {name}"))
+    engine.dispose()
+
+
+@pytest.mark.slow  # about a minute
+def test_a_short_soak_with_hostile_clients_then_kill_9_loses_nothing(soak_url: str) -> None:
+    """benchmarks/bench_soak.py at a small size: honest players, spectators, hostile sockets
+    and a bot table at the largest budget; no table stalls (an action unanswered for 30 s),
+    and after kill -9 the restarted server still has every acknowledged action."""
+    import importlib.util
+
+    path = Path(__file__).parents[1] / "benchmarks" / "bench_soak.py"
+    spec = importlib.util.spec_from_file_location("bench_soak", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    figures = bench.soak(
+        soak_url, tables=6, bot_tables=1, sockets=24, hostile=4, seconds=20, think=0.3, stall=30, progress=False
+    )
+    assert figures["honest_actions"] > 10 and figures["acknowledged"] > 10
+    assert figures["stalls"] == [] and figures["lost"] == []
+    assert figures["hostile"]  # the hostile sockets were closed by the server, and came back
