@@ -137,13 +137,53 @@ def test_searching_bots_think_off_the_event_loop_and_start_up_serves_at_once(tmp
                 frame = json.loads(ws.recv())
                 waits.append(time.monotonic() - before)
                 frame = _play_to_my_turn(ws, frame)
-        played = {t["table"]: t["at"] for t in httpx.get(f"http://{base}/api/tables").json()["tables"]}
         assert max(lobby) < 1.0, lobby
         assert max(waits) < 1.0, waits
-        assert all(played.get(t, 1) > 0 for t in searching), played  # the searching tables play on
+        humans = Table("h", players=3)
+        for p in range(3):
+            humans.join(p, f"p{p}")
+        deal = len(humans.propose_auto())  # the chance actions before the first decision
+        deadline = time.monotonic() + 120  # one worker, four tables, and a machine maybe busy
+        while time.monotonic() < deadline:
+            played = {t["table"]: t["at"] for t in httpx.get(f"http://{base}/api/tables").json()["tables"]}
+            if all(played.get(t, deal + 1) > deal for t in searching):
+                break  # every searching table's bot has moved: the pool serves them in turn
+            time.sleep(0.5)
+        assert all(played.get(t, deal + 1) > deal for t in searching), played
+        workers = _children(server.pid)
+        assert workers  # the bots' worker processes
     finally:
-        server.kill()
+        server.kill()  # SIGKILL: the workers follow the server out
         server.wait()
+    deadline = time.monotonic() + 20
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_a_table_of_bots_opened_in_the_lobby_plays_at_once(client: TestClient) -> None:
+    """At aa94876 a table opened with a bot in every seat never started (only a join started
+    a game), until a restart; it now plays its game in the background."""
+    bots = {"0": "random", "1": "greedy", "2": "random"}
+    opened = client.post("/api/tables", json={"players": 3, "bots": bots, "rules": {"rounds": 2}}).json()
+    table = client.app.state.hub.tables[opened["table"]]  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 60
+    while not table.over and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert table.started and table.over
 
 
 class _Liar(Executor):

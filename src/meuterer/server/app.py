@@ -149,7 +149,7 @@ class Hub:
 
     def wake(self, table: Table) -> None:
         """Start the table's driver if the game owes draws or bots' moves and none runs."""
-        if not table.owes() and table.thinking() is None:
+        if not table.owes():
             return
         task = self.drivers.get(table.id)
         if task is None or task.done():
@@ -161,11 +161,11 @@ class Hub:
         try:
             while True:
                 async with self.lock(table.id):
-                    if table.owes():
-                        await self.advance(table, table.propose_auto(search=False))
-                        waiting = None
-                    elif (waiting := table.thinking()) is None:
+                    waiting = table.thinking()
+                    if waiting is None and not table.owes():
                         return
+                    if waiting is None:
+                        await self.advance(table, table.propose_auto(search=False))
                     at = table.at
                 if waiting is None:
                     await asyncio.sleep(0)  # another table's turn
@@ -181,8 +181,12 @@ class Hub:
                         logging.getLogger("meuterer.server").error("table %s: bot %r: %s", table.id, spec, error)
                         new = table.propose_bot(seat, str(GreedyAgent().act(v, v.legal_actions(), SECRET)), at)
                     await self.advance(table, new)
-        except Exception:  # pragma: no cover - logged; the next change wakes the table again
+        except Exception:  # pragma: no cover - logged, and tried again in 5 s (a database that was down)
             logging.getLogger("meuterer.server").exception("table %s: its bots stopped", table.id)
+            asyncio.get_running_loop().call_later(5.0, self.wake, table)
+        finally:
+            if self.drivers.get(table.id) is asyncio.current_task():
+                del self.drivers[table.id]
 
     async def save_seats(self, table: Table) -> None:
         await anyio.to_thread.run_sync(self.store.save_seats, table)

@@ -157,6 +157,19 @@ def think(spec: str, v: PlayerView, seed: int, cpu_seconds: float = MOVE_CPU_SEC
     return Thought(str(action), time.process_time() - start, over)
 
 
+def _follow(parent: int) -> None:
+    """In a worker: exit as soon as the server (``parent``) is gone, even killed with SIGKILL
+    (a worker blocked waiting for work would otherwise outlive it)."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="follow-the-server", daemon=True).start()
+
+
 def _workers() -> int:
     """Worker processes by default: one core is left to the server's event loop."""
     return max(1, (os.cpu_count() or 2) - 1)
@@ -183,7 +196,9 @@ class BotPool:
         if self._executor is None:
             # spawn: a fresh interpreter per worker, not a fork of the server's threads and loop
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_follow, initargs=(os.getpid(),)
+            )
         return self._executor
 
     async def think(self, spec: str, v: PlayerView, seed: int) -> Thought:

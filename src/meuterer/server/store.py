@@ -13,8 +13,9 @@ replays every table to where its log ends.
 >>> ann = Seat(name="ann", token_hash="0" * 64)
 >>> table = Table("t1", players=3, seats=[ann, Seat(bot="greedy"), Seat(bot="random")])
 >>> store.add(table)
->>> store.append(table, table.propose_auto())
->>> table.commit(table.propose_auto())
+>>> new = table.propose_auto()
+>>> store.append(table, new)
+>>> table.commit(new)
 >>> [t.game.actions for t in store.load()] == [table.game.actions]
 True
 """

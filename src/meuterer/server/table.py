@@ -305,7 +305,7 @@ class Table:
         self.turn_seconds = turn_seconds
         self.stand_in_bot = stand_in_bot
         self.clock = clock
-        self.started = False
+        self.started = not any(seat.open for seat in self.seats)  # a table of bots starts at once
         self.turn_started = clock()
         self._agents: dict[int, tuple[str, Agent]] = {}
         self.rematch: str | None = None
@@ -465,28 +465,29 @@ class Table:
         held = self.seats[seat]
         return held.bot if held.bot is not None else self.stand_in_bot if held.stand_in else None
 
-    def thinking(self) -> tuple[int, str, PlayerView] | None:
-        """The searching bot the game waits for, if any: its seat, spec and view (a worker
-        thinks for it; :meth:`propose_bot` then checks and plays its move)."""
+    def _bot_to_move(self) -> tuple[int, str] | None:
+        """The seat whose bot (its own or a stand-in) the game waits for, and the bot's spec."""
         state = self.game.state
         if not self.started or is_terminal(state) or is_chance_node(state):
             return None
         p = current_player(state)
         spec = None if p is None else self._bot_spec(p)
-        if p is None or spec is None or is_quick(spec):
+        return None if p is None or spec is None else (p, spec)
+
+    def thinking(self) -> tuple[int, str, PlayerView] | None:
+        """The searching bot the game waits for, if any: its seat, spec and view (a worker
+        thinks for it; :meth:`propose_bot` then checks and plays its move)."""
+        bot = self._bot_to_move()
+        if bot is None or is_quick(bot[1]):
             return None
-        return p, spec, view(state, p)
+        return bot[0], bot[1], view(self.game.state, bot[0])
 
     def owes(self) -> bool:
-        """Whether the game owes a draw or a quick bot's move (:meth:`propose_auto` has work)."""
+        """Whether the game waits for a draw or a bot (its own move, or a searching bot's)."""
         state = self.game.state
-        if not self.started or is_terminal(state):
-            return False
-        if is_chance_node(state):
+        if self.started and not is_terminal(state) and is_chance_node(state):
             return True
-        p = current_player(state)
-        spec = None if p is None else self._bot_spec(p)
-        return spec is not None and is_quick(spec)
+        return self._bot_to_move() is not None
 
     def propose_bot(self, seat: int, text: str, at: int) -> list[Action]:
         """The actions that follow the searching bot of ``seat`` choosing ``text`` at state id
