@@ -45,6 +45,35 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 BOT = "ismcts:400"
 
 
+YARDSTICK = next(
+    (p / "shared" / "bench" / "ref_sim.py" for p in Path(__file__).resolve().parents[1:] if (p / "shared").is_dir()),
+    Path("../shared/bench/ref_sim.py"),
+)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` and its children that ended (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(f) for f in fields[11:13]) / os.sysconf("SC_CLK_TCK")
+
+
+def yardstick_games_per_second(games: int = 200) -> float | None:
+    """The yardstick's random 4-player games per CPU second in this process, if it is there."""
+    if not YARDSTICK.exists():
+        return None
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("ref_sim", YARDSTICK)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rng = random.Random(1)
+    start = time.process_time()
+    for _ in range(games):
+        module.play_game(rng, 4)
+    return games / (time.process_time() - start)
+
+
 def rss_mb(pid: int) -> float:
     """The resident memory of process ``pid`` in MB (Linux /proc)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -289,7 +318,9 @@ def soak(
             await asyncio.gather(soak_clients(state, tables, bot_tables, sockets, hostile), sample())
 
         try:
+            cpu_before = cpu_seconds(server.pid)
             asyncio.run(both())
+            server_cpu = cpu_seconds(server.pid) - cpu_before
             os.kill(server.pid, signal.SIGKILL)
             server.wait()
             server, restart = start_server(url, port)
@@ -329,6 +360,8 @@ def soak(
         "acknowledged": sum(len(a) for _, a in state.acknowledged.values()),
         "lost": lost,
         "load_average": os.getloadavg()[0],
+        "server_cpu_s": server_cpu,
+        "yardstick_games_per_s": yardstick_games_per_second(),
     }
 
 
@@ -368,6 +401,18 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"honest actions {figures['honest_actions']} ({figures['games']} games finished): action-to-broadcast "
         f"p50 {figures['p50_ms']:.1f} ms, p95 {figures['p95_ms']:.1f} ms, max {figures['max_ms']:.1f} ms"
+    )
+    cpu = figures["server_cpu_s"]
+    per_action = cpu / max(1, figures["honest_actions"])
+    print(
+        f"server CPU (its event loop; the bots' workers apart): {cpu:.1f} s ({cpu / args.seconds:.0%} of one core), "
+        f"{per_action * 1000:.1f} ms per honest action"
+        + (
+            f" = {per_action * figures['yardstick_games_per_s']:.2f} yardstick games (ref_sim, "
+            f"{figures['yardstick_games_per_s']:.0f} random 4-player games per CPU second here)"
+            if figures["yardstick_games_per_s"]
+            else ""
+        )
     )
     print(f"stalls: {len(figures['stalls'])} {figures['stalls'][:5]}")
     print(f"spectators read {figures['spectator_frames']} frames; hostile sockets: {figures['hostile']}")

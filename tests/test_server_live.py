@@ -350,6 +350,26 @@ def test_one_browser_holds_one_seat_at_a_table(client: TestClient) -> None:
     assert other.status_code == 200
 
 
+def test_only_the_host_lets_someone_else_take_a_left_seat() -> None:
+    from meuterer.server.table import TableError
+
+    table = Table("t", players=3)
+    for p in range(3):
+        table.join(p, f"p{p}")
+    table.commit(table.propose_auto())
+    table.leave(2)
+    assert table.seats[2].public()["reserved"] and table.host() == 0
+    with pytest.raises(TableError, match="only the host"):
+        table.release(1, 2)
+    with pytest.raises(TableError, match="not reserved"):
+        table.release(0, 1)
+    table.release(0, 2)
+    table.join(2, "newcomer")
+    table.leave(0)  # the host leaves: the next seat held by a person hosts
+    assert table.host() == 1
+    table.release(1, 0)
+
+
 def test_a_reserved_seat_survives_a_restart(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'seats.db'}"
     key = uuid.uuid4().hex

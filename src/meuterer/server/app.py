@@ -586,7 +586,7 @@ def create_app(
             yield
         finally:
             task.cancel()
-            for driver in hub.drivers.values():
+            for driver in list(hub.drivers.values()):
                 driver.cancel()
             hub.bots.close()
             hub.store.close()
