@@ -133,7 +133,14 @@ class Soak:
                 continue
             if over:
                 self.games += 1
-                answer = await http.post(f"/api/tables/{table}/rematch", json={"token": token, "key": key})
+                for _ in range(10):  # a keep-alive connection the server had just closed: again
+                    try:
+                        answer = await http.post(f"/api/tables/{table}/rematch", json={"token": token, "key": key})
+                        break
+                    except httpx.HTTPError:
+                        await asyncio.sleep(1.0)
+                else:
+                    return
                 if answer.status_code != 200:
                     return
                 table, token = answer.json()["table"], answer.json()["token"]
@@ -192,7 +199,7 @@ class Soak:
         last, seen = -1, time.monotonic()
         while time.monotonic() < self.stop:
             await asyncio.sleep(5)
-            with contextlib.suppress(httpx.HTTPError):
+            with contextlib.suppress(httpx.HTTPError, ValueError):
                 listed = {t["table"]: t["at"] for t in (await http.get("/api/tables")).json()["tables"]}
                 if table not in listed:  # over
                     return
@@ -274,7 +281,9 @@ async def soak_clients(soak: Soak, tables: int, bot_tables: int, sockets: int, h
         tasks += [
             soak.spectator((honest_tables + bots)[k % (len(honest_tables) + len(bots))]) for k in range(spectators)
         ]
-        await asyncio.gather(*tasks)
+        for outcome in await asyncio.gather(*tasks, return_exceptions=True):
+            if isinstance(outcome, Exception):  # a client that gave up: counted, the others go on
+                soak.count(f"client error ({type(outcome).__name__})")
 
 
 def soak(

@@ -394,6 +394,8 @@ class Hub:
         try:
             while True:
                 text = await socket.receive_text()
+                if connection.outbox.closing:  # dropped (or being closed): nothing more is answered
+                    return
                 if not connection.allow():
                     connection.outbox.close(1008, "too many messages")
                     return
