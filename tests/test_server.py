@@ -256,13 +256,23 @@ def test_leaving_hands_the_seat_to_a_stand_in_and_a_newcomer_takes_it(client: Te
             _drain(ws)
         assert closed.value.code == 4001
     seats = next(t for t in client.get("/api/tables").json()["tables"] if t["table"] == table)["seats"]
-    assert seats[3]["open"] and seats[3]["stand_in"]
+    assert seats[3]["open"] and seats[3]["stand_in"] and seats[3]["reserved"]
+    assert client.post(f"/api/tables/{table}/join", json={"seat": 3, "name": "carl"}).status_code == 409
+    release = {"token": opened["token"], "seat": 3}  # the host lets someone else take it
+    assert client.post(f"/api/tables/{table}/release", json=release).json()["released"]
     carl = client.post(f"/api/tables/{table}/join", json={"seat": 3, "name": "carl"}).json()
     with client.websocket_connect(f"/ws/{table}") as ws:
         ws.send_json({"token": carl["token"]})
-        assert ws.receive_json()["seats"][3] == {"name": "carl", "bot": None, "open": False, "stand_in": False}
+        assert ws.receive_json()["seats"][3] == {
+            "name": "carl",
+            "bot": None,
+            "open": False,
+            "stand_in": False,
+            "reserved": False,
+        }
         held = client.app.state.hub.tables[table]  # type: ignore[attr-defined]
         held.leave(3)  # carl leaves and dee sits down, while carl's old socket is still open
+        held.release(0, 3)
         held.join(3, "dee")
         ws.send_json({"resync": True})
         ws.receive_json()
@@ -382,6 +392,9 @@ def test_a_restart_makes_the_moves_a_table_owes(tmp_path: Path) -> None:
     store.close()
     with TestClient(create_app(url)) as client:
         resumed = client.app.state.hub.tables["owed"]  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 30  # the moves are made in the background, after start-up
+        while not resumed.over and time.monotonic() < deadline:
+            time.sleep(0.02)
         assert resumed.at > table.at and resumed.over
 
 
@@ -418,6 +431,15 @@ def test_a_socket_that_cannot_be_sent_to_is_dropped() -> None:
     hub = Hub(Store("sqlite://"))
     table = Table("stuck", players=3, seats=[Seat(bot="random")] * 3)
     connection = Connection(Stuck(), None)  # type: ignore[arg-type]
-    hub.connections[table.id] = {connection}
-    asyncio.run(hub.send(connection, table, "{}"))
+
+    async def send() -> None:
+        hub.attach(table, connection)
+        await hub.send(connection, table, "{}")
+        for _ in range(500):  # the sender task tries, fails and drops the socket
+            if connection.outbox.dropped:
+                break
+            await asyncio.sleep(0.01)
+        await connection.outbox.finish()
+
+    asyncio.run(send())
     assert hub.connections[table.id] == set()

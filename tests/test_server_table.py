@@ -50,6 +50,7 @@ def test_tokens_are_secret_and_checked() -> None:
         with pytest.raises(TableError, match="printable"):
             table.join(1, bad)
     assert table.seats[1].open
+    table.release(0, 1)  # left during the game: the host lets someone else take it
     table.join(1, "  Zoë   the\tsecond ")
     assert table.seats[1].name == "Zoë the second"
 
@@ -110,6 +111,9 @@ def test_a_seat_that_leaves_or_times_out_is_played_by_a_stand_in_and_taken_back(
     with pytest.raises(TableError):
         table.authenticate(tokens[q])
     table.commit(table.propose_auto())
+    host = table.host()
+    assert host is not None and host != q
+    table.release(host, q)  # left during the game: the host lets someone else take it
     table.join(q, "newcomer")
     assert not table.seats[q].stand_in
     with pytest.raises(TableError, match="a bot's"):
@@ -165,6 +169,7 @@ def test_a_seats_board_is_drawn_once_per_action_for_all_its_frames(monkeypatch: 
     table.snapshot(0)
     assert drawn.count(0) == 2  # a new action: a new board
     table.leave(1)  # a seat's new holder: his name is drawn
+    table.release(0, 1)
     table.join(1, "someone else")
     assert "someone else" in table.snapshot(0)["state"]["svg"]
     assert drawn.count(0) == 3

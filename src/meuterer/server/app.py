@@ -25,6 +25,7 @@ on average, close the socket.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hmac
 import json
@@ -44,14 +45,17 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from meuterer.agents.greedy import GreedyAgent
 from meuterer.agents.registry import agent_names
 from meuterer.errors import MeutererError
 from meuterer.record import Record, dumps_record
 from meuterer.redact import RedactedRecord, dumps_redacted
 from meuterer.rules import Rules
 from meuterer.serialize import structure
+from meuterer.server.bots import MAX_ITERATIONS, BotPool, check_spec
+from meuterer.server.outbox import Outbox
 from meuterer.server.store import DEFAULT_URL, Store
-from meuterer.server.table import Seat, StaleAction, Table
+from meuterer.server.table import SECRET, Seat, StaleAction, Table, TableError, browser_key
 from meuterer.viewer import replay_html
 
 __all__ = ["MAX_BODY", "MAX_MESSAGE", "RATE", "Hub", "create_app"]
@@ -63,12 +67,12 @@ MAX_MESSAGE: Final = 2048
 RATE: Final = 20.0
 """Messages per second a connection may send on average (a burst of :data:`BURST` is allowed)."""
 BURST: Final = 40.0
-SEND_SECONDS: Final = 5.0
-"""Longest wait for one frame to be sent before its socket is dropped."""
 MAX_SOCKETS: Final = 64
 """Most WebSockets open on one table (seats' tabs and spectators together)."""
 MAX_TABLES: Final = 1000
 """Most tables the server holds that are not over."""
+MAX_DROPPED: Final = 4096
+"""Most dropped readers the server remembers, to tell them why when they come back."""
 
 STATIC = files("meuterer.server") / "static"
 
@@ -93,6 +97,13 @@ class Connection:
     lines: int = 0
     budget: float = BURST
     last: float = attrs.field(factory=time.monotonic)
+    key_hash: str | None = None
+    """The hash of the browser key the socket was opened with, if any."""
+    outbox: Outbox = attrs.field(init=False)
+    """The frames waiting to be sent: nothing is sent while a table is locked."""
+
+    def __attrs_post_init__(self) -> None:
+        self.outbox = Outbox(self.socket)
 
     def allow(self) -> bool:
         """Spend one message of the rate budget; ``False`` when there is none left."""
@@ -106,12 +117,16 @@ class Connection:
 class Hub:
     """The server's tables, their locks and connections, and the store they are kept in."""
 
-    def __init__(self, store: Store, turn_seconds: float = 120.0) -> None:
+    def __init__(self, store: Store, turn_seconds: float = 120.0, bots: BotPool | None = None) -> None:
         self.store = store
         self.turn_seconds = turn_seconds
         self.tables: dict[str, Table] = {table.id: table for table in store.load()}
         self.locks: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, set[Connection]] = {}
+        self.bots = bots or BotPool()
+        self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.dropped: collections.OrderedDict[str, str] = collections.OrderedDict()
+        """Why a reader's socket was dropped, by its token's or browser key's hash (told when it comes back)."""
 
     def lock(self, table_id: str) -> asyncio.Lock:
         return self.locks.setdefault(table_id, asyncio.Lock())
@@ -130,6 +145,48 @@ class Hub:
             await anyio.to_thread.run_sync(self.store.append, table, new)
             table.commit(new)
         await self.broadcast(table)
+        self.wake(table)
+
+    def wake(self, table: Table) -> None:
+        """Start the table's driver if the game owes draws or bots' moves and none runs."""
+        if not table.owes():
+            return
+        task = self.drivers.get(table.id)
+        if task is None or task.done():
+            self.drivers[table.id] = asyncio.get_running_loop().create_task(self.drive(table))
+
+    async def drive(self, table: Table) -> None:
+        """Make the moves the game owes, one chunk of draws and quick bots' moves, or one
+        searching bot's move thought in a worker (without the table's lock), at a time."""
+        try:
+            while True:
+                async with self.lock(table.id):
+                    waiting = table.thinking()
+                    if waiting is None and not table.owes():
+                        return
+                    if waiting is None:
+                        await self.advance(table, table.propose_auto(search=False))
+                    at = table.at
+                if waiting is None:
+                    await asyncio.sleep(0)  # another table's turn
+                    continue
+                seat, spec, v = waiting
+                thought = await self.bots.think(spec, v, SECRET.getrandbits(63))
+                async with self.lock(table.id):
+                    try:  # the referee checks the bot's move as it would a player's
+                        new = table.propose_bot(seat, thought.action, at)
+                    except StaleAction:
+                        continue  # the game moved on meanwhile: think again
+                    except MeutererError as error:  # refused: the greedy bot's move instead
+                        logging.getLogger("meuterer.server").error("table %s: bot %r: %s", table.id, spec, error)
+                        new = table.propose_bot(seat, str(GreedyAgent().act(v, v.legal_actions(), SECRET)), at)
+                    await self.advance(table, new)
+        except Exception:  # pragma: no cover - logged, and tried again in 5 s (a database that was down)
+            logging.getLogger("meuterer.server").exception("table %s: its bots stopped", table.id)
+            asyncio.get_running_loop().call_later(5.0, self.wake, table)
+        finally:
+            if self.drivers.get(table.id) is asyncio.current_task():
+                del self.drivers[table.id]
 
     async def save_seats(self, table: Table) -> None:
         await anyio.to_thread.run_sync(self.store.save_seats, table)
@@ -143,11 +200,10 @@ class Hub:
             await self.send(connection, table, made[key])
 
     async def send(self, connection: Connection, table: Table, text: str) -> None:
-        """Send ``text``; a socket that takes longer than :data:`SEND_SECONDS` (a reader that
-        stopped reading) is dropped, so that it cannot hold up its table."""
-        try:
-            await asyncio.wait_for(connection.socket.send_text(text), SEND_SECONDS)
-        except Exception:
+        """Queue ``text`` for the socket's sender, without waiting: a socket whose reader does
+        not keep up (see :mod:`.outbox`) is dropped,
+        so that it cannot hold up its table."""
+        if not connection.outbox.put(text):
             self.connections.get(table.id, set()).discard(connection)
         connection.at = table.at
         connection.lines = len(table.logs[connection.seat].lines)
@@ -168,7 +224,7 @@ class Hub:
                     continue
                 table.seats[seat].stand_in = True
                 await self.save_seats(table)
-                await self.advance(table, table.propose_auto())
+                await self.advance(table, table.propose_auto(search=False))
 
     # Lobby ----------------------------------------------------------------------------------
 
@@ -187,6 +243,10 @@ class Hub:
             seat = _seat_number(key, players)
             if not isinstance(spec, str) or len(spec) > 60:
                 raise Refused(400, f"bots: seat {seat} needs an agent spec such as 'greedy'")
+            try:
+                check_spec(spec)  # a bad spec, or a search budget over the server's largest
+            except MeutererError as error:
+                raise Refused(400, str(error)) from None
             seats[seat].bot = spec
             seats[seat].name = spec
         table_id = secrets.token_urlsafe(9)
@@ -205,19 +265,19 @@ class Hub:
         name = data.get("name")
         if name is not None:
             seat = _seat_number(data.get("seat", next((p for p, s in enumerate(seats) if s.open), 0)), players)
-            answer.update(seat=seat, token=self._join(table, seat, name))
+            answer.update(seat=seat, token=self._join(table, seat, name, data.get("key")))
         async with self.lock(table_id):
-            new = table.propose_auto()
+            new = table.propose_auto(search=False)
             await anyio.to_thread.run_sync(self.store.add, table)
             self.tables[table_id] = table
             await self.advance(table, new)
         return answer
 
-    def _join(self, table: Table, seat: int, name: object) -> str:
+    def _join(self, table: Table, seat: int, name: object, key: object = None) -> str:
         if not isinstance(name, str):
             raise Refused(400, "name: a text")
         try:
-            return table.join(seat, name)
+            return table.join(seat, name, key)
         except MeutererError as error:
             raise Refused(409, str(error)) from None
 
@@ -225,9 +285,9 @@ class Hub:
         table = self.table(table_id)
         async with self.lock(table_id):
             seat = _seat_number(data.get("seat"), table.players)
-            token = self._join(table, seat, data.get("name", ""))
+            token = self._join(table, seat, data.get("name", ""), data.get("key"))
             await self.save_seats(table)
-            await self.advance(table, table.propose_auto())
+            await self.advance(table, table.propose_auto(search=False))
         return {"table": table_id, "seat": seat, "token": token}
 
     def holder(self, table: Table, data: dict[str, Any]) -> int:
@@ -244,9 +304,8 @@ class Hub:
             await self.save_seats(table)
             for connection in list(self.connections.get(table_id, ())):
                 if connection.seat == seat:
-                    with contextlib.suppress(Exception):
-                        await connection.socket.close(4001, "left the table")
-            await self.advance(table, table.propose_auto())
+                    connection.outbox.close(4001, "left the table")
+            await self.advance(table, table.propose_auto(search=False))
         return {"table": table_id, "seat": seat, "left": True}
 
     async def rematch(self, table_id: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -260,14 +319,27 @@ class Hub:
                 created = await self.create({"players": table.players, "bots": bots}, table.game.rules)
                 table.rematch = created["table"]
                 await self.save_seats(table)
-        return await self.join(table.rematch, {"seat": seat, "name": table.seats[seat].name})
+        return await self.join(table.rematch, {"seat": seat, "name": table.seats[seat].name, "key": data.get("key")})
+
+    async def release(self, table_id: str, data: dict[str, Any]) -> dict[str, Any]:
+        """The host lets anyone take a seat left during the game (``{"token": ..., "seat": 1}``)."""
+        table = self.table(table_id)
+        async with self.lock(table_id):
+            host = self.holder(table, data)
+            seat = _seat_number(data.get("seat"), table.players)
+            try:
+                table.release(host, seat)
+            except MeutererError as error:
+                raise Refused(403 if "host" in str(error) else 409, str(error)) from None
+            await self.save_seats(table)
+            await self.broadcast(table)
+        return {"table": table_id, "seat": seat, "released": True}
 
     async def resume(self) -> None:
         """After a restart: let every table make the moves it owes (draws, bots, stand-ins
-        whose seats were handed over just before the server stopped)."""
+        whose seats were handed over just before the server stopped), in the background."""
         for table in list(self.tables.values()):
-            async with self.lock(table.id):
-                await self.advance(table, table.propose_auto())
+            self.wake(table)
 
     def listing(self) -> list[dict[str, Any]]:
         return [
@@ -309,27 +381,60 @@ class Hub:
         if len(self.connections.get(table_id, ())) >= MAX_SOCKETS:
             await socket.close(1013, "too many connections to this table")
             return
-        connection = Connection(socket, seat, None if seat is None else table.seats[seat].token_hash)
+        try:
+            key_hash = browser_key(hello.get("key"))
+        except TableError:
+            key_hash = None
+        token_hash = None if seat is None else table.seats[seat].token_hash
+        connection = Connection(socket, seat, token_hash, key_hash=key_hash)
+        told = {"dropped": why} if (why := self._dropped_before(connection)) else {}
         async with self.lock(table_id):
-            self.connections.setdefault(table_id, set()).add(connection)
-            await self.snapshot(connection, table)
+            self.attach(table, connection)
+            await self.snapshot(connection, table, **told)
         try:
             while True:
                 text = await socket.receive_text()
+                if connection.outbox.closing:  # dropped (or being closed): nothing more is answered
+                    return
                 if not connection.allow():
-                    await socket.close(1008, "too many messages")
+                    connection.outbox.close(1008, "too many messages")
                     return
                 try:
                     message = _message(text)
                 except ValueError as error:
-                    await socket.close(1009 if len(text) > MAX_MESSAGE else 1003, str(error))
+                    connection.outbox.close(1009 if len(text) > MAX_MESSAGE else 1003, str(error))
                     return
                 if not await self.handle(connection, table, message):
                     return
         except WebSocketDisconnect:
             pass
+        except RuntimeError:  # the socket was closed by this side (dropped): nothing more to read
+            if not connection.outbox.closing:
+                raise
         finally:
             self.connections.get(table_id, set()).discard(connection)
+            await connection.outbox.finish()
+
+    def attach(self, table: Table, connection: Connection) -> None:
+        """Count ``connection`` among the table's and start its sender; a dropped one is
+        forgotten, and why is remembered to tell its reader when he comes back."""
+        connection.outbox.on_drop = lambda reason: self._dropped_now(table, connection, reason)
+        connection.outbox.start()
+        self.connections.setdefault(table.id, set()).add(connection)
+
+    def _dropped_now(self, table: Table, connection: Connection, reason: str) -> None:
+        self.connections.get(table.id, set()).discard(connection)
+        for key in (connection.token_hash, connection.key_hash):
+            if key is not None:
+                self.dropped[key] = reason
+                self.dropped.move_to_end(key)
+        while len(self.dropped) > MAX_DROPPED:
+            self.dropped.popitem(last=False)
+
+    def _dropped_before(self, connection: Connection) -> str | None:
+        """Why this reader's last socket was dropped, if it was (told once)."""
+        found = [self.dropped.pop(key, None) for key in (connection.token_hash, connection.key_hash) if key]
+        return next((why for why in found if why), None)
 
     async def handle(self, connection: Connection, table: Table, message: dict[str, Any]) -> bool:
         """Answer one message; ``False`` once the socket is closed."""
@@ -340,10 +445,10 @@ class Hub:
             seat = connection.seat
             if seat is None:
                 refused = {"type": "refused", "reason": "a spectator takes no action"}
-                await connection.socket.send_text(json.dumps(refused))
+                await self.send(connection, table, json.dumps(refused))
                 return True
             if not hmac.compare_digest(table.seats[seat].token_hash or "", connection.token_hash or "-"):
-                await connection.socket.close(4001, "left the table")  # the seat was left (and maybe taken since)
+                connection.outbox.close(4001, "left the table")  # the seat was left (and maybe taken since)
                 return False
             if message.get("take_back") is True:
                 table.take_back(seat)
@@ -351,13 +456,13 @@ class Hub:
                 await self.broadcast(table)
                 return True
             try:
-                new = table.propose(seat, message.get("act"), message.get("at"))
+                new = table.propose(seat, message.get("act"), message.get("at"), search=False)
             except StaleAction as error:
                 await self.snapshot(connection, table, stale=True, reason=str(error))
                 return True
             except MeutererError as error:
                 frame = {"type": "refused", "reason": str(error), "action": str(message.get("act"))[:200]}
-                await connection.socket.send_text(json.dumps(frame))
+                await self.send(connection, table, json.dumps(frame))
                 return True
             await self.advance(table, new)
             return True
@@ -428,16 +533,20 @@ _SECURITY: Final = {
 }
 
 
-def create_app(url: str = DEFAULT_URL, turn_seconds: float = 120.0, tick_seconds: float = 1.0) -> Starlette:
-    """The server's ASGI application, keeping its tables in the database at ``url``."""
-    hub = Hub(Store(url), turn_seconds)
+def create_app(
+    url: str = DEFAULT_URL, turn_seconds: float = 120.0, tick_seconds: float = 1.0, bot_workers: int | None = None
+) -> Starlette:
+    """The server's ASGI application, keeping its tables in the database at ``url``;
+    ``bot_workers``: processes thinking for the searching bots (default: the cores less one)."""
+    hub = Hub(Store(url), turn_seconds, BotPool(bot_workers))
 
     async def api(request: Request) -> Response:
         try:
             table_id = request.path_params.get("table_id", "")
             action = request.path_params.get("action")
             if request.method == "GET" and not table_id:
-                return JSONResponse({"tables": hub.listing(), "bots": list(agent_names())})
+                limits = {"max_iterations": MAX_ITERATIONS, "move_cpu_seconds": hub.bots.cpu_seconds}
+                return JSONResponse({"tables": hub.listing(), "bots": list(agent_names()), "bot_limits": limits})
             if request.method == "GET" and action in ("record", "replay"):
                 record = hub.record(table_id, request.query_params.get("token"))
                 if action == "replay":  # the replay page (its own inline script and boards, nothing else)
@@ -447,7 +556,7 @@ def create_app(url: str = DEFAULT_URL, turn_seconds: float = 120.0, tick_seconds
             data = await _body(request)
             if not table_id:
                 return JSONResponse(await hub.create(data))
-            handlers = {"join": hub.join, "leave": hub.leave, "rematch": hub.rematch}
+            handlers = {"join": hub.join, "leave": hub.leave, "rematch": hub.rematch, "release": hub.release}
             if action not in handlers:
                 raise Refused(404, "no such request")
             return JSONResponse(await handlers[action](table_id, data))
@@ -479,6 +588,9 @@ def create_app(url: str = DEFAULT_URL, turn_seconds: float = 120.0, tick_seconds
             yield
         finally:
             task.cancel()
+            for driver in list(hub.drivers.values()):
+                driver.cancel()
+            hub.bots.close()
             hub.store.close()
 
     app = Starlette(

@@ -13,8 +13,9 @@ replays every table to where its log ends.
 >>> ann = Seat(name="ann", token_hash="0" * 64)
 >>> table = Table("t1", players=3, seats=[ann, Seat(bot="greedy"), Seat(bot="random")])
 >>> store.add(table)
->>> store.append(table, table.propose_auto())
->>> table.commit(table.propose_auto())
+>>> new = table.propose_auto()
+>>> store.append(table, new)
+>>> table.commit(new)
 >>> [t.game.actions for t in store.load()] == [table.game.actions]
 True
 """
@@ -59,6 +60,8 @@ seats = sa.Table(
     sa.Column("bot", sa.String(100), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("stand_in", sa.Boolean, nullable=False),
+    sa.Column("key_hash", sa.String(64), nullable=True),
+    sa.Column("reserved", sa.Boolean, nullable=True),
 )
 
 actions = sa.Table(
@@ -100,6 +103,11 @@ class Store:
         self.url = url
         self.engine = _engine(url)
         metadata.create_all(self.engine)
+        with self.engine.begin() as connection:  # a database made before seats kept browser keys
+            known = {column["name"] for column in sa.inspect(connection).get_columns("meuterer_seats")}
+            for name, kind in (("key_hash", "VARCHAR(64)"), ("reserved", "BOOLEAN")):
+                if name not in known:
+                    connection.execute(sa.text(f"ALTER TABLE meuterer_seats ADD COLUMN {name} {kind}"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -132,6 +140,8 @@ class Store:
                 "bot": seat.bot,
                 "token_hash": seat.token_hash,
                 "stand_in": seat.stand_in,
+                "key_hash": seat.key_hash,
+                "reserved": seat.reserved,
             }
             for p, seat in enumerate(table.seats)
         ]
@@ -147,7 +157,7 @@ class Store:
                 connection.execute(
                     seats.update()
                     .where(seats.c.table_id == row["table_id"], seats.c.seat == row["seat"])
-                    .values(name=row["name"], bot=row["bot"], token_hash=row["token_hash"], stand_in=row["stand_in"])
+                    .values({k: v for k, v in row.items() if k not in ("table_id", "seat")})
                 )
             connection.execute(tables.update().where(tables.c.id == table.id).values(rematch=table.rematch))
 
@@ -175,7 +185,7 @@ class Store:
                 table = Table(
                     row.id,
                     players=row.players,
-                    seats=[Seat(s.name, s.bot, s.token_hash, s.stand_in) for s in held],
+                    seats=[Seat(s.name, s.bot, s.token_hash, s.stand_in, s.key_hash, bool(s.reserved)) for s in held],
                     rules=structure(json.loads(row.rules), Rules),
                     first_captain=row.first_captain,
                     actions=[a for (a,) in log],

@@ -55,17 +55,32 @@ from meuterer.redact import RedactedRecord, redact
 from meuterer.referee import check_as
 from meuterer.rules import Rules
 from meuterer.rulings import winners
+from meuterer.server.bots import is_quick
 from meuterer.state import State, Step
 from meuterer.svg import board
 from meuterer.views import HiddenDraw, HiddenRole, PlayerView, Seen, seen, view
 
-__all__ = ["SECRET", "Seat", "SeatLog", "StaleAction", "Table", "TableError", "hash_token", "seat_frame", "state_frame"]
+__all__ = [
+    "SECRET",
+    "Seat",
+    "SeatLog",
+    "StaleAction",
+    "Table",
+    "TableError",
+    "browser_key",
+    "hash_token",
+    "seat_frame",
+    "state_frame",
+]
 
 SECRET: Final = random.SystemRandom()
 """The dealer's source of chance: the operating system's randomness, never seeded."""
 
 MAX_NAME: Final = 40
 """Most characters in a player's name."""
+AUTO_CHUNK: Final = 64
+"""Most actions the table makes by itself in one proposal when it leaves searching bots to
+a worker (``search=False``): the server's event loop gets a turn between two chunks."""
 
 
 class TableError(MeutererError):
@@ -81,6 +96,22 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def browser_key(key: object) -> str | None:
+    """The stored form (SHA-256) of a browser key: the random text a page keeps in its
+    browser's storage and sends when it joins, so that a table knows which browser holds
+    which seat. ``None`` for no key; :class:`TableError` for anything but 16 to 100
+    printable ASCII characters.
+
+    >>> browser_key(None), browser_key("k" * 16) == hash_token("k" * 16)
+    (None, True)
+    """
+    if key is None:
+        return None
+    if not isinstance(key, str) or not 16 <= len(key) <= 100 or not key.isascii() or not key.isprintable():
+        raise TableError("a browser key is 16 to 100 printable ASCII characters")
+    return hash_token(key)
+
+
 @attrs.define
 class Seat:
     """A seat: a human player's (``bot is None``) or a bot's (an agent spec such as ``greedy``)."""
@@ -91,6 +122,11 @@ class Seat:
     """SHA-256 of the seat's secret token; ``None`` while nobody holds the seat."""
     stand_in: bool = False
     """A stand-in bot plays this human seat (its player left or let his turn time run out)."""
+    key_hash: str | None = None
+    """SHA-256 of the browser key of the seat's holder (or of its last holder), if he gave one."""
+    reserved: bool = False
+    """The seat was left during the game: only its last holder's browser may take it (or
+    whoever comes once the host releases it)."""
 
     @property
     def open(self) -> bool:
@@ -99,7 +135,13 @@ class Seat:
 
     def public(self) -> dict[str, Any]:
         """What everyone may know of the seat."""
-        return {"name": self.name, "bot": self.bot, "open": self.open, "stand_in": self.stand_in}
+        return {
+            "name": self.name,
+            "bot": self.bot,
+            "open": self.open,
+            "stand_in": self.stand_in,
+            "reserved": self.reserved,
+        }
 
 
 class _Lines:
@@ -263,7 +305,7 @@ class Table:
         self.turn_seconds = turn_seconds
         self.stand_in_bot = stand_in_bot
         self.clock = clock
-        self.started = False
+        self.started = not any(seat.open for seat in self.seats)  # a table of bots starts at once
         self.turn_started = clock()
         self._agents: dict[int, tuple[str, Agent]] = {}
         self.rematch: str | None = None
@@ -278,18 +320,36 @@ class Table:
     def names(self) -> list[str]:
         return [seat.name or seat.bot or "open" for seat in self.seats]
 
-    def join(self, seat: int, name: str) -> str:
-        """Take the open seat ``seat`` as ``name``; the secret token that identifies its holder."""
+    def join(self, seat: int, name: str, key: object = None) -> str:
+        """Take the open seat ``seat`` as ``name``; the secret token that identifies its holder.
+
+        ``key``: the joining browser's key (see :func:`browser_key`). One person, one seat: a
+        browser that holds a seat at this table is refused another. A seat left during the
+        game is *reserved*: only the browser that left it may take it again, until the host
+        releases it (:meth:`release`) to anyone.
+        """
         self._check_seat(seat)
-        if not self.seats[seat].open:
+        held = self.seats[seat]
+        if not held.open:
             raise TableError(f"seat {seat} is taken")
         name = " ".join(str(name).split())[:MAX_NAME] or f"p{seat}"
         if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in name):
             raise TableError("a name is printable text (no control, format, private or lone surrogate characters)")
+        key_hash = browser_key(key)
+        mine = [p for p, s in enumerate(self.seats) if key_hash is not None and s.token_hash and s.key_hash == key_hash]
+        if mine:
+            raise TableError(f"this browser holds seat {mine[0]} at this table already: one person, one seat")
+        if held.reserved and (key_hash is None or not hmac.compare_digest(held.key_hash or "", key_hash)):
+            raise TableError(
+                f"seat {seat} was left during the game: only its player may take it back (from the same "
+                "browser), unless the host lets someone else take it"
+            )
         token = secrets.token_urlsafe(24)
-        self.seats[seat].token_hash = hash_token(token)
-        self.seats[seat].name = name
-        self.seats[seat].stand_in = False
+        held.token_hash = hash_token(token)
+        held.key_hash = key_hash
+        held.reserved = False
+        held.name = name
+        held.stand_in = False
         self.started = self.started or not any(s.open for s in self.seats)
         self.turn_started = self.clock()
         return token
@@ -304,12 +364,31 @@ class Table:
         raise TableError("no seat at this table has that token")
 
     def leave(self, seat: int) -> None:
-        """The holder of ``seat`` leaves: a stand-in bot plays it and anyone may take it."""
+        """The holder of ``seat`` leaves. Before the game starts anyone may take the seat; during
+        the game a stand-in bot plays it and it is reserved for its player's browser until the
+        host releases it (:meth:`release`)."""
         self._check_seat(seat)
         if self.seats[seat].bot is not None:
             raise TableError(f"seat {seat} is a bot's")
         self.seats[seat].token_hash = None
         self.seats[seat].stand_in = self.started
+        self.seats[seat].reserved = self.started and not self.over
+
+    def host(self) -> int | None:
+        """The host: the person in the lowest-numbered seat held (who opened the table, unless
+        he left it)."""
+        return next((p for p, s in enumerate(self.seats) if s.token_hash is not None), None)
+
+    def release(self, by: int, seat: int) -> None:
+        """The host (seat ``by``) lets anyone take the reserved seat ``seat`` (one that was
+        left during the game)."""
+        self._check_seat(seat)
+        if by != self.host():
+            raise TableError(f"only the host (seat {self.host()}) may let someone else take a seat")
+        if not self.seats[seat].reserved:
+            raise TableError(f"seat {seat} is not reserved for a player who left")
+        self.seats[seat].reserved = False
+        self.seats[seat].key_hash = None
 
     def take_back(self, seat: int) -> None:
         """The seat's player plays his seat again himself."""
@@ -349,16 +428,17 @@ class Table:
             return p
         return None
 
-    def propose(self, seat: int, text: object, at: object) -> list[Action]:
+    def propose(self, seat: int, text: object, at: object, *, search: bool = True) -> list[Action]:
         """The actions that follow seat ``seat`` choosing ``text`` (notation) at state id ``at``:
-        his action, then the draws and the bots' moves up to the next human decision.
+        his action, then the draws and the bots' moves up to the next human decision (with
+        ``search=False``: up to a searching bot's decision too, see :meth:`thinking`, and
+        at most :data:`AUTO_CHUNK` actions).
 
         Raises :class:`StaleAction` when ``at`` is not the current state id, and the
         referee's errors (worded from the seat's view) for an action he may not take.
         Changes nothing: :meth:`commit` the actions once they are stored.
         """
-        if type(at) is not int or at != self.at:
-            raise StaleAction(f"the action was chosen at state {at!r}, the game is at state {self.at}")
+        self._check_fresh(at)
         if not isinstance(text, str) or len(text) > 200:
             raise TableError("an action is notation text of at most 200 characters")
         if not self.started:
@@ -367,24 +447,69 @@ class Table:
             raise TableError(f"a stand-in bot plays seat {seat}: take it back first")
         action = check_as(self.game.state, text, seat)
         planned = _Planned([action], apply(self.game.state, action))
-        return self._autoplay(planned)
+        return self._autoplay(planned, search)
 
-    def propose_auto(self) -> list[Action]:
-        """The draws and bot moves the game makes by itself from now on (none before it starts)."""
+    def _check_fresh(self, at: object) -> None:
+        if type(at) is not int or at != self.at:
+            raise StaleAction(f"the action was chosen at state {at!r}, the game is at state {self.at}")
+
+    def propose_auto(self, *, search: bool = True) -> list[Action]:
+        """The draws and bot moves the game makes by itself from now on (none before it starts);
+        ``search=False``: up to a searching bot's decision, at most :data:`AUTO_CHUNK` actions."""
         if not self.started:
             return []
-        return self._autoplay(_Planned([], self.game.state))
+        return self._autoplay(_Planned([], self.game.state), search)
 
-    def _autoplay(self, planned: _Planned) -> list[Action]:
+    def _bot_spec(self, seat: int) -> str | None:
+        """The spec of the bot that plays ``seat`` now (its own, or the stand-in's), if any."""
+        held = self.seats[seat]
+        return held.bot if held.bot is not None else self.stand_in_bot if held.stand_in else None
+
+    def _bot_to_move(self) -> tuple[int, str] | None:
+        """The seat whose bot (its own or a stand-in) the game waits for, and the bot's spec."""
+        state = self.game.state
+        if not self.started or is_terminal(state) or is_chance_node(state):
+            return None
+        p = current_player(state)
+        spec = None if p is None else self._bot_spec(p)
+        return None if p is None or spec is None else (p, spec)
+
+    def thinking(self) -> tuple[int, str, PlayerView] | None:
+        """The searching bot the game waits for, if any: its seat, spec and view (a worker
+        thinks for it; :meth:`propose_bot` then checks and plays its move)."""
+        bot = self._bot_to_move()
+        if bot is None or is_quick(bot[1]):
+            return None
+        return bot[0], bot[1], view(self.game.state, bot[0])
+
+    def owes(self) -> bool:
+        """Whether the game waits for a draw or a bot (its own move, or a searching bot's)."""
+        state = self.game.state
+        if self.started and not is_terminal(state) and is_chance_node(state):
+            return True
+        return self._bot_to_move() is not None
+
+    def propose_bot(self, seat: int, text: str, at: int) -> list[Action]:
+        """The actions that follow the searching bot of ``seat`` choosing ``text`` at state id
+        ``at`` (see :meth:`thinking`): checked by the referee as a player's action is, then
+        the draws and quick bots' moves as :meth:`propose` with ``search=False``."""
+        self._check_fresh(at)
+        waiting = self.thinking()
+        if waiting is None or waiting[0] != seat:
+            raise StaleAction(f"the game does not wait for seat {seat}'s bot")
+        action = check_as(self.game.state, text, seat)
+        return self._autoplay(_Planned([action], apply(self.game.state, action)), False)
+
+    def _autoplay(self, planned: _Planned, search: bool = True) -> list[Action]:
         state = planned.state
-        while not is_terminal(state):
+        while not is_terminal(state) and (search or len(planned.actions) < AUTO_CHUNK):
             if is_chance_node(state):
                 action = sample_chance(state, SECRET)
             else:
                 p = current_player(state)
                 assert p is not None
-                seat = self.seats[p]
-                if seat.bot is None and not seat.stand_in:
+                spec = self._bot_spec(p)
+                if spec is None or not (search or is_quick(spec)):
                     break
                 v = view(state, p)
                 action = self._agent(p).act(v, v.legal_actions(), SECRET)
@@ -393,7 +518,7 @@ class Table:
         return planned.actions
 
     def _agent(self, seat: int) -> Agent:
-        spec = self.seats[seat].bot or self.stand_in_bot
+        spec = self._bot_spec(seat) or self.stand_in_bot
         known = self._agents.get(seat)
         if known is None or known[0] != spec:
             known = (spec, make_agent(spec, seed=SECRET.getrandbits(63)))

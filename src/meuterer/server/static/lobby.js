@@ -1,6 +1,19 @@
 // The lobby: open a table, list the tables, join a seat. Text goes in with textContent only.
 "use strict";
 
+// This browser's key: random, made once and kept in localStorage, sent when it takes a seat so
+// that a table knows which browser holds which seat (one person, one seat).
+function browserKey() {
+  let key = localStorage.getItem("meuterer-key");
+  if (!key) {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    key = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem("meuterer-key", key);
+  }
+  return key;
+}
+
 async function post(url, data) {
   const response = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
                                      body: JSON.stringify(data)});
@@ -48,7 +61,8 @@ async function refresh() {
     const actions = document.createElement("td");
     table.seats.forEach((seat, index) => {
       const span = document.createElement("span");
-      span.textContent = "p" + index + ": " + (seat.open ? "open" : seat.name) + (seat.stand_in ? " (stand-in)" : "") + "  ";
+      span.textContent = "p" + index + ": " + (seat.open ? "open" : seat.name) + (seat.stand_in ? " (stand-in)" : "") +
+        (seat.reserved ? " (left: kept for its player)" : "") + "  ";
       seats.append(span);
       if (seat.open) {
         const button = document.createElement("button");
@@ -57,7 +71,7 @@ async function refresh() {
         button.addEventListener("click", async () => {
           try {
             const name = document.getElementById("name").value || ("p" + index);
-            go(await post("/api/tables/" + encodeURIComponent(table.table) + "/join", {seat: index, name}));
+            go(await post("/api/tables/" + encodeURIComponent(table.table) + "/join", {seat: index, name, key: browserKey()}));
           } catch (error) { document.getElementById("notice").textContent = error.message; }
         });
         actions.append(button);
@@ -90,7 +104,7 @@ window.addEventListener("DOMContentLoaded", async () => {
       if (value) chosen[seat] = value;
     }
     try {
-      go(await post("/api/tables", {players, rules, bots: chosen, seat: 0,
+      go(await post("/api/tables", {players, rules, bots: chosen, seat: 0, key: browserKey(),
                                     name: document.getElementById("name").value}));
     } catch (error) { document.getElementById("notice").textContent = error.message; }
   });

@@ -4,6 +4,7 @@
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
+const key = browserKey();
 let socket = null;
 let at = 0;
 let lines = [];
@@ -13,6 +14,19 @@ let over = false;
 
 const $ = (id) => document.getElementById(id);
 
+// This browser's key (see lobby.js): sent with the seat's token, so that the table knows which
+// browser holds which seat, and that a socket dropped for not keeping up is told why on return.
+function browserKey() {
+  let made = localStorage.getItem("meuterer-key");
+  if (!made) {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    made = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem("meuterer-key", made);
+  }
+  return made;
+}
+
 function say(text) { $("notice").textContent = text || ""; }
 
 function connect() {
@@ -20,7 +34,7 @@ function connect() {
   socket = new WebSocket(scheme + location.host + "/ws/" + encodeURIComponent(tableId));
   socket.addEventListener("open", () => {
     retry = 500;
-    socket.send(JSON.stringify(token ? {token} : {watch: true}));
+    socket.send(JSON.stringify(token ? {token, key} : {watch: true, key}));
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
@@ -29,6 +43,7 @@ function connect() {
       say(event.reason || "closed");
       return;
     }
+    if (event.code === 4008) say("The server dropped this page's connection (" + event.reason + "); reconnecting.");
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   });
@@ -41,6 +56,7 @@ function receive(frame) {
     lines = frame.lines.slice();
     mySeat = frame.seat;
     if (frame.stale) say("The game had moved on; here is the table as it is now.");
+    if (frame.dropped) say("This page's last connection was closed by the server: " + frame.dropped);
   } else if (frame.type === "update") {
     lines = lines.slice(0, frame.lines_from).concat(frame.lines);
     say("");
@@ -90,6 +106,7 @@ function render(frame) {
   $("take-back").hidden = !(mine && mine.stand_in);
   $("leave").hidden = mine === null || over;
   $("rematch").hidden = mine === null || !over;
+  hostButtons(frame);
   $("record").href = "/api/tables/" + encodeURIComponent(tableId) + "/record" + (token && !over ? "?token=" + encodeURIComponent(token) : "");
   $("replay").href = $("record").href.replace("/record", "/replay");
   $("watch").href = "/table/" + encodeURIComponent(tableId);
@@ -97,9 +114,33 @@ function render(frame) {
   document.body.dataset.over = String(over);
 }
 
-async function post(action) {
+// The host (the lowest-numbered seat a person holds) may let someone else take a seat that
+// was left during the game; until then only its player, from the same browser, may take it.
+function hostButtons(frame) {
+  let box = $("host");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "host";
+    $("actions").after(box);
+  }
+  box.replaceChildren();
+  const host = frame.seats.findIndex((s) => !s.open && s.bot === null);
+  if (mySeat === null || host !== mySeat) return;
+  frame.seats.forEach((seat, index) => {
+    if (!seat.reserved) return;
+    const button = document.createElement("button");
+    button.className = "release";
+    button.textContent = "Let someone else take seat " + index;
+    button.addEventListener("click", async () => {
+      try { await post("release", {seat: index}); } catch (error) { say(error.message); }
+    });
+    box.append(button);
+  });
+}
+
+async function post(action, extra) {
   const response = await fetch("/api/tables/" + encodeURIComponent(tableId) + "/" + action, {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({token})});
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({token, key, ...extra})});
   const answer = await response.json();
   if (!response.ok) throw new Error(answer.error || response.statusText);
   return answer;
