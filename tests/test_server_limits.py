@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+import meuterer
+
 pytest.importorskip("starlette")
 pytest.importorskip("sqlalchemy")
 pytest.importorskip("httpx")
@@ -32,7 +34,8 @@ from meuterer.server.store import Store
 from tests import test_server
 from tests.test_server import _free_port
 
-SRC = str(Path(__file__).parents[1] / "src")
+SRC = str(Path(meuterer.__file__).parents[1])
+"""Where the meuterer under test is: the servers started here run the same code."""
 BOTS = {"1": "random", "2": "random"}
 """Bots for seats 1 and 2 of a three-player table."""
 db_url = test_server.db_url  # the fixture: a SQLite file, and PostgreSQL when MEUTERER_TEST_POSTGRES_URL names one
@@ -95,8 +98,9 @@ def test_the_tables_per_client_and_per_minute_are_flags_and_survive_a_restart(db
     url = db_url
     limits = Limits(tables_per_client=100, tables_per_minute=3)
     with TestClient(create_app(url, limits=limits)) as client:
+        bad = [client.post("/api/tables", json={"players": 5}).status_code for _ in range(4)]
         codes = [client.post("/api/tables", json={}).status_code for _ in range(4)]
-        assert codes == [200, 200, 200, 429]
+        assert bad == [400] * 4 and codes == [200, 200, 200, 429]  # a refused request opens nothing
     with TestClient(create_app(url, limits=limits)) as client:  # restarted: the minute is remembered
         refused = client.post("/api/tables", json={})
         assert refused.status_code == 429 and "3 tables a minute: try again in" in refused.json()["error"]

@@ -232,7 +232,8 @@ class Hub:
 
     def _admit(self, client: str | None) -> str | None:
         """Refuse a new table when the server or the client ``client`` (an address; ``None``:
-        the server itself, for a rematch) holds as many as it may; the client's hash."""
+        the server itself, for a rematch) holds as many as it may; the client's hash. (The
+        caller counts the table in :attr:`recent` once the request is found valid.)"""
         held = [t for t, table in self.tables.items() if not table.over]
         if len(held) + self.opening >= self.limits.tables:
             raise Refused(503, "the server holds as many tables as it may")
@@ -251,7 +252,6 @@ class Hub:
             raise Refused(
                 429, f"a client may open at most {self.limits.tables_per_minute} tables a minute: try again in {wait} s"
             )
-        recent.append(now)
         return opener
 
     async def create(
@@ -290,7 +290,9 @@ class Hub:
         if name is not None:
             seat = _seat_number(data.get("seat", next((p for p, s in enumerate(seats) if s.open), 0)), players)
             answer.update(seat=seat, token=self._join(table, seat, name))
-        self.opening += 1  # counted at once: two requests of one client at a time get no extra table
+        if opener is not None:  # no await since _admit: two requests of one client get no extra table
+            self.recent[opener].append(time.time())
+        self.opening += 1
         self.opener[table_id] = opener
         try:
             async with self.lock(table_id):

@@ -45,6 +45,10 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+LOG_LEVELS = ["critical", "error", "warning", "info"]
+"""The log levels ``serve`` offers: uvicorn's ``debug`` and ``trace`` would log every WebSocket
+frame, the seats' tokens included."""
+
 SPARE_CONNECTIONS = 100
 """Connections uvicorn accepts beyond ``--max-sockets`` (HTTP requests, sockets being refused)."""
 
@@ -90,7 +94,12 @@ def register(commands: Any) -> None:
     serve.add_argument(
         "--turn-seconds", type=float, default=120.0, help="time for a turn before a stand-in bot plays it (default 120)"
     )
-    serve.add_argument("--log-level", default="warning", help="uvicorn's log level (default warning)")
+    serve.add_argument(
+        "--log-level",
+        default="warning",
+        choices=LOG_LEVELS,
+        help="uvicorn's log level (default warning; info adds a line per request: address, method, path, status)",
+    )
     limits = serve.add_argument_group("limits (see docs/server.md, Limits)")
     defaults = Limits()
     for name, (kind, help_text) in LIMITS.items():
