@@ -57,7 +57,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     yield url
     engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
     with engine.begin() as connection:  # leave the database as found
-        for name in ("meuterer_actions", "meuterer_seats", "meuterer_tables"):
+        for name in ("meuterer_lifecycle", "meuterer_actions", "meuterer_seats", "meuterer_tables"):
             connection.execute(sa.text(f"DROP TABLE IF EXISTS {name}"))
     engine.dispose()
 
@@ -179,7 +179,7 @@ def test_bodies_and_messages_are_bounded(client: TestClient) -> None:
 
 
 def test_the_sockets_of_a_table_are_bounded(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("meuterer.server.app.MAX_SOCKETS", 1)
+    monkeypatch.setattr(client.app.state.hub.limits, "sockets_per_table", 1)  # type: ignore[attr-defined]
     opened = _open(client, {"1": "random", "2": "random", "3": "random"})
     with client.websocket_connect(f"/ws/{opened['table']}") as first:
         first.send_json({"watch": True})
@@ -199,11 +199,11 @@ def test_a_whole_game_over_the_socket_with_stale_actions_reconnects_and_records(
         assert watcher.receive_json()["seat"] is None
         watcher.send_json({"act": "p0 pass", "at": 0})
         assert watcher.receive_json()["reason"] == "a spectator takes no action"
-    during = loads_redacted(client.get(f"/api/tables/{table}/record", params={"token": opened["token"]}).text)
+    during = loads_redacted(client.post(f"/api/tables/{table}/record", json={"token": opened["token"]}).text)
     assert during.viewer == 0
     watched = client.get(f"/api/tables/{table}/replay")  # a spectator's replay during the game
     assert watched.status_code == 200 and "spectator" in watched.text
-    assert client.get(f"/api/tables/{table}/record", params={"token": "wrong"}).status_code == 403
+    assert client.post(f"/api/tables/{table}/record", json={"token": "wrong"}).status_code == 403
     moves = 0
     while True:
         with client.websocket_connect(f"/ws/{table}") as ws:  # a reconnect every few moves
@@ -401,7 +401,7 @@ def test_a_restart_makes_the_moves_a_table_owes(tmp_path: Path) -> None:
 def test_bot_specs_and_the_table_limit_are_checked(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     assert "agent spec" in client.post("/api/tables", json={"bots": {"1": 5}}).json()["error"]
     assert client.post("/api/tables", json={"bots": {"1": "greedy"}, "name": "ann", "seat": 1}).status_code == 409
-    monkeypatch.setattr("meuterer.server.app.MAX_TABLES", 0)
+    monkeypatch.setattr(client.app.state.hub.limits, "tables", 0)  # type: ignore[attr-defined]
     assert client.post("/api/tables", json={}).status_code == 503
 
 

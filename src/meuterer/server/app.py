@@ -9,17 +9,23 @@ HTTP (JSON bodies of at most :data:`MAX_BODY` bytes):
   (``{"players": 4, "rules": {...}, "bots": {"1": "greedy"}, "name": "ann", "seat": 0}``);
 - ``POST /api/tables/{id}/join`` (``{"seat": 2, "name": "bob"}``) gives a seat's token;
   ``.../leave`` and ``.../rematch`` take ``{"token": ...}``;
-- ``GET /api/tables/{id}/record`` the game's record once it is over; during the game a
-  redacted record, the seat's (``?token=...``) or a spectator's; ``.../replay`` the same
-  record as the replay page (``meuterer.viewer``).
+- ``GET /api/tables/{id}/record`` the game's record once it is over (archived tables
+  included); during the game a spectator's redacted record, or ``POST`` with the seat's
+  ``{"token": ...}`` (JSON or a form's ``token=...``) its seat's; ``.../replay`` the same
+  record as the replay page (``meuterer.viewer``). A token in a URL's query is refused:
+  URLs reach access logs.
 
 WebSocket ``/ws/{id}``: the first message is ``{"token": ...}`` (a seat) or ``{"watch":
 true}`` (a spectator); the answer is a ``snapshot`` frame, then ``update`` frames as the
 game goes on. A seat sends ``{"act": "p0 offer 2", "at": 17}``, ``{"take_back": true}``
 or ``{"resync": true}``; a refused action is answered with a ``refused`` frame (the
 referee's words), a stale one with a new ``snapshot`` that says ``"stale": true``.
-Messages longer than :data:`MAX_MESSAGE` characters, or more than :data:`RATE` per second
-on average, close the socket.
+Messages longer than :data:`MAX_MESSAGE` characters, nested deeper than :data:`MAX_DEPTH`,
+or more than :data:`RATE` per second on average, close the socket.
+
+:class:`Limits` bounds the lobby (tables per client and per minute, a waiting table's
+life, how long a finished table stays in memory) and the sockets (per table, counted from
+the handshake, in all, and the wait for a socket's first message).
 """
 
 from __future__ import annotations
@@ -27,11 +33,15 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import hashlib
 import hmac
 import json
 import logging
+import re
 import secrets
 import time
+import urllib.parse
+from collections import deque
 from collections.abc import AsyncIterator
 from importlib.resources import files
 from typing import Any, Final
@@ -52,13 +62,14 @@ from meuterer.record import Record, dumps_record
 from meuterer.redact import RedactedRecord, dumps_redacted
 from meuterer.rules import Rules
 from meuterer.serialize import structure
+from meuterer.server import Limits
 from meuterer.server.bots import MAX_ITERATIONS, BotPool, check_spec
 from meuterer.server.outbox import Outbox
-from meuterer.server.store import DEFAULT_URL, Store
+from meuterer.server.store import DEFAULT_URL, Store, StoreError
 from meuterer.server.table import SECRET, Seat, StaleAction, Table, TableError, browser_key
 from meuterer.viewer import replay_html
 
-__all__ = ["MAX_BODY", "MAX_MESSAGE", "RATE", "Hub", "create_app"]
+__all__ = ["MAX_BODY", "MAX_DEPTH", "MAX_MESSAGE", "RATE", "Hub", "Limits", "StoreError", "create_app"]
 
 MAX_BODY: Final = 4096
 """Most bytes in a request's body."""
@@ -67,10 +78,13 @@ MAX_MESSAGE: Final = 2048
 RATE: Final = 20.0
 """Messages per second a connection may send on average (a burst of :data:`BURST` is allowed)."""
 BURST: Final = 40.0
-MAX_SOCKETS: Final = 64
-"""Most WebSockets open on one table (seats' tabs and spectators together)."""
-MAX_TABLES: Final = 1000
-"""Most tables the server holds that are not over."""
+MAX_SOCKETS: Final = Limits().sockets_per_table
+"""Most WebSockets open on one table by default (:attr:`Limits.sockets_per_table`)."""
+MAX_TABLES: Final = Limits().tables
+"""Most tables the server holds that are not over, by default (:attr:`Limits.tables`)."""
+MAX_DEPTH: Final = 8
+"""Deepest nesting of arrays and objects in a request's body or a WebSocket message."""
+MINUTE: Final = 60.0
 MAX_DROPPED: Final = 4096
 """Most dropped readers the server remembers, to tell them why when they come back."""
 
@@ -117,9 +131,12 @@ class Connection:
 class Hub:
     """The server's tables, their locks and connections, and the store they are kept in."""
 
-    def __init__(self, store: Store, turn_seconds: float = 120.0, bots: BotPool | None = None) -> None:
+    def __init__(
+        self, store: Store, turn_seconds: float = 120.0, bots: BotPool | None = None, limits: Limits | None = None
+    ) -> None:
         self.store = store
         self.turn_seconds = turn_seconds
+        self.limits = limits or Limits()
         self.tables: dict[str, Table] = {table.id: table for table in store.load()}
         self.locks: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, set[Connection]] = {}
@@ -127,6 +144,23 @@ class Hub:
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.dropped: collections.OrderedDict[str, str] = collections.OrderedDict()
         """Why a reader's socket was dropped, by its token's or browser key's hash (told when it comes back)."""
+        lives = store.lives()
+        now = time.time()
+        self.opener: dict[str, str | None] = {t: lives[t].opener if t in lives else None for t in self.tables}
+        """The hash of the address of the client who opened each table held (``None``: unknown)."""
+        self.created: dict[str, float] = {t: lives[t].created if t in lives else now for t in self.tables}
+        self.ended: dict[str, float] = {t: e for t in self.tables if t in lives and (e := lives[t].ended) is not None}
+        self.recent: dict[str, deque[float]] = {}
+        """When each client opened its tables of the last minute."""
+        for life in sorted(lives.values(), key=lambda life: life.created):
+            if life.opener is not None and now - life.created < MINUTE:
+                self.recent.setdefault(life.opener, deque()).append(life.created)
+        self.sockets = 0
+        """WebSockets open (from their handshake on)."""
+        self.table_sockets: dict[str, int] = {}
+        """WebSockets open on each table (from their handshake on)."""
+        self.opening = 0
+        """Tables being opened (counted against the limits before they are stored)."""
 
     def lock(self, table_id: str) -> asyncio.Lock:
         return self.locks.setdefault(table_id, asyncio.Lock())
@@ -226,11 +260,62 @@ class Hub:
                 await self.save_seats(table)
                 await self.advance(table, table.propose_auto(search=False))
 
+    async def sweep(self) -> None:
+        """Remove the tables that waited too long for their players; note when games end;
+        archive the tables finished for longer than :attr:`Limits.keep_finished`."""
+        now = time.time()
+        for table in list(self.tables.values()):
+            if not table.started and now - self.created.get(table.id, now) >= self.limits.table_wait:
+                await self._retire(table, "the table expired: its game did not start in time", archive=False)
+            elif table.over and table.id not in self.ended:
+                self.ended[table.id] = now
+                await anyio.to_thread.run_sync(self.store.ended, table.id, now)
+            elif table.over and now - self.ended[table.id] >= self.limits.keep_finished:
+                await self._retire(table, "the game is over and archived: its record stays downloadable", archive=True)
+
+    async def _retire(self, table: Table, reason: str, *, archive: bool) -> None:
+        """Take ``table`` out of memory (archived, or deleted from the store), closing its sockets."""
+        async with self.lock(table.id):
+            if self.tables.get(table.id) is not table or (not archive and table.started):
+                return  # gone meanwhile, or its game started while we waited for the lock
+            await anyio.to_thread.run_sync(self.store.archive if archive else self.store.delete, table.id)
+            del self.tables[table.id]
+            for connection in list(self.connections.pop(table.id, ())):
+                connection.outbox.close(4004, reason)
+        for held in (self.opener, self.created, self.ended, self.locks):
+            held.pop(table.id, None)
+
     # Lobby ----------------------------------------------------------------------------------
 
-    async def create(self, data: dict[str, Any], rules: Rules | None = None) -> dict[str, Any]:
-        if sum(not t.over for t in self.tables.values()) >= MAX_TABLES:
+    def _admit(self, client: str | None) -> str | None:
+        """Refuse a new table when the server or the client ``client`` (an address; ``None``:
+        the server itself, for a rematch) holds as many as it may; the client's hash. (The
+        caller counts the table in :attr:`recent` once the request is found valid.)"""
+        held = [t for t, table in self.tables.items() if not table.over]
+        if len(held) + self.opening >= self.limits.tables:
             raise Refused(503, "the server holds as many tables as it may")
+        if client is None:
+            return None
+        opener = hashlib.sha256(client.encode("utf-8", "replace")).hexdigest()
+        mine = sum(o == opener and (t not in self.tables or not self.tables[t].over) for t, o in self.opener.items())
+        if mine >= self.limits.tables_per_client:
+            raise Refused(429, f"a client may have at most {self.limits.tables_per_client} tables open at once")
+        now = time.time()
+        recent = self.recent.setdefault(opener, deque())
+        while recent and now - recent[0] >= MINUTE:
+            recent.popleft()
+        if len(recent) >= self.limits.tables_per_minute:
+            wait = max(1, int(MINUTE - (now - recent[0]) + 0.999))
+            raise Refused(
+                429, f"a client may open at most {self.limits.tables_per_minute} tables a minute: try again in {wait} s"
+            )
+        return opener
+
+    async def create(
+        self, data: dict[str, Any], rules: Rules | None = None, client: str | None = None
+    ) -> dict[str, Any]:
+        """Open a table for ``client`` (an address; ``None``: the server, for a rematch)."""
+        opener = self._admit(client)
         players = data.get("players", 4)
         if players not in (3, 4) or type(players) is not int:
             raise Refused(400, "players: 3 or 4")
@@ -266,11 +351,23 @@ class Hub:
         if name is not None:
             seat = _seat_number(data.get("seat", next((p for p, s in enumerate(seats) if s.open), 0)), players)
             answer.update(seat=seat, token=self._join(table, seat, name, data.get("key")))
-        async with self.lock(table_id):
-            new = table.propose_auto(search=False)
-            await anyio.to_thread.run_sync(self.store.add, table)
-            self.tables[table_id] = table
-            await self.advance(table, new)
+        if opener is not None:  # no await since _admit: two requests of one client get no extra table
+            self.recent[opener].append(time.time())
+        self.opening += 1
+        self.opener[table_id] = opener
+        try:
+            async with self.lock(table_id):
+                new = table.propose_auto(search=False)
+                await anyio.to_thread.run_sync(self.store.add, table, opener)
+                self.created[table_id] = time.time()
+                self.tables[table_id] = table
+                await self.advance(table, new)
+        except BaseException:
+            if table_id not in self.tables:
+                self.opener.pop(table_id, None)
+            raise
+        finally:
+            self.opening -= 1
         return answer
 
     def _join(self, table: Table, seat: int, name: object, key: object = None) -> str:
@@ -354,9 +451,16 @@ class Hub:
             if not t.over
         ]
 
-    def record(self, table_id: str, token: str | None) -> Record | RedactedRecord:
-        """The whole record once the game is over; before, the redacted record of the
-        token's seat, or a spectator's without a token."""
+    async def record(self, table_id: str, token: str | None) -> Record | RedactedRecord:
+        """The whole record once the game is over (an archived table's from the store);
+        before, the redacted record of the token's seat, or a spectator's without a token."""
+        if table_id not in self.tables and len(table_id) <= 40:
+            try:
+                stored = await anyio.to_thread.run_sync(self.store.record, table_id)
+            except StoreError as error:
+                raise Refused(500, str(error)) from None
+            if stored is not None:
+                return stored
         table = self.table(table_id)
         if table.over:
             return table.record()
@@ -366,20 +470,43 @@ class Hub:
     # The table's socket ----------------------------------------------------------------------
 
     async def serve_socket(self, socket: WebSocket, table_id: str) -> None:
-        await socket.accept()
+        """Serve one WebSocket, counted against the limits from its handshake to its end."""
         table = self.tables.get(table_id)
+        limits = self.limits
+        if self.sockets >= limits.sockets:
+            await _refuse(socket, 1013, "the server holds as many connections as it may: try again later")
+            return
         if table is None:
-            await socket.close(4004, "no such table")
+            await _refuse(socket, 4004, "no such table")
             return
+        if self.table_sockets.get(table_id, 0) >= limits.sockets_per_table:
+            await _refuse(socket, 1013, "too many connections to this table")
+            return
+        self.sockets += 1
+        self.table_sockets[table_id] = self.table_sockets.get(table_id, 0) + 1
         try:
-            hello = _message(await socket.receive_text())
+            await socket.accept()
+            await self._serve_socket(socket, table)
+        finally:
+            self.sockets -= 1
+            self.table_sockets[table_id] -= 1
+            if not self.table_sockets[table_id]:
+                del self.table_sockets[table_id]
+
+    async def _serve_socket(self, socket: WebSocket, table: Table) -> None:
+        table_id = table.id
+        try:
+            hello = _message(await asyncio.wait_for(socket.receive_text(), self.limits.hello_seconds))
             seat = None if hello.get("watch") is True else self.holder(table, hello)
-        except (Refused, ValueError) as error:
-            await socket.send_text(json.dumps({"type": "error", "reason": str(error)}))
-            await socket.close(4003, "who are you?")
+        except TimeoutError:
+            await socket.close(4008, f"no first message within {self.limits.hello_seconds:g} s")
             return
-        if len(self.connections.get(table_id, ())) >= MAX_SOCKETS:
-            await socket.close(1013, "too many connections to this table")
+        except WebSocketDisconnect:
+            return
+        except (Refused, ValueError, KeyError) as error:
+            reason = "a message is text" if isinstance(error, KeyError) else str(error)
+            await socket.send_text(json.dumps({"type": "error", "reason": reason}))
+            await socket.close(4003, "who are you?")
             return
         try:
             key_hash = browser_key(hello.get("key"))
@@ -389,6 +516,9 @@ class Hub:
         connection = Connection(socket, seat, token_hash, key_hash=key_hash)
         told = {"dropped": why} if (why := self._dropped_before(connection)) else {}
         async with self.lock(table_id):
+            if self.tables.get(table_id) is not table:  # retired while the first message came
+                await socket.close(4004, "no such table")
+                return
             self.attach(table, connection)
             await self.snapshot(connection, table, **told)
         try:
@@ -468,9 +598,43 @@ class Hub:
             return True
 
 
+async def _refuse(socket: WebSocket, code: int, reason: str) -> None:
+    """Accept ``socket`` only to close it with ``code`` and ``reason`` (a client learns why)."""
+    with contextlib.suppress(Exception):
+        await socket.accept()
+        await socket.close(code, reason)
+
+
+def _depth(text: str | bytes) -> int:
+    r"""How deep arrays and objects nest in the JSON text ``text`` (strings skipped), scanned
+    without parsing: so that a deeply nested text is refused before the parser recurses.
+
+    >>> _depth('{"a": [1, {"b": "[[["}]}'), _depth('["\\"[["]'), _depth("7")
+    (3, 1, 0)
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    deepest = depth = 0
+    for k, part in enumerate(_STRINGS.split(text)):
+        if k % 2:  # a string's contents
+            continue
+        for char in part:
+            if char in "[{":
+                depth += 1
+                deepest = max(deepest, depth)
+            elif char in "]}":
+                depth -= 1
+    return deepest
+
+
+_STRINGS: Final = re.compile(r'"((?:[^"\\]|\\.)*)"', re.DOTALL)
+
+
 def _message(text: str) -> dict[str, Any]:
     if len(text) > MAX_MESSAGE:
         raise ValueError(f"a message has at most {MAX_MESSAGE} characters")
+    if _depth(text) > MAX_DEPTH:
+        raise ValueError(f"a message nests arrays and objects at most {MAX_DEPTH} deep")
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
@@ -502,11 +666,17 @@ def _rules(data: object) -> Rules | None:
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object (or, from a page's form, its fields): bounded in size and depth."""
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
             raise Refused(413, f"a request body has at most {MAX_BODY} bytes")
+    if request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
+        fields = urllib.parse.parse_qsl(body.decode("utf-8", "replace"), max_num_fields=20)
+        return dict(fields)
+    if _depth(body) > MAX_DEPTH:
+        raise Refused(400, f"the body nests arrays and objects at most {MAX_DEPTH} deep")
     try:
         data = json.loads(body or b"{}")
     except (json.JSONDecodeError, UnicodeDecodeError):
@@ -534,11 +704,16 @@ _SECURITY: Final = {
 
 
 def create_app(
-    url: str = DEFAULT_URL, turn_seconds: float = 120.0, tick_seconds: float = 1.0, bot_workers: int | None = None
+    url: str = DEFAULT_URL,
+    turn_seconds: float = 120.0,
+    tick_seconds: float = 1.0,
+    bot_workers: int | None = None,
+    limits: Limits | None = None,
 ) -> Starlette:
-    """The server's ASGI application, keeping its tables in the database at ``url``;
+    """The server's ASGI application, keeping its tables in the database at ``url``
+    (:class:`StoreError` at once if it cannot be used), bounded by ``limits``;
     ``bot_workers``: processes thinking for the searching bots (default: the cores less one)."""
-    hub = Hub(Store(url), turn_seconds, BotPool(bot_workers))
+    hub = Hub(Store(url), turn_seconds, BotPool(bot_workers), limits)
 
     async def api(request: Request) -> Response:
         try:
@@ -547,15 +722,20 @@ def create_app(
             if request.method == "GET" and not table_id:
                 limits = {"max_iterations": MAX_ITERATIONS, "move_cpu_seconds": hub.bots.cpu_seconds}
                 return JSONResponse({"tables": hub.listing(), "bots": list(agent_names()), "bot_limits": limits})
-            if request.method == "GET" and action in ("record", "replay"):
-                record = hub.record(table_id, request.query_params.get("token"))
+            if action in ("record", "replay"):
+                if "token" in request.query_params:
+                    raise Refused(400, "a seat's token goes in a POST body, never in a URL (URLs are logged)")
+                token = (await _body(request)).get("token") if request.method == "POST" else None
+                if token is not None and not isinstance(token, str):
+                    raise Refused(400, "token: a text")
+                record = await hub.record(table_id, token)
                 if action == "replay":  # the replay page (its own inline script and boards, nothing else)
                     return HTMLResponse(replay_html(record), headers=_REPLAY_SECURITY)
                 text = dumps_record(record) if isinstance(record, Record) else dumps_redacted(record)
                 return Response(text, media_type="application/json", headers={"Content-Disposition": "attachment"})
             data = await _body(request)
             if not table_id:
-                return JSONResponse(await hub.create(data))
+                return JSONResponse(await hub.create(data, client=request.client.host if request.client else None))
             handlers = {"join": hub.join, "leave": hub.leave, "rematch": hub.rematch, "release": hub.release}
             if action not in handlers:
                 raise Refused(404, "no such request")
@@ -581,6 +761,10 @@ def create_app(
                     await hub.tick()
                 except Exception:  # pragma: no cover - logged, and the ticker goes on
                     logging.getLogger("meuterer.server").exception("standing in failed")
+                try:
+                    await hub.sweep()
+                except Exception:  # pragma: no cover - logged, and the ticker goes on
+                    logging.getLogger("meuterer.server").exception("expiring or archiving tables failed")
 
         await hub.resume()
         task = asyncio.create_task(ticker())

@@ -5,7 +5,10 @@ deployments. Per table: the rule set and options, the seats (names, bots, the SH
 each secret token, never the token) and an append-only log of its actions in the record
 notation. :meth:`Store.append` returns only once the actions are committed, so the
 server acknowledges an action only when a restart would find it; :meth:`Store.load`
-replays every table to where its log ends.
+replays every table to where its log ends, except the archived ones (finished games whose
+records :meth:`Store.record` still gives). A database the server cannot use (a corrupt or
+read-only file, an unreachable server, a malformed URL) is refused at once with a
+:class:`StoreError` of one line.
 
 >>> from meuterer.server.store import Store
 >>> from meuterer.server.table import Seat, Table
@@ -18,6 +21,10 @@ replays every table to where its log ends.
 >>> table.commit(new)
 >>> [t.game.actions for t in store.load()] == [table.game.actions]
 True
+>>> Store("nowhere://")
+Traceback (most recent call last):
+...
+meuterer.server.store.StoreError: the database URL 'nowhere://' names no database driver SQLAlchemy knows: nowhere
 """
 
 from __future__ import annotations
@@ -25,17 +32,23 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+import attrs
 import sqlalchemy as sa
 
 from meuterer.actions import Action
+from meuterer.engine import is_terminal
+from meuterer.errors import MeutererError
+from meuterer.game import Game
+from meuterer.record import Record, make_record
 from meuterer.rules import Rules
 from meuterer.serialize import converter, structure
 from meuterer.server import DEFAULT_URL
 from meuterer.server.table import Seat, Table
 
-__all__ = ["DEFAULT_URL", "Store"]
+__all__ = ["DEFAULT_URL", "Store", "StoreError"]
 
 metadata = sa.MetaData()
 
@@ -73,6 +86,32 @@ actions = sa.Table(
 )
 
 
+lifecycle = sa.Table(
+    "meuterer_lifecycle",
+    metadata,
+    sa.Column("table_id", sa.String(40), sa.ForeignKey("meuterer_tables.id"), primary_key=True),
+    sa.Column("opener", sa.String(64), nullable=True),
+    sa.Column("ended", sa.Float, nullable=True),
+    sa.Column("archived", sa.Boolean, nullable=False),
+)
+"""Where a table is in its life: who opened it (a hash of his address), when its game
+ended, whether it is archived (not loaded any more). A table of an older database has no row."""
+
+
+class StoreError(MeutererError):
+    """A database the server cannot use, or a stored table it cannot read back."""
+
+
+@attrs.frozen
+class Life:
+    """A stored table's life: the hash of its opener's address, when it was opened and when
+    its game ended (seconds since the epoch)."""
+
+    opener: str | None
+    created: float
+    ended: float | None
+
+
 def _engine(url: str) -> sa.Engine:
     if url.startswith("sqlite"):
         engine = sa.create_engine(
@@ -97,23 +136,56 @@ def _engine(url: str) -> sa.Engine:
 
 
 class Store:
-    """The tables in the database at ``url`` (a SQLAlchemy URL; ``postgresql://`` uses psycopg 3)."""
+    """The tables in the database at ``url`` (a SQLAlchemy URL; ``postgresql://`` uses psycopg 3).
+
+    Opening checks that the database can be read and written (a write rolled back, so that
+    nothing is written); raises :class:`StoreError` when it cannot.
+    """
 
     def __init__(self, url: str = DEFAULT_URL) -> None:
         self.url = url
-        self.engine = _engine(url)
-        metadata.create_all(self.engine)
-        with self.engine.begin() as connection:  # a database made before seats kept browser keys
-            known = {column["name"] for column in sa.inspect(connection).get_columns("meuterer_seats")}
-            for name, kind in (("key_hash", "VARCHAR(64)"), ("reserved", "BOOLEAN")):
-                if name not in known:
-                    connection.execute(sa.text(f"ALTER TABLE meuterer_seats ADD COLUMN {name} {kind}"))
+        self.shown = _shown(url)
+        """The URL with its password hidden, to print."""
+        try:
+            self.engine = _engine(url)
+        except (sa.exc.SQLAlchemyError, ImportError, ValueError, TypeError) as error:
+            raise StoreError(_explain(url, error)) from None
+        side = _side_files(self.engine)
+        missing = [path for path in side if not path.exists()]
+        try:
+            metadata.create_all(self.engine)
+            with self.engine.begin() as connection:  # a database made before seats kept browser keys
+                known = {column["name"] for column in sa.inspect(connection).get_columns("meuterer_seats")}
+                for name, kind in (("key_hash", "VARCHAR(64)"), ("reserved", "BOOLEAN")):
+                    if name not in known:
+                        connection.execute(sa.text(f"ALTER TABLE meuterer_seats ADD COLUMN {name} {kind}"))
+            self._probe()
+        except (sa.exc.SQLAlchemyError, ImportError, ValueError, OSError) as error:
+            self.engine.dispose()
+            if missing and missing[0].exists() and not missing[0].stat().st_size:
+                for path in missing:  # SQLite's empty WAL and index of a database it could only read
+                    path.unlink(missing_ok=True)
+            raise StoreError(_explain(url, error)) from None
+
+    def _probe(self) -> None:
+        """Write a row and roll it back: fails on a read-only database, writes nothing."""
+        with self.engine.connect() as connection:
+            transaction = connection.begin()
+            try:
+                connection.execute(
+                    tables.insert().values(
+                        id="-probe-", players=3, first_captain=0, rules="{}", turn_seconds=0.0, created=0.0
+                    )
+                )
+            finally:
+                transaction.rollback()
 
     def close(self) -> None:
         self.engine.dispose()
 
-    def add(self, table: Table) -> None:
-        """Keep a new table: its options and seats (and any actions it already has)."""
+    def add(self, table: Table, opener: str | None = None) -> None:
+        """Keep a new table: its options and seats (and any actions it already has);
+        ``opener``: a hash of the address of the client who opened it."""
         with self.engine.begin() as connection:
             connection.execute(
                 tables.insert().values(
@@ -127,6 +199,7 @@ class Store:
                 )
             )
             connection.execute(seats.insert(), self._seat_rows(table))
+            connection.execute(lifecycle.insert().values(table_id=table.id, opener=opener, archived=False))
             if len(table.game):
                 connection.execute(actions.insert(), self._action_rows(table.id, 0, table.game.actions))
 
@@ -170,29 +243,131 @@ class Store:
         with self.engine.begin() as connection:
             connection.execute(actions.insert(), self._action_rows(table.id, len(table.game), new))
 
-    def load(self, clock: Any = time.monotonic) -> list[Table]:
-        """Every stored table, replayed to the end of its log, oldest first."""
-        found = []
+    def _set_life(self, connection: sa.Connection, table_id: str, **values: Any) -> None:
+        done = connection.execute(lifecycle.update().where(lifecycle.c.table_id == table_id).values(**values))
+        if not done.rowcount:  # a table kept by an older version of the server
+            connection.execute(lifecycle.insert().values({"table_id": table_id, "archived": False, **values}))
+
+    def ended(self, table_id: str, when: float) -> None:
+        """Note that the table's game ended at ``when`` (seconds since the epoch)."""
+        with self.engine.begin() as connection:
+            self._set_life(connection, table_id, ended=when)
+
+    def archive(self, table_id: str) -> None:
+        """Archive the table: :meth:`load` leaves it out, :meth:`record` still gives its record."""
+        with self.engine.begin() as connection:
+            self._set_life(connection, table_id, archived=True)
+
+    def delete(self, table_id: str) -> None:
+        """Forget the table (a table nobody sat down at in time)."""
+        with self.engine.begin() as connection:
+            for table in (actions, seats, lifecycle):
+                connection.execute(table.delete().where(table.c.table_id == table_id))
+            connection.execute(tables.delete().where(tables.c.id == table_id))
+
+    def lives(self) -> dict[str, Life]:
+        """The life of every table not archived, by its id."""
+        query = sa.select(tables.c.id, tables.c.created, lifecycle.c.opener, lifecycle.c.ended).outerjoin(
+            lifecycle, lifecycle.c.table_id == tables.c.id
+        )
         with self.engine.connect() as connection:
-            rows = connection.execute(sa.select(tables).order_by(tables.c.created, tables.c.id)).all()
-            for row in rows:
-                held = connection.execute(
-                    sa.select(seats).where(seats.c.table_id == row.id).order_by(seats.c.seat)
-                ).all()
-                log = connection.execute(
-                    sa.select(actions.c.action).where(actions.c.table_id == row.id).order_by(actions.c.idx)
-                ).all()
-                table = Table(
-                    row.id,
-                    players=row.players,
-                    seats=[Seat(s.name, s.bot, s.token_hash, s.stand_in, s.key_hash, bool(s.reserved)) for s in held],
-                    rules=structure(json.loads(row.rules), Rules),
-                    first_captain=row.first_captain,
-                    actions=[a for (a,) in log],
-                    turn_seconds=row.turn_seconds,
-                    clock=clock,
-                )
-                table.started = table.started or not any(s.open for s in table.seats)
-                table.rematch = row.rematch
-                found.append(table)
+            rows = connection.execute(query.where(sa.or_(lifecycle.c.archived.is_(None), ~lifecycle.c.archived)))
+            return {row.id: Life(row.opener, row.created, row.ended) for row in rows}
+
+    def record(self, table_id: str) -> Record | None:
+        """The record of the stored table ``table_id`` if its game is over (archived or not)."""
+        with self.engine.connect() as connection:
+            row = connection.execute(sa.select(tables).where(tables.c.id == table_id)).first()
+            if row is None:
+                return None
+            held, log = self._rows(connection, row.id)
+        try:
+            game = Game.new(row.players, row.first_captain, structure(json.loads(row.rules), Rules))
+            for (text,) in log:
+                game.push(text)
+        except (MeutererError, ValueError) as error:
+            raise StoreError(f"the stored table {table_id} cannot be replayed: {error}") from None
+        if not is_terminal(game.state):
+            return None
+        return make_record(game, [s.name or s.bot or "open" for s in held])
+
+    @staticmethod
+    def _rows(connection: sa.Connection, table_id: str) -> tuple[Sequence[sa.Row[Any]], Sequence[sa.Row[Any]]]:
+        held = connection.execute(sa.select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)).all()
+        log = connection.execute(
+            sa.select(actions.c.action).where(actions.c.table_id == table_id).order_by(actions.c.idx)
+        ).all()
+        return held, log
+
+    def load(self, clock: Any = time.monotonic) -> list[Table]:
+        """Every stored table not archived, replayed to the end of its log, oldest first.
+        A table that cannot be read back raises :class:`StoreError`."""
+        found = []
+        live = sa.select(lifecycle.c.table_id).where(lifecycle.c.archived)
+        query = sa.select(tables).where(tables.c.id.not_in(live)).order_by(tables.c.created, tables.c.id)
+        try:
+            with self.engine.connect() as connection:
+                for row in connection.execute(query).all():
+                    held, log = self._rows(connection, row.id)
+                    try:
+                        table = Table(
+                            row.id,
+                            players=row.players,
+                            seats=[
+                                Seat(s.name, s.bot, s.token_hash, s.stand_in, s.key_hash, bool(s.reserved))
+                                for s in held
+                            ],
+                            rules=structure(json.loads(row.rules), Rules),
+                            first_captain=row.first_captain,
+                            actions=[a for (a,) in log],
+                            turn_seconds=row.turn_seconds,
+                            clock=clock,
+                        )
+                    except (MeutererError, ValueError) as error:
+                        raise StoreError(f"the stored table {row.id} cannot be replayed: {error}") from None
+                    table.started = table.started or not any(s.open for s in table.seats)
+                    table.rematch = row.rematch
+                    found.append(table)
+        except sa.exc.SQLAlchemyError as error:
+            raise StoreError(_explain(self.url, error)) from None
         return found
+
+
+def _side_files(engine: sa.Engine) -> list[Path]:
+    """A SQLite file's WAL and shared-memory index (SQLite makes them even to read), or none."""
+    name = engine.url.database
+    if name and engine.url.query.get("uri") == "true":  # sqlite:///file:path?mode=ro&uri=true
+        name = name.removeprefix("file:")
+    if engine.url.get_backend_name() != "sqlite" or not name or name == ":memory:" or "mode=memory" in str(engine.url):
+        return []
+    return [Path(name + "-wal"), Path(name + "-shm")]
+
+
+def _shown(url: str) -> str:
+    """``url`` with its password hidden (from a URL SQLAlchemy cannot parse, what follows its last ``@``)."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url.rsplit("@", 1)[-1]
+
+
+def _explain(url: str, error: BaseException) -> str:
+    """One line that says why the database at ``url`` cannot be used (no password shown)."""
+    example = "such as sqlite:///meuterer-server.db or postgresql://user:password@host/db"
+    shown = _shown(url)
+    try:
+        sa.engine.make_url(url)
+    except Exception:
+        return f"{shown!r} is not a database URL ({example}): {_first_line(error)}"
+    if isinstance(error, sa.exc.NoSuchModuleError | ImportError):
+        return f"the database URL {shown!r} names no database driver SQLAlchemy knows: {_first_line(error)}"
+    if isinstance(error, sa.exc.ArgumentError):
+        return f"{shown!r} is not a database URL ({example}): {_first_line(error)}"
+    cause = getattr(error, "orig", None) or error
+    return f"cannot use the database {shown!r}: {_first_line(cause)}"
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    text = text.split("\n", 1)[0].strip() if text else type(error).__name__
+    return text.removeprefix("Can't load plugin: sqlalchemy.dialects:")

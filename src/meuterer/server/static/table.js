@@ -107,7 +107,7 @@ function render(frame) {
   $("leave").hidden = mine === null || over;
   $("rematch").hidden = mine === null || !over;
   hostButtons(frame);
-  $("record").href = "/api/tables/" + encodeURIComponent(tableId) + "/record" + (token && !over ? "?token=" + encodeURIComponent(token) : "");
+  $("record").href = "/api/tables/" + encodeURIComponent(tableId) + "/record";
   $("replay").href = $("record").href.replace("/record", "/replay");
   $("watch").href = "/table/" + encodeURIComponent(tableId);
   document.body.dataset.at = String(at);
@@ -146,7 +146,29 @@ async function post(action, extra) {
   return answer;
 }
 
+// During the game a seat's record is its own: the token goes in a POST body (a form, so that
+// the browser downloads it or opens the replay page), never in a URL the server would log.
+function postLink(event) {
+  if (!token || over) return;
+  event.preventDefault();
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = event.currentTarget.href;
+  form.target = event.currentTarget.target || "";
+  form.hidden = true;
+  const field = document.createElement("input");
+  field.type = "hidden";
+  field.name = "token";
+  field.value = token;
+  form.append(field);
+  document.body.append(form);
+  form.submit();
+  form.remove();
+}
+
 window.addEventListener("DOMContentLoaded", () => {
+  $("record").addEventListener("click", postLink);
+  $("replay").addEventListener("click", postLink);
   $("take-back").addEventListener("click", () => socket.send(JSON.stringify({take_back: true})));
   $("leave").addEventListener("click", async () => {
     try { await post("leave"); location.href = "/"; } catch (error) { say(error.message); }
