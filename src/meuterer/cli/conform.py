@@ -80,7 +80,8 @@ def _conform(args: argparse.Namespace) -> int:
     try:  # the driver draws games with hypothesis: the conform extra
         from meuterer.conform.driver import Options, read_expect_fail
     except ImportError as error:  # pragma: no cover - the extra is installed where tests run
-        print(f"meuterer conform needs hypothesis: pip install 'meuterer[conform]' ({error})", file=sys.stderr)
+        need = "meuterer conform needs hypothesis (the conform extra): pip install 'hypothesis>=6.100'"
+        print(f"{need} ({error})", file=sys.stderr)
         return EXIT_USAGE
     command = list(args.command)
     if command[:1] == ["--"]:
