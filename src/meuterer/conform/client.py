@@ -368,6 +368,8 @@ def _verdict(cpu: list[float | None], limit: float, waited: float) -> str | None
     'hung: no reply within 4.0 s, and the engine used no CPU time in the last 2 s'
     >>> _verdict([3.0 + n for n in range(10)], 2, 20.0)[:63]
     'slow: no reply within 20.0 s although the engine kept computing'
+    >>> _verdict([None, None], 2, 4.0)[:60]  # no /proc: the second period was a plain retry
+    'no reply within 4.0 s (the time limit, then as long again: t'
 
     """
     if len(cpu) < 2:
