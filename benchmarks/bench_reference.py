@@ -16,16 +16,19 @@ import importlib.util
 import platform
 import random
 import statistics
+import sys
 import time
 from pathlib import Path
 from types import ModuleType
 
 import meuterer
 from meuterer import Game
+from meuterer.bench import find_yardstick
 
-# ../shared/bench/ref_sim.py next to the repository (or next to a parent of a worktree)
-YARDSTICK = next(
-    (p / "shared" / "bench" / "ref_sim.py" for p in Path(__file__).resolve().parents[1:] if (p / "shared").is_dir()),
+# $MEUTERER_YARDSTICK, else ../shared/bench/ref_sim.py next to the repository (or next to a
+# parent of a worktree, of the working directory or of the meuterer package imported)
+YARDSTICK = find_yardstick() or next(
+    (p / bench for p in Path(__file__).resolve().parents[1:] if (p / (bench := "shared/bench/ref_sim.py")).is_file()),
     Path("../shared/bench/ref_sim.py"),
 )
 
@@ -103,6 +106,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=150, help="library games per run (default 150)")
     parser.add_argument("--yardstick", type=Path, default=YARDSTICK, help=f"default {YARDSTICK}")
     args = parser.parse_args()
+    if not args.yardstick.is_file():
+        sys.exit(f"bench_reference.py: no yardstick at {args.yardstick} (give --yardstick PATH or MEUTERER_YARDSTICK)")
     ref = load(args.yardstick)
     print(f"meuterer {meuterer.__version__}, Python {platform.python_version()}, {platform.machine()}, CPU time")
     for players in (4, 3):

@@ -17,12 +17,21 @@ Every mode answers ``hello`` like the reference (except ``no-hello``) and then:
 - ``protocol-2``: says it speaks protocol 2;
 - ``list``: answers every later request with a JSON array;
 - ``bad-status``: answers every later request with an unknown status;
-- ``mutant``: the reference with one rule changed: the captain may not offer the highest amount.
+- ``mutant``: the reference with one rule changed: the captain may not offer the highest amount;
+- ``slow``: computes for ``FAKE_ENGINE_BUSY`` seconds (CPU time, default 1.5) before it answers
+  ``new`` (a slow engine, not a hung one);
+- ``busy``: computes for ever on ``new`` (an endless loop).
+
+``spawn:MODE`` first starts two processes that sleep for an hour, one of them with a child of
+its own (the helpers an engine may start), then behaves as ``MODE``; with ``FAKE_ENGINE_PIDS``
+set, it appends its own pid and their three pids to that file, one a line.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 import time
 from typing import Any
@@ -41,7 +50,37 @@ def write(reply: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+SLEEPER = "import time; time.sleep(3600)"
+PARENT = (
+    "import subprocess, sys, time; "
+    f"child = subprocess.Popen([sys.executable, '-c', {SLEEPER!r}]); "
+    "print(child.pid, flush=True); time.sleep(3600)"
+)
+
+
+def spawn() -> None:
+    """Start the helper processes (see the module's docstring)."""
+    sleeper = subprocess.Popen([sys.executable, "-c", SLEEPER])  # inherits stdin, stdout, stderr
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    assert parent.stdout is not None
+    grandchild = int(parent.stdout.readline())
+    path = os.environ.get("FAKE_ENGINE_PIDS")
+    if path:
+        with open(path, "a", encoding="ascii") as pids:
+            pids.write(f"{os.getpid()}\n{sleeper.pid}\n{parent.pid}\n{grandchild}\n")
+
+
+def compute(seconds: float) -> None:
+    """Use ``seconds`` of CPU time."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
 def main(mode: str) -> int:
+    if mode.startswith("spawn:"):
+        spawn()
+        mode = mode[6:]
     if mode in ("reference", "basic", "mutant"):
         return behave(mode)
     for line in sys.stdin:
@@ -86,6 +125,11 @@ def main(mode: str) -> int:
             if mode == "lines":
                 while True:
                     write({"id": 0, "status": "ok"})
+            if mode == "slow":
+                compute(float(os.environ.get("FAKE_ENGINE_BUSY", "1.5")))
+            if mode == "busy":
+                while True:
+                    pass
         write({"id": request["id"], "status": "ok"})
         if command == "quit":
             return 0

@@ -173,8 +173,91 @@ def test_serve_survives_garbage_and_ends_at_end_of_input() -> None:
 
 def test_serve_refuses_an_endless_line() -> None:
     replies = run_serve(b"x" * (MAX_REQUEST_BYTES + (1 << 16) + 1) + b'\n{"id": 3, "cmd": "quit"}\n')
-    assert replies[0] == {"id": None, "status": "errored", "message": "request line too long"}
-    assert replies[-1]["id"] == 3
+    assert replies[0] == {"id": None, "status": "errored", "message": "request line longer than 1048576 bytes"}
+    assert replies[1:] == [{"id": 3, "status": "ok"}]
+
+
+# Issue 37, defect 6: no line ends the engine, and every line gets exactly one reply ----------
+
+DEEP = 100_000
+"""Deeper than any recursion limit: on aa94876 json.loads raised RecursionError out of serve."""
+
+BAD_LINES: list[tuple[str, bytes, object, str]] = [
+    ("cmd-array", b'{"id": 1, "cmd": [1]}', 1, "cmd is a string, not an array"),
+    ("cmd-object", b'{"id": 2, "cmd": {}}', 2, "cmd is a string, not an object"),
+    ("cmd-missing", b'{"id": 3}', 3, "cmd is a string, not null"),
+    ("deep-array", b'{"id": 4, "x": ' + b"[" * DEEP + b"]" * DEEP + b"}", 4, "nests arrays and objects"),
+    ("deep-object", b'{"id": 5, "x": ' + b'{"a":' * DEEP + b"1" + b"}" * DEEP + b"}", 5, "the most is 32"),
+    ("deep-unclosed", b"[" * DEEP, None, "the most is 32"),
+    ("deep-id-after", b'{"x": ' + b"[" * 40 + b"]" * 40 + b', "s": "id", "id": "r7"}', "r7", "41 deep"),
+    ("not-an-object", b"[1, 2]", None, "a request is a JSON object"),
+    ("a-string", b'"hello"', None, "a request is a JSON object"),
+    ("a-number", b"17", None, "a request is a JSON object"),
+    ("not-json", b"hello", None, "not JSON"),
+    ("not-utf8", b'{"id": 6, "cmd": "\xff"}', None, "not JSON"),
+    ("nan", b'{"id": 7, "cmd": "hello", "protocol": NaN}', None, "not JSON"),
+    ("huge-float", b'{"id": 8, "cmd": "hello", "protocol": 1e999}', None, "not JSON"),
+    ("huge-int", b'{"id": 9, "cmd": "hello", "protocol": 1' + b"0" * 5000 + b"}", None, "not JSON"),
+]
+
+
+@pytest.mark.parametrize(("line", "ident", "message"), [case[1:] for case in BAD_LINES], ids=[c[0] for c in BAD_LINES])
+def test_a_bad_line_gets_one_errored_reply_with_its_id_and_the_engine_goes_on(
+    line: bytes, ident: object, message: str
+) -> None:
+    replies = run_serve(line + b'\n{"id": 10, "cmd": "hello"}\n{"id": 11, "cmd": "quit"}\n')
+    assert len(replies) == 3
+    assert replies[0]["status"] == "errored"
+    assert replies[0]["id"] == ident
+    assert message in replies[0]["message"]
+    assert [r["id"] for r in replies[1:]] == [10, 11]
+    assert replies[1]["status"] == "ok"
+
+
+def test_a_lone_surrogate_is_echoed_as_an_escape_not_a_crash() -> None:
+    replies = run_serve(b'{"id": "\\ud800", "cmd": "dance\\udfff"}\n{"id": 2, "cmd": "quit"}\n')
+    assert replies[0]["id"] == "\ud800"
+    assert replies[0]["status"] == "skipped"
+    assert [r["id"] for r in replies] == ["\ud800", 2]
+
+
+def test_a_40_mb_line_gets_exactly_one_reply() -> None:
+    # On aa94876: three replies (two "too long" and one "not JSON" for its tail).
+    line = b'{"id": 1, "cmd": "hello", "pad": "' + b"x" * (40 << 20) + b'"}'
+    replies = run_serve(line + b'\n{"id": 2, "cmd": "quit"}\n')
+    assert replies == [
+        {"id": None, "status": "errored", "message": f"request line longer than {MAX_REQUEST_BYTES} bytes"},
+        {"id": 2, "status": "ok"},
+    ]
+
+
+def test_a_line_just_within_the_limits_is_read() -> None:
+    # The limits docs/protocol.md states: 1 MiB a line, arrays and objects nested 32 deep.
+    pad = MAX_REQUEST_BYTES - 100
+    line = b'{"id": 1, "cmd": "hello", "x": ' + b"[" * 31 + b"]" * 31 + b', "p": "'
+    line += b"x" * (pad - len(line)) + b'"}'
+    assert len(line) <= MAX_REQUEST_BYTES
+    replies = run_serve(line + b"\n")
+    assert [(r["id"], r["status"]) for r in replies] == [(1, "ok")]
+
+
+def test_meuterer_engine_survives_every_bad_line_as_a_process() -> None:
+    # On aa94876 the process exited with status 1 and a traceback at the first of these lines.
+    lines = [case[1] for case in BAD_LINES]
+    lines += [b'{"id": 20, "cmd": "new", "rules": {}, "players": 3, "first_captain": 0}', b'{"id": 21, "cmd": "quit"}']
+    env = {**os.environ, "PYTHONPATH": str(Path(meuterer.__file__).parents[1])}
+    done = subprocess.run(
+        [sys.executable, "-m", "meuterer", "engine"],
+        input=b"\n".join(lines) + b"\n",
+        capture_output=True,
+        timeout=120,
+        check=False,
+        env=env,
+    )
+    assert (done.returncode, done.stderr) == (0, b"")
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["id"] for r in replies] == [case[2] for case in BAD_LINES] + [20, 21]
+    assert replies[-2] == {"id": 20, "status": "ok", "game": "g1"}
 
 
 def test_meuterer_engine_on_the_command_line() -> None:

@@ -7,6 +7,8 @@ import argparse
 import errno
 import json
 import os
+import random
+import re
 import signal
 import subprocess
 import sys
@@ -448,3 +450,113 @@ def test_readme_and_simulate_md_agree_on_the_long_run_and_the_tests_take_minutes
     stated = line.split("#")[1].strip().split(" on ")[0].replace("-", "\u2013")  # ~17-25 min, an en dash
     assert f"**{stated}**" in page
     assert "about\n5 minutes" in readme or "about 5 minutes" in readme
+
+
+# Issue 37, defect 11: the newcomer's trips -------------------------------------------------------
+
+PIP_INSTALL = re.compile(r"pip install\s+(?:-\S+\s+)*(?:\"([^\"]*)\"|'([^']*)'|([^\s`]+))")
+
+
+def test_no_page_installs_meuterer_from_pypi_where_it_is_not() -> None:
+    # On aa94876: docs/conformance.md (twice, with its CI example) and README's extras.
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    wrong = []
+    for page in pages:
+        for match in PIP_INSTALL.finditer(page.read_text(encoding="utf-8")):
+            target = next(group for group in match.groups() if group is not None)
+            if target.startswith("meuterer") and " @ " not in target:
+                wrong.append(f"{page.name}: {match.group()}")
+    assert wrong == []
+    conformance = (ROOT / "docs" / "conformance.md").read_text(encoding="utf-8")
+    assert 'pip install ".[conform]"' in conformance
+    assert 'pip install "./meuterer[conform]"' in conformance  # the CI example, from a submodule
+
+
+def test_the_development_line_installs_the_extras_mypy_needs() -> None:
+    # A fresh venv with only ".[dev]" left `mypy --strict src tests examples` with errors: it
+    # needs starlette, sqlalchemy, httpx, websockets (server), numpy (gym), ray and torch (rl).
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    development = readme.split("## Development", 1)[1]
+    line = next(line for line in development.splitlines() if "pip install -e" in line)
+    extras = set(re.search(r'"\.\[([^\]]*)\]"', line)[1].split(","))  # type: ignore[index]
+    assert {"dev", "server", "gym", "ray", "rl"} <= extras
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert all(f"\n{extra} = [" in pyproject for extra in extras)
+
+
+def test_bench_reference_without_the_yardstick_says_so_in_one_line(tmp_path: Path) -> None:
+    missing = tmp_path / "ref_sim.py"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_reference.py"), "--yardstick", str(missing)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(Path(meuterer.__file__).parents[1])},
+    )
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"bench_reference.py: no yardstick at {missing} (give --yardstick PATH or MEUTERER_YARDSTICK)"
+    ]
+
+
+def test_server_md_gives_the_table_pages_address() -> None:
+    page = (ROOT / "docs" / "server.md").read_text(encoding="utf-8")
+    app = (ROOT / "src" / "meuterer" / "server" / "app.py").read_text(encoding="utf-8")
+    assert 'Route("/table/{table_id}", table_page)' in app
+    assert re.search(r"`http://HOST:PORT/table/ID`", page)
+    assert re.search(r"http://127\.0\.0\.1:8000/table/[\w-]{12}`", page)
+
+
+def test_a_seat_is_told_anothers_draws_in_the_terminals_words() -> None:
+    # On aa94876 the table's account said "p0 draws 5 card(s)" where the terminal says "5 cards".
+    from meuterer.server.table import SeatLog
+    from meuterer.views import seen
+
+    state = meuterer.new_game(4, 0)
+    log = SeatLog(1, view(state, 1))
+    rng = random.Random(3)
+    told = []
+    for _ in range(5):
+        action = meuterer.sample_chance(state, rng)
+        after = meuterer.apply(state, action)
+        log.add(seen(state, action, after, 1), view(after, 1))
+        state = after
+        told.append(log.pending())
+    assert told == ["p0 draws a card", "p0 draws 2 cards", "p0 draws 3 cards", "p0 draws 4 cards", "p0 draws 5 cards"]
+
+
+def test_a_record_without_names_shows_each_seat_once_in_the_replay_page() -> None:
+    # On aa94876: "shown as p1 (p1) saw it", and score columns headed "p0 p0", "p1 p1", ...
+    from meuterer.viewer import replay_html
+
+    record = make_record(Game.replay(game().actions[:30], players=4))
+    assert record.players == ("p0", "p1", "p2", "p3")
+    page = replay_html(record, perspective=1)
+    assert "shown as p1 saw it" in page
+    assert "(p1)" not in page
+    assert '"labels":["p0","p1","p2","p3"]' in page.replace(" ", "")
+    named = replay_html(make_record(Game.replay(game().actions[:30], players=4), names=("Ann", "p1", "p3", "Dee")))
+    assert '"labels":["p0Ann","p1","p2p3","p3Dee"]' in named.replace(" ", "")
+
+
+@pytest.mark.browser
+def test_the_replay_pages_score_table_heads_unnamed_seats_once_in_chromium(tmp_path: Path) -> None:
+    from meuterer.viewer import write_html
+
+    from .browser import browser_page
+
+    path = write_html(make_record(Game.replay(game().actions[:30], players=4)), tmp_path / "unnamed.html")
+    with browser_page() as page:
+        page.goto(path.as_uri())
+        page.wait_for_selector("body[data-ready=yes]", timeout=20_000)
+        assert page.inner_text("#scores tr").split("\t")[1:] == ["p0", "p1", "p2", "p3"]
+
+
+def test_play_md_names_the_file_a_game_goes_to_when_its_name_is_taken(tmp_path: Path) -> None:
+    from meuterer.cli.play.saving import free_path
+
+    (tmp_path / "meuterer-game-7.json").write_text("{}")
+    taken = free_path(tmp_path / "meuterer-game-7.json").name
+    assert taken == "meuterer-game-7-2.json"
+    page = (ROOT / "docs" / "play.md").read_text(encoding="utf-8")
+    assert f"`{taken}`" in page

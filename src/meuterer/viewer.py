@@ -75,7 +75,20 @@ def read_any_record(source: str | bytes | os.PathLike[str] | IO[str]) -> Record 
 
 
 def _seat(seat: int | None, names: Sequence[str]) -> str:
-    return "a spectator" if seat is None else f"p{seat} ({display(names[seat])})"
+    if seat is None:
+        return "a spectator"
+    name = display(names[seat])
+    return f"p{seat}" if name == f"p{seat}" else f"p{seat} ({name})"
+
+
+def _label(seat: int, name: str) -> str:
+    """A seat's column heading: ``p1 Bob``, or ``p1`` for a seat that has only its number as a
+    name (a record made without names).
+
+    >>> _label(1, "Bob"), _label(1, "p1"), _label(1, "p2")
+    ('p1 Bob', 'p1', 'p1 p2')
+    """
+    return f"p{seat}" if name == f"p{seat}" else f"p{seat} {name}"
 
 
 def _frames(
@@ -162,6 +175,7 @@ def replay_html(source: Source, *, perspective: int | None = None, title: str | 
     heading = title or f"Meuterer: {', '.join(names)}"
     meta = {
         "names": list(names),
+        "labels": [_label(seat, name) for seat, name in enumerate(names)],
         "steps": steps,
         "rounds": sorted(rounds.items()),
         "replayed": len(subjects) - 1,
@@ -257,8 +271,7 @@ _SCRIPT: Final = r"""
   }
 
   function scoreTable() {
-    const names = meta.names;
-    let rows = '<tr><th></th>' + names.map((n, i) => '<th>p' + i + ' ' + escape(n) + '</th>').join('') + '</tr>';
+    let rows = '<tr><th></th>' + meta.labels.map(label => '<th>' + escape(label) + '</th>').join('') + '</tr>';
     for (const [r, start] of meta.rounds) {
       if (start > step || r === meta.steps[step].round) continue;
       const next = meta.rounds.find(([q]) => q === r + 1);

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meuterer.conform.client import EngineFailure
 from meuterer.conform.engine import serve
+
+if TYPE_CHECKING:
+    from meuterer.conform.driver import Options
 
 EXIT_USAGE = 2
 """The exit status for bad arguments or an engine that cannot be started (as the driver's)."""
@@ -28,7 +32,12 @@ def register(commands: Any) -> None:
         usage="meuterer conform [options] -- COMMAND [ARGS...]",
     )
     conform.add_argument("--json", action="store_true", help="print the report as JSON (for CI)")
-    conform.add_argument("--timeout", type=float, default=2.0, help="seconds allowed per reply (default 2)")
+    conform.add_argument(
+        "--timeout",
+        type=float,
+        default=2.0,
+        help="seconds allowed per reply (default 2); an engine still using CPU time then gets up to 10 times as long",
+    )
     conform.add_argument("--games", type=int, default=100, help="differential games to draw (default 100; 0: none)")
     conform.add_argument("--seed", type=int, default=None, help="seed of the drawn games (default: derandomized)")
     conform.add_argument(
@@ -63,11 +72,16 @@ def _engine(args: argparse.Namespace) -> int:
     return serve(sys.stdin.buffer, sys.stdout.buffer)
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def _conform(args: argparse.Namespace) -> int:
     try:  # the driver draws games with hypothesis: the conform extra
-        from meuterer.conform.driver import Options, read_expect_fail, run, summary
+        from meuterer.conform.driver import Options, read_expect_fail
     except ImportError as error:  # pragma: no cover - the extra is installed where tests run
-        print(f"meuterer conform needs hypothesis: pip install 'meuterer[conform]' ({error})", file=sys.stderr)
+        need = "meuterer conform needs hypothesis (the conform extra): pip install 'hypothesis>=6.100'"
+        print(f"{need} ({error})", file=sys.stderr)
         return EXIT_USAGE
     command = list(args.command)
     if command[:1] == ["--"]:
@@ -99,6 +113,19 @@ def _conform(args: argparse.Namespace) -> int:
         shrink_seconds=args.shrink_seconds,
     )
     show = not args.no_progress and sys.stderr.isatty()
+    # The engine runs in a process group of its own (a terminal's Ctrl-C does not reach it):
+    # a driver told to stop unwinds, and the run's `finally` ends that group.
+    before = {signum: signal.signal(signum, _stop) for signum in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        return _report(args, options, command, show)
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+
+
+def _report(args: argparse.Namespace, options: Options, command: list[str], show: bool) -> int:
+    from meuterer.conform.driver import run, summary
+
     try:
         if show:
             from rich.progress import Progress

@@ -1,9 +1,11 @@
 """The driver's side of the engine protocol: an engine process, its requests and replies.
 
-:class:`EngineProcess` runs a command, sends requests as JSON lines and reads the replies
-with a time limit per reply, a bound on each line's length and on what it keeps of
-stderr. Whatever the engine does wrong (garbage, a hang, death, a flood, a wrong ``id``)
-becomes an :class:`EngineFailure` saying so, never a hang or another exception.
+:class:`EngineProcess` runs a command in a process group of its own, sends requests as JSON
+lines and reads the replies with a time limit per reply that tells a slow engine from a hung
+one (by the CPU time its processes use), a bound on each line's length and on what it keeps
+of stderr. Whatever the engine does wrong (garbage, a hang, death, a flood, a wrong ``id``)
+becomes an :class:`EngineFailure` saying so, never a hang or another exception; when it is
+killed, its whole process group goes with it.
 
 :class:`ProcessAdapter` plugs a protocol engine into :func:`meuterer.testing.check_engine`.
 """
@@ -14,6 +16,7 @@ import contextlib
 import json
 import os
 import selectors
+import signal
 import subprocess
 import threading
 import time
@@ -30,6 +33,12 @@ STDERR_KEPT: Final = 64 << 10
 """How much of the engine's stderr is kept (the last 64 KiB) for reports."""
 HELLO_TIMEOUT: Final = 10.0
 """Seconds allowed for the reply to ``hello`` (the engine's start-up)."""
+BUSY_FACTOR: Final = 10
+"""A reply is awaited at most this many times the time limit while the engine keeps using CPU
+time (a slow or starved engine); see :meth:`EngineProcess.pipeline`."""
+IDLE_SHARE: Final = 0.01
+"""An engine that used less CPU time than this share of a waiting period is idle (hung)."""
+_TICK: Final = 1 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.01
 
 Reply = dict[str, Any]
 
@@ -42,6 +51,35 @@ class EngineFailure(Exception):
     def __init__(self, kind: str, message: str, stderr: str = "") -> None:
         super().__init__(message)
         self.kind, self.message, self.stderr = kind, message, stderr
+
+
+def group_cpu_seconds(pgid: int) -> float | None:
+    """The CPU time (user and system, seconds) the live processes of process group ``pgid``
+    have used, with that of their children they waited for; ``None`` where it cannot be read
+    (no ``/proc``).
+
+    >>> group_cpu_seconds(os.getpgid(0)) is None or group_cpu_seconds(os.getpgid(0)) > 0
+    True
+    """
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return None
+    ticks = 0
+    found = False
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                text = stat.read()
+        except OSError:  # gone meanwhile
+            continue
+        fields = text[text.rfind(b")") + 2 :].split()
+        if len(fields) > 14 and int(fields[2]) == pgid:
+            found = True
+            ticks += sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
+    return ticks * _TICK if found else None
 
 
 def rules_data(rules: Rules) -> dict[str, Any]:
@@ -64,7 +102,11 @@ class Channel(Protocol):
 
 class EngineProcess:
     """One engine process speaking the protocol. ``transcript`` (if a list) receives every
-    line sent (``"> ..."``) and read (``"< ..."``)."""
+    line sent (``"> ..."``) and read (``"< ..."``).
+
+    The engine runs in a new session, so in a process group of its own: :meth:`kill` and
+    :meth:`close` end the group, the engine's children too (a child that starts a session of
+    its own escapes). ``restarts`` counts the restarts after a failure."""
 
     def __init__(self, command: Sequence[str], timeout: float = 2.0) -> None:
         self.command = list(command)
@@ -87,7 +129,12 @@ class EngineProcess:
         self.close()
         try:
             self._proc = subprocess.Popen(  # noqa: S603 - running the engine the user named is the point
-                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                start_new_session=True,
             )
         except OSError as error:
             raise EngineFailure("start", f"cannot start {' '.join(self.command)}: {error}") from None
@@ -122,28 +169,30 @@ class EngineProcess:
 
     @property
     def alive(self) -> bool:
-        return self._proc is not None and self._proc.poll() is None
+        return self._proc is not None and _exit_status(self._proc) is None
 
     def close(self) -> None:
-        """Ask the engine to quit (if it is alive), then make sure it is gone."""
+        """Ask the engine to quit (if it is alive), wait up to 2 s for it to exit, then end
+        its process group (what it started and left running too)."""
         proc = self._proc
         if proc is None:
             return
-        if proc.poll() is None:
+        if _exit_status(proc) is None:
             with contextlib.suppress(EngineFailure):
-                self.request({"cmd": "quit"}, timeout=min(self.timeout, 2.0))
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(2.0)
+                self._exchange([{"cmd": "quit"}], min(self.timeout, 2.0), patient=False)
+            _exit_status(proc, 2.0)
         self.kill()
 
     def kill(self) -> None:
-        """Kill the process without asking."""
+        """Kill the engine's process group without asking, and reap the engine."""
         proc = self._proc
         if proc is None:
             return
         self._proc = None
-        if proc.poll() is None:
-            proc.kill()
+        # The engine is not reaped yet (see _exit_status): its pid, the group's id, cannot
+        # have been given to another process.
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(5.0)
         for stream in (proc.stdin, proc.stdout):
@@ -179,7 +228,18 @@ class EngineProcess:
         return self.pipeline([request], timeout)[0]
 
     def pipeline(self, requests: Sequence[Reply], timeout: float | None = None) -> list[Reply]:
-        """Send several requests at once and read their replies, in order."""
+        """Send several requests at once and read their replies, in order.
+
+        Each reply is awaited ``timeout`` seconds (default: the engine's). If none came, the
+        driver waits as long again and measures the CPU time of the engine's processes
+        meanwhile: none used, the engine is hung (an ``EngineFailure`` of kind ``timeout``
+        that says so); some used, it is slow (starved by a loaded machine, or computing) and
+        the driver keeps waiting, up to :data:`BUSY_FACTOR` times ``timeout`` in all. Where
+        CPU time cannot be measured, the second wait is a plain retry."""
+        limit = self.timeout if timeout is None else timeout
+        return self._exchange(requests, limit, patient=True)
+
+    def _exchange(self, requests: Sequence[Reply], limit: float, patient: bool) -> list[Reply]:
         proc = self._proc
         if proc is None or proc.stdin is None:
             raise EngineFailure("died", "the engine is not running", self.stderr)
@@ -197,10 +257,9 @@ class EngineProcess:
             proc.stdin.flush()
         except (BrokenPipeError, OSError):
             raise EngineFailure("died", self._death("while the driver wrote a request"), self.stderr) from None
-        limit = self.timeout if timeout is None else timeout
         replies = []
         for ident in idents:
-            line = self._read_line(limit)
+            line = self._read_line(limit, patient)
             if self.transcript is not None:
                 self.transcript.append("< " + line.decode("utf-8", "replace"))
             try:
@@ -220,11 +279,13 @@ class EngineProcess:
             replies.append(reply)
         return replies
 
-    def _read_line(self, limit: float) -> bytes:
+    def _read_line(self, limit: float, patient: bool = True) -> bytes:
         proc = self._proc
         assert proc is not None and proc.stdout is not None
         fd = proc.stdout.fileno()
-        deadline = time.monotonic() + limit
+        began = time.monotonic()
+        deadline = began + limit
+        cpu: list[float | None] = []  # the engine's CPU time at each deadline passed
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)
             while True:
@@ -239,21 +300,28 @@ class EngineProcess:
                 if len(self._buffer) > MAX_LINE_BYTES:
                     raise EngineFailure("too-long", f"a reply line of more than {MAX_LINE_BYTES} bytes", self.stderr)
                 left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
-                    raise EngineFailure("timeout", f"no reply within {limit:g} s", self.stderr)
-                chunk = os.read(fd, 1 << 16)
-                if not chunk:
+                if left > 0 and selector.select(left):
+                    chunk = os.read(fd, 1 << 16)
+                    if not chunk:
+                        raise EngineFailure("died", self._death("before it replied"), self.stderr)
+                    self._buffer += chunk
+                    continue
+                if time.monotonic() < deadline:
+                    continue
+                if _exit_status(proc) is not None:  # its children hold the pipe open
                     raise EngineFailure("died", self._death("before it replied"), self.stderr)
-                self._buffer += chunk
+                if not patient:
+                    raise EngineFailure("timeout", f"no reply within {limit:g} s", self.stderr)
+                cpu.append(group_cpu_seconds(proc.pid))
+                waited = time.monotonic() - began
+                verdict = _verdict(cpu, limit, waited)
+                if verdict is not None:
+                    raise EngineFailure("timeout", verdict, self.stderr)
+                deadline = time.monotonic() + limit
 
     def _death(self, when: str) -> str:
         proc = self._proc
-        code = None
-        if proc is not None:
-            try:
-                code = proc.wait(1.0)
-            except subprocess.TimeoutExpired:
-                code = None
+        code = None if proc is None else _exit_status(proc, 1.0)
         if code is None:
             return f"the engine closed its output {when}"
         # It has exited: let the reader take in what it wrote to stderr last (the error
@@ -262,6 +330,65 @@ class EngineProcess:
         if drainer is not None:
             drainer.join(1.0)
         return f"the engine exited with status {code} {when}"
+
+
+def _exit_status(proc: subprocess.Popen[bytes], wait: float = 0.0) -> int | None:
+    """The engine's exit status once it has exited (waiting up to ``wait`` seconds), else
+    ``None``, without reaping it: until :meth:`EngineProcess.kill` reaps it, its pid (the
+    id of its process group) stays its own."""
+    if proc.returncode is not None:
+        return proc.returncode
+    if not hasattr(os, "waitid"):  # pragma: no cover - POSIX systems without waitid
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            return proc.wait(wait)
+        return None
+    end = time.monotonic() + wait
+    while True:
+        try:
+            info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:  # pragma: no cover - reaped by someone else
+            return proc.poll()
+        if info is not None:
+            return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+        if time.monotonic() >= end:
+            return None
+        time.sleep(0.01)
+
+
+def _verdict(cpu: list[float | None], limit: float, waited: float) -> str | None:
+    """Why to stop waiting for a reply, or ``None`` to wait ``limit`` seconds more. ``cpu``:
+    the engine's CPU time at each deadline passed so far, ``waited``: seconds since the
+    request.
+
+    >>> _verdict([3.0], 2, 2.0) is None  # first deadline: measure over the next period
+    True
+    >>> _verdict([3.0, 4.5], 2, 4.0) is None  # it computes: slow, not hung
+    True
+    >>> _verdict([3.0, 3.0], 2, 4.0)
+    'hung: no reply within 4.0 s, and the engine used no CPU time in the last 2 s'
+    >>> _verdict([3.0 + n for n in range(10)], 2, 20.0)[:63]
+    'slow: no reply within 20.0 s although the engine kept computing'
+    >>> _verdict([None, None], 2, 4.0)[:60]  # no /proc: the second period was a plain retry
+    'no reply within 4.0 s (the time limit, then as long again: t'
+
+    """
+    if len(cpu) < 2:
+        return None
+    before, now = cpu[-2], cpu[-1]
+    if before is None or now is None:
+        return (
+            f"no reply within {waited:.1f} s (the time limit, then as long again: the engine's CPU time "
+            "cannot be measured here to tell a slow engine from a hung one)"
+        )
+    if now - before < max(_TICK, IDLE_SHARE * limit):
+        return f"hung: no reply within {waited:.1f} s, and the engine used no CPU time in the last {limit:g} s"
+    if waited >= BUSY_FACTOR * limit:
+        first = cpu[0] or 0.0
+        return (
+            f"slow: no reply within {waited:.1f} s although the engine kept computing ({now - first:.1f} s of CPU "
+            f"time after the first {limit:g} s); raise --timeout if it is only slow"
+        )
+    return None
 
 
 def _clip(line: bytes | str, most: int = 200) -> str:

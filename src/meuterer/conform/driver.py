@@ -363,7 +363,10 @@ counterexample that hypothesis shrinks slowly then still loses its rounds)."""
 
 
 class Fuzzer:
-    """Differential games drawn by hypothesis, played on the engine and the reference."""
+    """Differential games drawn by hypothesis, played on the engine and the reference.
+
+    ``played`` games took ``seconds`` to search (until the first difference);
+    ``shrinking_seconds`` is the time spent shrinking after it."""
 
     def __init__(self, player: Player, restart: Callable[[], None], shrink_seconds: float = 60.0) -> None:
         self.player = player
@@ -371,6 +374,7 @@ class Fuzzer:
         self.shrink_seconds = shrink_seconds
         self.played = 0
         self.seconds = 0.0
+        self.shrinking_seconds = 0.0
 
     def _differs(self, setup: Setup, actions: Sequence[Action]) -> Difference | None:
         views = self.player.caps.views
@@ -410,8 +414,8 @@ class Fuzzer:
                 raise _OutOfTime
             started = clock()
             found = self._differs(*example)
-            self.seconds += clock() - started
             if not first_found:
+                self.seconds += clock() - started
                 self.played += 1
                 tick()
             if found is None:
@@ -444,6 +448,7 @@ class Fuzzer:
         actions = drop_rounds(step_of, setup, actions, out_of_time)
         found = self._differs(setup, actions)
         assert found is not None
+        self.shrinking_seconds = clock() - first_found[0]
         return setup, actions[: found.step + 1], found
 
 
@@ -477,7 +482,9 @@ class Options:
 
 @attrs.define
 class Report:
-    """What a run found."""
+    """What a run found. ``fuzz_seconds`` is the time the fuzz games took until the first
+    difference, ``shrink_seconds`` the time spent shrinking it; ``restarts`` counts the engines
+    started again after a failure (a time-out, garbage, death)."""
 
     engine: dict[str, Any]
     suite_version: str
@@ -486,6 +493,7 @@ class Report:
     corpus_seconds: float = 0.0
     fuzz_games: int = 0
     fuzz_seconds: float = 0.0
+    shrink_seconds: float = 0.0
     restarts: int = 0
     exit_code: int = EXIT_OK
 
@@ -506,6 +514,7 @@ class Report:
             "corpus_seconds": round(self.corpus_seconds, 3),
             "fuzz_games": self.fuzz_games,
             "fuzz_games_per_second": round(self.fuzz_games / self.fuzz_seconds, 2) if self.fuzz_seconds else None,
+            "shrink_seconds": round(self.shrink_seconds, 3),
             "restarts": self.restarts,
             "problems": [r.as_json() for r in self.results if r.status not in ("passed", "skipped")],
             "skipped": [r.as_json() for r in self.results if r.status == "skipped"],
@@ -549,6 +558,28 @@ def run(options: Options, progress: Callable[[str, int], Callable[[], None]] | N
             if fixture.get("kind") == "game":
                 by_id[fixture["id"]] = fixture
     engine = EngineProcess(options.command, options.timeout)
+    try:
+        report = _run(options, engine, games, refusals, by_id, manifest, started, progress)
+    finally:  # however the run ends (an exception, Ctrl-C), the engine's process group ends too
+        engine.kill()
+    statuses = {r.status for r in report.results}
+    if "failed" in statuses:
+        report.exit_code = EXIT_FAILED
+    elif "unexpected-pass" in statuses:
+        report.exit_code = EXIT_STALE
+    return report
+
+
+def _run(
+    options: Options,
+    engine: EngineProcess,
+    games: list[Fixture],
+    refusals: list[Fixture],
+    by_id: dict[str, Fixture],
+    manifest: dict[str, Any],
+    started: float,
+    progress: Callable[[str, int], Callable[[], None]] | None,
+) -> Report:
     hello = engine.start()
     caps = Capabilities(hello)
     player = Player(engine, caps)
@@ -617,14 +648,10 @@ def run(options: Options, progress: Callable[[str, int], Callable[[], None]] | N
             files = _write_counterexample(engine, player, options.out, found) if found is not None else []
             settle("fuzz", "fuzz", None if found is None else found[2], files)
         report.fuzz_games, report.fuzz_seconds = fuzzer.played, fuzzer.seconds
+        report.shrink_seconds = fuzzer.shrinking_seconds
     engine.close()
     report.restarts = engine.restarts
     report.seconds = time.monotonic() - started
-    statuses = {r.status for r in report.results}
-    if "failed" in statuses:
-        report.exit_code = EXIT_FAILED
-    elif "unexpected-pass" in statuses:
-        report.exit_code = EXIT_STALE
     return report
 
 
@@ -662,7 +689,6 @@ def _write_counterexample(
         engine.kill()
     finally:
         engine.transcript = None
-    _restart(engine)
     transcript_path = out / f"{ident}.transcript"
     header = [
         f"# meuterer conform counterexample {ident}: {difference}".replace("\n", "\n# "),
@@ -691,7 +717,8 @@ def summary(report: Report, command: Sequence[str]) -> str:
         extra = ""
         if kind == "fuzz" and report.fuzz_games:
             rate = report.fuzz_games / report.fuzz_seconds if report.fuzz_seconds else 0.0
-            extra = f" ({report.fuzz_games} games, {rate:.1f} games/s)"
+            extra = f" ({report.fuzz_games} games, {rate:.1f} games/s"
+            extra += f"; shrinking {report.shrink_seconds:.1f} s)" if report.shrink_seconds else ")"
         lines.append(f"  {labels[kind]:<16} {', '.join(parts)}{extra}")
     skipped = [r for r in report.results if r.status == "skipped"]
     if skipped:

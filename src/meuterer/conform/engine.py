@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
+import re
 import traceback
 from collections.abc import Callable
 from fractions import Fraction
@@ -41,8 +43,12 @@ OPTIONS: Final = tuple(field.name for field in attrs.fields(Rules))
 """Every rule option, by its record name (a field of :class:`~meuterer.Rules`): the capabilities
 the reference declares."""
 
-MAX_REQUEST_BYTES: Final = 16 << 20
-"""The longest request line :func:`serve` reads; a longer one is answered ``errored``."""
+MAX_REQUEST_BYTES: Final = 1 << 20
+"""The longest request line :func:`serve` reads (1 MiB, the driver's limit for a reply line);
+a longer one gets one ``errored`` reply (``id`` null) and the rest of it is skipped."""
+MAX_DEPTH: Final = 32
+"""The deepest nesting of arrays and objects in a request :func:`serve` reads (the protocol's
+requests need 4); a deeper one is answered ``errored`` with its ``id``."""
 
 Reply = dict[str, Any]
 
@@ -107,9 +113,12 @@ class ReferenceEngine:
         if not isinstance(request, dict):
             return {"id": None, "status": "errored", "message": "a request is a JSON object"}
         ident = request.get("id")
-        command = self._commands.get(request.get("cmd"))  # type: ignore[arg-type]
+        name = request.get("cmd")
+        if not isinstance(name, str):
+            return {"id": ident, "status": "errored", "message": f"cmd is a string, not {_json_type(name)}"}
+        command = self._commands.get(name)
         if command is None:
-            return {"id": ident, "status": "skipped", "reason": f"unknown command {request.get('cmd')!r}"}
+            return {"id": ident, "status": "skipped", "reason": f"unknown command {_brief(name)}"}
         try:
             reply = command(request)
         except _Bad as error:
@@ -190,49 +199,138 @@ class _Bad(Exception):
     """A request the engine cannot carry out (answered ``errored``)."""
 
 
+def _json_type(value: object) -> str:
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+    return names.get(type(value), "a number")
+
+
+def _brief(text: str, most: int = 80) -> str:
+    return repr(text if len(text) <= most else text[:most] + "...")
+
+
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_dumps_ascii = json.JSONEncoder(separators=(",", ":")).encode
+_TOKENS = re.compile(rb'"(?:[^"\\]++|\\.)*+"|[\[\]{}]')
+_COLON = re.compile(rb"\s*:\s*")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text} is out of range")
+    return number
+
+
+def _constant(text: str) -> object:
+    raise ValueError(f"{text} is not JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_constant, parse_float=_finite)
+
+
+def _depth_and_id(line: bytes) -> tuple[int, object]:
+    """How deep arrays and objects nest in ``line``, and the value of its top-level ``"id"``
+    key if that is a number, a string or null (else ``None``), without parsing the line.
+
+    >>> _depth_and_id(b'{"x": [[{"id": 2}]], "id": 7, "s": "[[["}')
+    (4, 7)
+    """
+    depth = deepest = 0
+    ident: object = None
+    for match in _TOKENS.finditer(line):
+        token = match.group()
+        if token[0] == 0x22:  # a string: the top-level key "id"?
+            colon = _COLON.match(line, match.end()) if depth == 1 and token == b'"id"' else None
+            if colon is not None and line[colon.end() : colon.end() + 1] not in b"[{":
+                try:
+                    ident = _DECODER.raw_decode(line[colon.end() : colon.end() + 64].decode("utf-8", "replace"))[0]
+                except ValueError:
+                    ident = None
+        elif token in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest, ident
+
+
+def read_request(line: bytes) -> tuple[object, Reply | None]:
+    """A request line as (the request, ``None``), or (``None``, the ``errored`` reply to it).
+
+    A line that is not JSON is answered with ``id`` null; one nested deeper than
+    :data:`MAX_DEPTH` with its top-level ``id`` (it is not parsed). ``NaN``, ``Infinity``
+    and numbers beyond a double's range are not JSON.
+
+    >>> read_request(b'{"id": 1, "cmd": "hello"}')
+    ({'id': 1, 'cmd': 'hello'}, None)
+    >>> read_request(b'{"id": 2, "cmd": NaN}')[1]["id"]
+    >>> read_request(b'{"id": 3, "x": ' + b"[" * 40 + b"]" * 40 + b"}")[1]
+    {'id': 3, 'status': 'errored', 'message': 'the request nests arrays and objects 41 deep; the most is 32'}
+    """
+    if line.count(b"[") + line.count(b"{") > MAX_DEPTH:
+        depth, ident = _depth_and_id(line)
+        if depth > MAX_DEPTH:
+            message = f"the request nests arrays and objects {depth} deep; the most is {MAX_DEPTH}"
+            return None, {"id": ident, "status": "errored", "message": message}
+    try:
+        return _DECODER.decode(line.decode()), None
+    except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
+        return None, {"id": None, "status": "errored", "message": f"not JSON: {error}"}
+
+
+def _too_long() -> bytes:
+    return _line({"id": None, "status": "errored", "message": f"request line longer than {MAX_REQUEST_BYTES} bytes"})
 
 
 def serve(stdin: BinaryIO, stdout: BinaryIO) -> int:
     """Answer requests from ``stdin`` on ``stdout`` until ``quit`` or the end of input.
 
     Reads whatever is available, answers every complete line in it and flushes once, so a
-    driver that pipelines its requests gets their replies in one write. Returns 0.
+    driver that pipelines its requests gets their replies in one write. Every non-blank line
+    gets exactly one reply, whatever it holds (see :func:`read_request`); a line longer than
+    :data:`MAX_REQUEST_BYTES` is answered as soon as it is that long, and its rest skipped.
+    Returns 0.
     """
     engine = ReferenceEngine()
     fd = stdin.fileno()
     pending = b""
+    skipping = False  # inside an overlong line, already answered
     while True:
         chunk = os.read(fd, 1 << 16)
         if not chunk:
             return 0
-        pending += chunk
-        if b"\n" not in chunk:
-            if len(pending) > MAX_REQUEST_BYTES:
-                stdout.write(_line({"id": None, "status": "errored", "message": "request line too long"}))
-                stdout.flush()
-                pending = b""
-            continue
-        *lines, pending = pending.split(b"\n")
+        if skipping:
+            end = chunk.find(b"\n")
+            if end < 0:
+                continue
+            chunk, skipping = chunk[end + 1 :], False
+        *lines, pending = (pending + chunk).split(b"\n")
         out = []
         done = False
         for line in lines:
             if not line.strip():
                 continue
-            try:
-                request = json.loads(line)
-            except ValueError as error:
-                out.append(_line({"id": None, "status": "errored", "message": f"not JSON: {error}"}))
+            if len(line) > MAX_REQUEST_BYTES:
+                out.append(_too_long())
                 continue
-            out.append(_line(engine.handle(request)))
+            request, error = read_request(line)
+            out.append(_line(engine.handle(request) if error is None else error))
             if isinstance(request, dict) and request.get("cmd") == "quit":
                 done = True
                 break
-        stdout.write(b"".join(out))
-        stdout.flush()
+        if not done and len(pending) > MAX_REQUEST_BYTES:
+            out.append(_too_long())
+            pending, skipping = b"", True
+        if out:
+            stdout.write(b"".join(out))
+            stdout.flush()
         if done:
             return 0
 
 
 def _line(reply: Reply) -> bytes:
-    return (_dumps(reply) + "\n").encode()
+    """A reply as one UTF-8 line (with ``\\u`` escapes if it holds a lone surrogate)."""
+    try:
+        return (_dumps(reply) + "\n").encode()
+    except UnicodeEncodeError:
+        return (_dumps_ascii(reply) + "\n").encode()

@@ -206,13 +206,7 @@ class SeatLog:
 
     def pending(self) -> str | None:
         """The draws not yet told (they are told as one line when something else happens)."""
-        draws = self._narrator.draws
-        if draws is None:
-            return None
-        seat, drawn = draws
-        if seat == self.seat:
-            return f"You draw {', '.join(str(card) for card in drawn)}"
-        return f"p{seat} draws {len(drawn)} card(s)"
+        return self._narrator.draws_text()
 
     def add(self, shown: Seen, after: PlayerView) -> None:
         """One more action, as the seat saw it, and his view after it."""

@@ -42,15 +42,20 @@ class Narrator:
         """``You play`` or ``p2 plays``."""
         return f"{self.who(seat)} {verb if seat == self.me else third or verb + 's'}"
 
-    def flush_draws(self) -> None:
+    def draws_text(self) -> str | None:
+        """The line that tells the draws not yet told (``p1 draws 5 cards``), or ``None``."""
         if self.draws is None:
-            return
+            return None
         seat, drawn = self.draws
-        self.draws = None
         if seat == self.me:
-            text = f"You draw {', '.join(str(card) for card in drawn)}"
-        else:
-            text = f"p{seat} draws {'a card' if len(drawn) == 1 else cards(len(drawn))}"
+            return f"You draw {', '.join(str(card) for card in drawn)}"
+        return f"p{seat} draws {'a card' if len(drawn) == 1 else cards(len(drawn))}"
+
+    def flush_draws(self) -> None:
+        text = self.draws_text()
+        if text is None:
+            return
+        self.draws = None
         self.console.print(Text(text, style="dim"))
 
     # Narration ------------------------------------------------------------------------------
