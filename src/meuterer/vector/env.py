@@ -50,17 +50,10 @@ import attrs
 from meuterer.encoding import UTILITIES
 from meuterer.errors import SetupError
 from meuterer.rules import Rules
-from meuterer.vector.engine import (
-    _STEPS,
-    DEAL,
-    DRAW,
-    GAME_OVER,
-    RING,
-    BoolArray,
-    IntArray,
-    VectorGame,
-    _groups,
-)
+from meuterer.vector.arrays import DEAL, DRAW, GAME_OVER, RING, BoolArray, IntArray
+from meuterer.vector.arrays import STEPS_BY_CODE as _STEPS
+from meuterer.vector.arrays import Groups as _groups
+from meuterer.vector.engine import VectorGame
 from meuterer.vector.observation import Encoder, _seat_observations, observations
 from meuterer.views import observation_layout
 

@@ -1,0 +1,241 @@
+"""The batch engine's registry: for each guard and effect of the machine
+(:data:`meuterer.machine.TABLE`) the batched function that does what it does to many games
+at once, and for each step where someone moves, how its moves are listed and drawn.
+
+The phase modules of :mod:`meuterer.vector` register their functions here against the
+reference's own (``@effect(voyage.draw_card)``, ``@guard(voyage.last_draw_of_turn)``,
+``@legal(Step.PLAY)``, ``@sample(Step.DEAL, Step.DRAW)``); :func:`compile_plan` then
+checks that every step and transition of the machine has its batched counterpart and that
+nothing is registered that the machine lacks, and compiles the machine's table into the
+:class:`Plan` that :func:`run` executes. The step order and the transitions are the
+machine's: nothing here or in the phase modules restates them.
+
+>>> from meuterer.vector import engine            # imports every phase module
+>>> plan = compile_plan()
+>>> from meuterer.vector.arrays import PLAY, DRAW
+>>> [trigger for trigger, _ in plan.moves[PLAY]], len(plan.moves[DRAW][0][1])
+([('play', 'play'), ('pass', 'pass_')], 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import attrs
+import numpy as np
+
+from meuterer.machine import ADVANCE, STEP_CODES, STEPS, TABLE, Actor, Effect, Guard, Table
+from meuterer.state import Step
+from meuterer.vector.arrays import BoolArray, FloatArray, Groups, IntArray
+
+BatchGuard = Callable[[Any, IntArray, IntArray], BoolArray]
+"""A batched guard: (batch, games, their ids) to whether it holds in each game."""
+BatchEffect = Callable[[Any, IntArray, IntArray], None]
+"""A batched effect: applied to the games given (their ids: actions or chance outcomes)."""
+BatchLegal = Callable[[Any, IntArray, BoolArray, IntArray], None]
+"""The legal ids of a decision step: sets ``mask[rows]`` for the games given."""
+BatchChoose = Callable[[Any, IntArray, FloatArray], IntArray]
+"""A uniformly random legal id of each game given, from one uniform each."""
+BatchSample = Callable[[Any, IntArray, np.random.Generator], IntArray]
+"""A chance outcome of each game given, drawn with its probability."""
+
+F = TypeVar("F")
+
+GUARDS: dict[Guard, BatchGuard] = {}
+EFFECTS: dict[Effect, BatchEffect] = {}
+LEGAL: dict[Step, BatchLegal] = {}
+CHOOSE: dict[Step, BatchChoose] = {}
+SAMPLERS: list[tuple[tuple[Step, ...], BatchSample]] = []
+"""Chance samplers, in the order they draw from the generator (each over its steps' games at once)."""
+
+
+def guard(reference: Guard) -> Callable[[F], F]:
+    """Register the batched form of the guard ``reference``."""
+
+    def register(batched: F) -> F:
+        GUARDS[reference] = batched  # type: ignore[assignment]
+        return batched
+
+    return register
+
+
+def effect(*references: Effect) -> Callable[[F], F]:
+    """Register the batched form of the effects ``references``."""
+
+    def register(batched: F) -> F:
+        for reference in references:
+            EFFECTS[reference] = batched  # type: ignore[assignment]
+        return batched
+
+    return register
+
+
+def legal(step: Step) -> Callable[[F], F]:
+    """Register the legal ids of decision step ``step`` (its :attr:`~meuterer.machine.StepSpec.legal`)."""
+
+    def register(batched: F) -> F:
+        LEGAL[step] = batched  # type: ignore[assignment]
+        return batched
+
+    return register
+
+
+def choose(step: Step) -> Callable[[F], F]:
+    """Register a uniformly random legal choice at decision step ``step``."""
+
+    def register(batched: F) -> F:
+        CHOOSE[step] = batched  # type: ignore[assignment]
+        return batched
+
+    return register
+
+
+def sample(*steps: Step) -> Callable[[F], F]:
+    """Register the chance sampler of chance steps ``steps`` (their :attr:`~meuterer.machine.StepSpec.sample`)."""
+
+    def register(batched: F) -> F:
+        SAMPLERS.append((steps, batched))  # type: ignore[arg-type]
+        return batched
+
+    return register
+
+
+Candidate = tuple[tuple[BatchGuard, ...], BatchEffect, int]
+"""A compiled transition: its batched guards, its batched effect, its destination's code."""
+
+
+@attrs.frozen
+class Plan:
+    """The machine's table in batched form. ``moves[code]``: for a step where a player or
+    chance moves, each trigger with the :class:`~meuterer.encoding.ActionIds` block of its
+    ids (``None``: the step's only trigger) and its candidates; ``advance[code]``: an
+    automatic step's candidates; ``automatic``: whether each step code is automatic."""
+
+    moves: dict[int, list[tuple[tuple[str, str] | None, tuple[Candidate, ...]]]]
+    advance: dict[int, tuple[Candidate, ...]]
+    automatic: tuple[bool, ...]
+
+
+_BLOCK = {"pass": "pass_"}
+"""The :class:`~meuterer.encoding.ActionIds` block of an action kind, where not its name."""
+
+
+def compile_plan(table: Table = TABLE) -> Plan:
+    """Check the registry against the machine's ``table`` and compile it; raises
+    ``TypeError`` naming what is missing or registered but unknown to the machine."""
+    used_guards = {g for candidates in table.values() for guards, _, _ in candidates for g in guards}
+    used_effects = {e for candidates in table.values() for _, e, _ in candidates}
+    deciding = {step for step, spec in STEPS.items() if spec.actor is Actor.PLAYER}
+    chance = {step for step, spec in STEPS.items() if spec.actor is Actor.CHANCE}
+    sampled = [step for steps, _ in SAMPLERS for step in steps]
+    problems = [
+        *(f"guard {g.__qualname__} has no batched form" for g in used_guards - GUARDS.keys()),
+        *(f"effect {e.__qualname__} has no batched form" for e in used_effects - EFFECTS.keys()),
+        *(f"{g.__qualname__} is registered but no transition has it" for g in GUARDS.keys() - used_guards),
+        *(f"{e.__qualname__} is registered but no transition has it" for e in EFFECTS.keys() - used_effects),
+        *(f"step {s.value} has no batched legal ids" for s in deciding - LEGAL.keys()),
+        *(f"step {s.value} has no batched random choice" for s in deciding - CHOOSE.keys()),
+        *(f"{s.value} is no decision step" for s in (LEGAL.keys() | CHOOSE.keys()) - deciding),
+        *(f"chance step {s.value} has no batched sampler" for s in chance - set(sampled)),
+        *(f"{s.value} is sampled but no chance step, or sampled twice" for s in sampled if sampled.count(s) > 1),
+        *(f"{s.value} is sampled but no chance step" for s in set(sampled) - chance),
+    ]
+    if problems:
+        raise TypeError("the batch engine does not match the machine: " + "; ".join(sorted(problems)))
+
+    def compiled(step: Step, trigger: str) -> tuple[Candidate, ...]:
+        return tuple(
+            (tuple(GUARDS[g] for g in guards), EFFECTS[e], STEP_CODES[dest]) for guards, e, dest in table[step, trigger]
+        )
+
+    moves: dict[int, list[tuple[tuple[str, str] | None, tuple[Candidate, ...]]]] = {}
+    advance: dict[int, tuple[Candidate, ...]] = {}
+    for step in STEPS:
+        triggers = [trigger for s, trigger in table if s is step]
+        if STEPS[step].actor is Actor.AUTOMATIC:
+            advance[STEP_CODES[step]] = compiled(step, ADVANCE)
+        elif triggers:
+            split = len(triggers) > 1
+            moves[STEP_CODES[step]] = [((t, _BLOCK.get(t, t)) if split else None, compiled(step, t)) for t in triggers]
+    automatic = tuple(STEPS[step].actor is Actor.AUTOMATIC for step in sorted(STEPS, key=STEP_CODES.__getitem__))
+    return Plan(moves, advance, automatic)
+
+
+def run(plan: Plan, g: Any, idx: IntArray, a: IntArray, group: Groups) -> None:
+    """Apply the ids ``a`` to the games ``idx`` (``group``: the grouping of their steps) by
+    the machine's transitions, then advance every game that reached an automatic step
+    until each waits for a player or chance (or is over)."""
+    bounds, order = group.bounds, group.order
+    arrivals: dict[int, list[IntArray]] = {}
+    for code, triggers in plan.moves.items():
+        start, stop = bounds[code], bounds[code + 1]
+        if stop == start:
+            continue
+        if stop - start == len(idx):  # every game at this step: no gather
+            i, ai = idx, a
+        else:
+            sel = order[start:stop]
+            i, ai = idx[sel], a[sel]
+        if len(triggers) == 1:
+            _take(plan, g, i, ai, triggers[0][1], arrivals)
+            continue
+        for trigger, candidates in triggers:
+            assert trigger is not None
+            block: range = getattr(g.ids, trigger[1])
+            inside = (ai >= block.start) & (ai < block.stop)
+            if np.count_nonzero(inside):
+                _take(plan, g, i[inside], ai[inside], candidates, arrivals)
+    while arrivals:
+        code = min(arrivals)
+        found = arrivals.pop(code)
+        games = found[0] if len(found) == 1 else np.concatenate(found)
+        _take(plan, g, games, games, plan.advance[code], arrivals)
+
+
+def _take(
+    plan: Plan, g: Any, i: IntArray, a: IntArray, candidates: tuple[Candidate, ...], arrivals: dict[int, list[IntArray]]
+) -> None:
+    # Each game takes the first candidate whose guards all hold. Each guard is evaluated
+    # once over all the games, before any effect: a game's guards read its own state,
+    # which the effects applied to the other games leave alone.
+    left: BoolArray | None = None  # the games no candidate has taken yet (None: all)
+    held: dict[BatchGuard, BoolArray] = {}
+    for guards, apply, dest in candidates:
+        if guards:
+            holds = _holds(g, i, a, guards, held)
+            if left is not None:
+                holds &= left
+            n = np.count_nonzero(holds)
+            if not n:
+                continue
+            if n == len(i):
+                taken, ta = i, a
+            else:
+                taken, ta = i[holds], a[holds]
+            left = ~holds if left is None else left & ~holds
+        elif left is None:
+            taken, ta = i, a
+        else:
+            taken, ta = i[left], a[left]
+        if len(taken):
+            apply(g, taken, ta)
+            g.step_[taken] = dest
+            if plan.automatic[dest]:
+                arrivals.setdefault(dest, []).append(taken)
+        if not guards or (left is not None and not np.count_nonzero(left)):
+            return
+
+
+def _holds(
+    g: Any, i: IntArray, a: IntArray, guards: tuple[BatchGuard, ...], held: dict[BatchGuard, BoolArray]
+) -> BoolArray:
+    # whether every one of ``guards`` holds in each game (each guard's value kept in ``held``)
+    result: BoolArray | None = None
+    for check in guards:
+        value = held.get(check)
+        if value is None:
+            value = held[check] = check(g, i, a)
+        result = value.copy() if result is None else result & value
+    assert result is not None
+    return result
