@@ -17,28 +17,22 @@ from typing import Any, Final
 
 import numpy as np
 
-from meuterer.actions import RingArrangements
-from meuterer.cards import CARDS, GOODS
 from meuterer.encoding import ActionIds, action_ids
 from meuterer.errors import SetupError
-from meuterer.phases.scoring import shared_value
 from meuterer.rules import Ring, Rules
 from meuterer.vector.arrays import (
     DEAL,
     MAX_BATCH,
-    N_GOODS,
     NO,
     RING,
     VOID,
     BoolArray,
     Groups,
     IntArray,
-    choices,
-    clockwise_tables,
-    role_tables,
     row_of,
     whole_rows,
 )
+from meuterer.vector.layout import FIELDS, Layout, allocate, rule_tables
 
 
 def check_rules(rules: Rules | None, players: int) -> Rules:
@@ -51,7 +45,7 @@ def check_rules(rules: Rules | None, players: int) -> Rules:
     return rules
 
 
-class Batch:
+class Batch(Layout):
     """``batch`` games of ``players`` seats under ``rules``, as numpy arrays (see
     :class:`~meuterer.vector.VectorGame`, which plays them)."""
 
@@ -75,128 +69,16 @@ class Batch:
         self.first_captain = first_captain
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self.ids: ActionIds = action_ids(self.rules)
-        self._tables()
+        rule_tables(self)
         self.record = record
         # each recording game's ids since its start (no entry: none yet, as when not recording)
         self._history: dict[int, list[int]] = {}
         self._version = 0
         self._memos: dict[str, tuple[tuple[int, int, int], IntArray, IntArray]] = {}
         self._grouped: tuple[int, Groups] | None = None
-        self._allocate()
-        self.reset()
-
-    # Constants of the rule set ---------------------------------------------------------
-
-    def _tables(self) -> None:
-        rules, ids = self.rules, self.ids
-        self.n_islands = len(rules.islands)
-        self.rounds = rules.rounds_for(self.players)
-        self.hand_size = rules.hand_size
-        self.extra = rules.loadmaster_extra
-        self.ship = np.array([island.ship for island in rules.islands], dtype=np.int64)
-        # values[island, leaders]: each leader's points when ``leaders`` tie (the reference's
-        # shared_value, asked once per island and count; column 1: the value I)
-        self.values = np.array(
-            [[shared_value(island.values, k) for k in range(self.players + 1)] for island in rules.islands],
-            dtype=np.int64,
-        )
-        names = [island.name for island in rules.islands]
-        self.piratennest = names.index("piratennest") if rules.pirates else NO
-        self.arrangements = RingArrangements(tuple(names))
-        # The sale slots: good and count of each slot value (slot 0: nothing sold).
-        slot = np.arange(ids.slot_size)
-        self.slot_count = np.where(slot > 0, (slot - 1) % self.hand_size + 1, 0)
-        self.slot_good = np.where(slot > 0, (slot - 1) // self.hand_size, NO)
-        self.discard_counts = np.zeros((len(ids.discards), len(CARDS)), dtype=np.int64)
-        for rank, cards in enumerate(ids.discards):
-            for card in cards:
-                self.discard_counts[rank, card] += 1
-        self.deck0 = np.array(rules.deck, dtype=np.int64)
-        self._clockwise = np.arange(1, self.players + 1)
-        # Sets of seats as bits (seat s: 1 << s); the seats of a set from a seat on clockwise.
-        self._bit = 1 << np.arange(self.players, dtype=np.int64)
-        self._everyone = (1 << self.players) - 1
-        self._seats_from, self._seats_count = clockwise_tables(self.players)
-        # the first seat of a set from a seat on clockwise, or that seat if the set is empty
-        starts = np.arange(self.players << self.players) >> self.players
-        self._first_from = np.where(self._seats_count > 0, self._seats_from[:, 0], starts)
-        # the seats of a set after the first (a queue: zeros after them)
-        self._queue_from = np.zeros_like(self._seats_from)
-        self._queue_from[:, :-1] = self._seats_from[:, 1:]
-        self._queue_rows = whole_rows(self._queue_from)  # as whole rows of the queue
-        # the queue of the other seats after a seat, as a whole row
-        seat = np.arange(self.players)
-        self._others_after = whole_rows(self._seats_from)[seat << self.players | (self._everyone ^ self._bit)]
-        # the first seat clockwise after a seat who has not passed (index: that seat << players
-        # | the seats who have passed as bits; the seat after him if every seat has passed)
-        after = np.arange(self.players << self.players)
-        self._unpassed_after = self._first_from[
-            ((after >> self.players) + 1) % self.players << self.players | (self._everyone ^ after & self._everyone)
-        ]
-        self._seat_cards = np.arange(self.players, dtype=np.int64) * 7  # each seat's first card in a game's cards
-        (self._role_weight, self._role_seat, self._role_sides, self._roles_taken, self._mates, self._mutineers) = (
-            role_tables(self.players)
-        )
-        self._sell_slots = np.stack(np.divmod(np.arange(len(ids.sell)), ids.slot_size), axis=1)
-        # buys[island, good]: whether the island buys the good (the last row: no island)
-        self.buys = np.zeros((self.n_islands + 1, N_GOODS), dtype=np.int64)
-        for i, island in enumerate(rules.islands):
-            self.buys[i] = [island.buys_card(card) for card in GOODS]
-        # Shared by every batch of the same rules (they depend on nothing else).
-        # Keys of counts in mixed radix: no one holds more of a card than the deck has.
-        radix = np.array(rules.deck, dtype=np.int64) + 1
-        self._pool_stride = np.concatenate([np.cumprod(radix[::-1])[::-1][1:], [1]])
-        self._goods_stride = np.concatenate([np.cumprod(radix[:N_GOODS][::-1])[::-1][1:], [1]])
-        # The declarations depend on the islands only through what each buys: an island's
-        # kind is the good it buys, N_GOODS for every good, N_GOODS + 1 for no second island.
-        kinds = [N_GOODS if island.buys is None else int(island.buys) for island in rules.islands]
-        self._buy_kind = np.array([*kinds, N_GOODS + 1], dtype=np.int64)
-        pairs = (N_GOODS + 2) ** 2
-        # Of the active islands (a pair of islands, the second n_islands if none; index
-        # first * (n_islands + 1) + second): the goods either buys, and the declarations' key
-        # but for the goods. Goods no active island buys play no part in the declarations.
-        first, second = np.divmod(np.arange((self.n_islands + 1) ** 2), self.n_islands + 1)
-        self._pair_buys = self.buys[first] | self.buys[second]
-        kind = self._buy_kind[first] * (N_GOODS + 2) + self._buy_kind[second]
-        self._pair_key = kind * int(self._goods_stride[0] * radix[0])
-        self._sells = choices(rules, "sell", ids.sell, pairs * int(np.prod(radix[:N_GOODS])))
-        self._discards = choices(rules, "discard", ids.discard, int(np.prod(radix)))
-
-    def _allocate(self) -> None:
-        b, p, n = self.batch, self.players, self.n_islands
-        z = np.zeros
-        # A seat's cards: small counts (a hand holds at most 26 cards, a seat no more of a
-        # kind than the deck has), in bytes unless the deck has over 127 of a kind.
-        cards = np.int8 if max(self.rules.deck) <= np.iinfo(np.int8).max else np.int16
-        self.step_ = z(b, np.int64)
-        self.round = z(b, np.int64)
-        self.captain = z(b, np.int64)
-        self.to_act = z(b, np.int64)
-        self.queue = z((b, 4), np.int64)
-        self.queue_len = z(b, np.int64)
-        self.offer = z(b, np.int64)
-        self.ring = z((b, n), np.int64)
-        self.start = z(b, np.int64)
-        self.active = z((b, 2), np.int64)
-        self.pirate = z(b, np.int64)
-        self.hands = z((b, p, 7), cards)
-        self.face_up = z((b, p, 7), cards)
-        self.face_down = z((b, p, 7), cards)
-        self.passed = z((b, p), np.bool_)
-        self.roles = z((b, p), np.int64)
-        self.role_order = z((b, p), np.int64)
-        self.role_order_len = z(b, np.int64)
-        self.captain_destination = z(b, np.int64)
-        self.mutineer_destination = z(b, np.int64)
-        self.mutiny = z(b, np.int64)
-        self.sales = z((b, p, 2), np.int64)
-        self.sale_islands = z((b, p, 2), np.int64)
-        self.scores = z((b, p), np.int64)
-        self.deck = z((b, 7), np.int64)
-        self.discard = z((b, 7), np.int64)
-        self.draws_left = z(b, np.int64)
-        self.drawn = z((b, 7), np.int64)
+        allocate(self)
         self._views()
+        self.reset()
 
     def _views(self) -> None:
         # Flat views of the per-seat arrays: row ``game * players + seat`` (one index array
@@ -230,6 +112,13 @@ class Batch:
         self._filled: dict[tuple[str, int], np.void] = {}
         self._no_cards = row_of(self._hand_rows, 0)
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # Unpickled arrays are copies, the views of them too: the views are made again from
+        # the state arrays, or writes through them would not reach the state.
+        self.__dict__.update(state)
+        self._views()
+        self._grouped = None
+
     def _fill(self, name: str, idx: IntArray, value: int) -> None:
         """Every entry of the rows ``idx`` of the state array ``name`` set to ``value``."""
         self._whole[name][idx] = self._filled_row(name, value)
@@ -242,36 +131,7 @@ class Batch:
             row = self._filled[name, value] = row_of(getattr(self, name), value)
         return row
 
-    _FIELDS: Final = (
-        "step_",
-        "round",
-        "captain",
-        "to_act",
-        "queue",
-        "queue_len",
-        "offer",
-        "ring",
-        "start",
-        "active",
-        "pirate",
-        "hands",
-        "face_up",
-        "face_down",
-        "passed",
-        "roles",
-        "role_order",
-        "role_order_len",
-        "captain_destination",
-        "mutineer_destination",
-        "mutiny",
-        "sales",
-        "sale_islands",
-        "scores",
-        "deck",
-        "discard",
-        "draws_left",
-        "drawn",
-    )
+    _FIELDS: Final = FIELDS
 
     def nbytes(self) -> int:
         """The bytes the batch's state arrays hold."""

@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from meuterer.actions import Sale
+from meuterer import engine
+from meuterer.actions import Action, ArrangeRing, Draw, Sale
 from meuterer.cards import Card, Role
 from meuterer.state import State, Step
 from meuterer.vector.arrays import NO, NUMBER, STEPS_BY_CODE, Choices, IntArray
@@ -156,3 +157,33 @@ def ask_reference(g: Batch, key: IntArray, idx: IntArray, choices: Choices) -> I
         choices.index()
         rows = choices.lookup(key)
     return rows
+
+
+def history(g: Batch, game: int) -> tuple[Action, ...]:
+    """The actions game ``game`` has taken since its start (when recorded)."""
+    replay = engine.new_game(g.players, g.first_captain, g.rules)
+    out: list[Action] = []
+    for code in g._history.get(range(g.batch)[game], []):
+        action = action_of(g, replay, code)
+        out.append(action)
+        replay = engine.apply(replay, action)
+    return tuple(out)
+
+
+def code_of(g: Batch, game: int, action: Action) -> int:
+    """The id a batch takes for ``action`` in game ``game`` (``ValueError`` if none)."""
+    state = to_state(g, game)
+    if isinstance(action, ArrangeRing):
+        return g.arrangements.index(action)
+    if isinstance(action, Draw):
+        return int(action.card)
+    return g.ids.action_id(state, action)
+
+
+def action_of(g: Batch, state: State, code: int) -> Action:
+    """The action of id (or chance outcome) ``code`` in ``state``."""
+    if state.step is Step.RING:
+        return g.arrangements[code]
+    if state.step in (Step.DEAL, Step.DRAW):
+        return Draw(state.to_act, Card(code))
+    return g.ids.action(state, code)

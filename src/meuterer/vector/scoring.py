@@ -84,7 +84,8 @@ def declarations(g: Batch, idx: IntArray, mask: BoolArray, rows: IntArray) -> No
 
 @choose(Step.SELL)
 def any_declaration(g: Batch, idx: IntArray, u: FloatArray) -> IntArray:
-    return g._sells.pick(g._memo("sell", idx, sell_rows), u)
+    chosen: IntArray = g._sells.pick(g._memo("sell", idx, sell_rows), u)
+    return chosen
 
 
 def _record(g: Batch, idx: IntArray, a: IntArray) -> None:

@@ -108,7 +108,8 @@ def discards(g: Batch, idx: IntArray, mask: BoolArray, rows: IntArray) -> None:
 
 @choose(Step.LOADMASTER_DISCARD)
 def any_discard(g: Batch, idx: IntArray, u: FloatArray) -> IntArray:
-    return g._discards.pick(g._memo("discard", idx, discard_rows), u)
+    chosen: IntArray = g._discards.pick(g._memo("discard", idx, discard_rows), u)
+    return chosen
 
 
 @effect(voyage.discard)
