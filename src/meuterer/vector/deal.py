@@ -58,10 +58,11 @@ def arrange_ring(g: Batch, idx: IntArray, rank: IntArray) -> None:
 def _draw(g: Batch, idx: IntArray, card: IntArray) -> None:
     # One card from the deck, or from the discard pile shuffled into a new deck (before the
     # draw once the deck is empty; after it, under "when_empty", if it emptied the deck).
-    empty = reshuffles(rowsum(g.deck.take(idx, axis=0)), True, False)
+    # A legal draw takes a card the deck holds: the deck lacks the card drawn only when empty.
+    at = idx * 7 + card
+    empty = reshuffles(g._deck_flat[at], True, False)
     if np.count_nonzero(empty):
         g._refill(idx[empty])
-    at = idx * 7 + card
     g._deck_flat[at] -= 1
     when_empty = g.rules.reshuffle is Reshuffle.WHEN_EMPTY
     if when_empty:
@@ -79,19 +80,27 @@ def draw_card(g: Batch, idx: IntArray, card: IntArray) -> None:
     _draw(g, idx, card)
 
 
-@effect(voyage.draw_last_card)
-def draw_last_card(g: Batch, idx: IntArray, card: IntArray) -> None:
-    """Draw a seat's last card; the next seat of the queue draws."""
-    _draw(g, idx, card)
+def _next_after(g: Batch, idx: IntArray, card: IntArray) -> None:
     next_drawer(g, idx)
 
 
-@effect(voyage.finish_deal)
-def finish_deal(g: Batch, idx: IntArray, card: IntArray) -> None:
-    """Draw the deal's last card; the captain makes his offer."""
-    _draw(g, idx, card)
+def _deal_done(g: Batch, idx: IntArray, card: IntArray) -> None:
     g._fill("drawn", idx, 0)
     g.to_act[idx] = g.captain[idx]
+
+
+@effect(voyage.draw_last_card, stages=(draw_card, _next_after))
+def draw_last_card(g: Batch, idx: IntArray, card: IntArray) -> None:
+    """Draw a seat's last card; the next seat of the queue draws."""
+    draw_card(g, idx, card)
+    _next_after(g, idx, card)
+
+
+@effect(voyage.finish_deal, stages=(draw_card, _deal_done))
+def finish_deal(g: Batch, idx: IntArray, card: IntArray) -> None:
+    """Draw the deal's last card; the captain makes his offer."""
+    draw_card(g, idx, card)
+    _deal_done(g, idx, card)
 
 
 def next_drawer(g: Batch, idx: IntArray) -> None:

@@ -13,14 +13,14 @@ machine's: nothing here or in the phase modules restates them.
 >>> from meuterer.vector import engine            # imports every phase module
 >>> plan = compile_plan()
 >>> from meuterer.vector.arrays import PLAY, DRAW
->>> [trigger for trigger, _ in plan.moves[PLAY]], len(plan.moves[DRAW][0][1])
+>>> [trigger for trigger, _ in plan.moves[PLAY]], len(plan.moves[DRAW][0][1].guards)
 ([('play', 'play'), ('pass', 'pass_')], 4)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import attrs
 import numpy as np
@@ -60,12 +60,21 @@ def guard(reference: Guard) -> Callable[[F], F]:
     return register
 
 
-def effect(*references: Effect) -> Callable[[F], F]:
-    """Register the batched form of the effects ``references``."""
+STAGES: dict[BatchEffect, tuple[BatchEffect, ...]] = {}
+"""Batched effects that are another's followed by more (as ``draw_last_card`` is
+``draw_card``, then the next drawer): their stages, so that the shared first stage is
+applied once to the games of every candidate that starts with it."""
+
+
+def effect(*references: Effect, stages: tuple[BatchEffect, ...] = ()) -> Callable[[F], F]:
+    """Register the batched form of the effects ``references`` (``stages``: the functions
+    it amounts to, in order, when it is another effect followed by more)."""
 
     def register(batched: F) -> F:
         for reference in references:
             EFFECTS[reference] = batched  # type: ignore[assignment]
+        if stages:
+            STAGES[batched] = stages  # type: ignore[index]
         return batched
 
     return register
@@ -101,8 +110,40 @@ def sample(*steps: Step) -> Callable[[F], F]:
     return register
 
 
-Candidate = tuple[tuple[BatchGuard, ...], BatchEffect, int]
-"""A compiled transition: its batched guards, its batched effect, its destination's code."""
+@attrs.frozen
+class Choice:
+    """The candidate transitions of one (step, trigger), batched: each candidate's guards
+    (the last has none), its destination's code, and each distinct effect with the
+    candidates that apply it (applied once to all their games)."""
+
+    guards: tuple[tuple[BatchGuard, ...], ...]
+    dests: IntArray
+    effects: tuple[tuple[BatchEffect, tuple[int, ...]], ...]
+    arriving: tuple[tuple[int, int], ...]
+    """The candidates whose destination is an automatic step, with its code."""
+    source: int
+    """The step's code (a candidate whose destination it is writes no step)."""
+
+    @classmethod
+    def of(
+        cls,
+        source: int,
+        candidates: tuple[tuple[tuple[BatchGuard, ...], BatchEffect, int], ...],
+        automatic: tuple[bool, ...],
+    ) -> Choice:
+        effects: dict[BatchEffect, list[int]] = {}
+        for depth in range(max(len(STAGES.get(effect, (effect,))) for _, effect, _ in candidates)):
+            for k, (_, effect, _) in enumerate(candidates):
+                parts = STAGES.get(effect, (effect,))
+                if depth < len(parts):
+                    effects.setdefault(parts[depth], []).append(k)
+        return cls(
+            tuple(guards for guards, _, _ in candidates),
+            np.array([dest for _, _, dest in candidates], dtype=np.int64),
+            tuple((effect, tuple(ks)) for effect, ks in effects.items()),
+            tuple((k, dest) for k, (_, _, dest) in enumerate(candidates) if automatic[dest]),
+            source,
+        )
 
 
 @attrs.frozen
@@ -112,9 +153,8 @@ class Plan:
     ids (``None``: the step's only trigger) and its candidates; ``advance[code]``: an
     automatic step's candidates; ``automatic``: whether each step code is automatic."""
 
-    moves: dict[int, list[tuple[tuple[str, str] | None, tuple[Candidate, ...]]]]
-    advance: dict[int, tuple[Candidate, ...]]
-    automatic: tuple[bool, ...]
+    moves: dict[int, list[tuple[tuple[str, str] | None, Choice]]]
+    advance: dict[int, Choice]
 
 
 _BLOCK = {"pass": "pass_"}
@@ -144,13 +184,16 @@ def compile_plan(table: Table = TABLE) -> Plan:
     if problems:
         raise TypeError("the batch engine does not match the machine: " + "; ".join(sorted(problems)))
 
-    def compiled(step: Step, trigger: str) -> tuple[Candidate, ...]:
-        return tuple(
+    automatic = tuple(STEPS[step].actor is Actor.AUTOMATIC for step in sorted(STEPS, key=STEP_CODES.__getitem__))
+
+    def compiled(step: Step, trigger: str) -> Choice:
+        candidates = tuple(
             (tuple(GUARDS[g] for g in guards), EFFECTS[e], STEP_CODES[dest]) for guards, e, dest in table[step, trigger]
         )
+        return Choice.of(STEP_CODES[step], candidates, automatic)
 
-    moves: dict[int, list[tuple[tuple[str, str] | None, tuple[Candidate, ...]]]] = {}
-    advance: dict[int, tuple[Candidate, ...]] = {}
+    moves: dict[int, list[tuple[tuple[str, str] | None, Choice]]] = {}
+    advance: dict[int, Choice] = {}
     for step in STEPS:
         triggers = [trigger for s, trigger in table if s is step]
         if STEPS[step].actor is Actor.AUTOMATIC:
@@ -158,8 +201,7 @@ def compile_plan(table: Table = TABLE) -> Plan:
         elif triggers:
             split = len(triggers) > 1
             moves[STEP_CODES[step]] = [((t, _BLOCK.get(t, t)) if split else None, compiled(step, t)) for t in triggers]
-    automatic = tuple(STEPS[step].actor is Actor.AUTOMATIC for step in sorted(STEPS, key=STEP_CODES.__getitem__))
-    return Plan(moves, advance, automatic)
+    return Plan(moves, advance)
 
 
 def run(plan: Plan, g: Any, idx: IntArray, a: IntArray, group: Groups) -> None:
@@ -178,53 +220,87 @@ def run(plan: Plan, g: Any, idx: IntArray, a: IntArray, group: Groups) -> None:
             sel = order[start:stop]
             i, ai = idx[sel], a[sel]
         if len(triggers) == 1:
-            _take(plan, g, i, ai, triggers[0][1], arrivals)
+            _take(g, i, ai, triggers[0][1], arrivals)
             continue
         for trigger, candidates in triggers:
             assert trigger is not None
             block: range = getattr(g.ids, trigger[1])
             inside = (ai >= block.start) & (ai < block.stop)
             if np.count_nonzero(inside):
-                _take(plan, g, i[inside], ai[inside], candidates, arrivals)
+                _take(g, i[inside], ai[inside], candidates, arrivals)
     while arrivals:
         code = min(arrivals)
         found = arrivals.pop(code)
         games = found[0] if len(found) == 1 else np.concatenate(found)
-        _take(plan, g, games, games, plan.advance[code], arrivals)
+        _take(g, games, games, plan.advance[code], arrivals)
 
 
-def _take(
-    plan: Plan, g: Any, i: IntArray, a: IntArray, candidates: tuple[Candidate, ...], arrivals: dict[int, list[IntArray]]
-) -> None:
-    # Each game takes the first candidate whose guards all hold. Each guard is evaluated
-    # once over all the games, before any effect: a game's guards read its own state,
-    # which the effects applied to the other games leave alone.
+_NOBODY: Final = np.zeros(0, dtype=np.bool_)
+"""A candidate no game takes."""
+
+
+def _take(g: Any, i: IntArray, a: IntArray, choice: Choice, arrivals: dict[int, list[IntArray]]) -> None:
+    # Each game takes the first candidate whose guards all hold, the guards read before any
+    # effect (each guard once over all the games); each distinct effect (or stage of one) is
+    # then applied once to the games of every candidate that has it (a game's effect reads
+    # and writes its own rows only), and each game moves to its candidate's destination.
+    masks = _masks(g, i, a, choice.guards)
+    parts: dict[int, tuple[IntArray, IntArray]] = {}
+
+    def part(k: int) -> tuple[IntArray, IntArray]:
+        mask = masks[k]
+        if mask is None:
+            return i, a
+        found = parts.get(k)
+        if found is None:
+            found = parts[k] = (i[mask], a[mask])
+        return found
+
+    for apply, ks in choice.effects:
+        present = [k for k in ks if masks[k] is not _NOBODY]
+        if len(present) == 1:
+            apply(g, *part(present[0]))
+        elif present:
+            union = masks[present[0]]
+            for k in present[1:]:
+                union = union | masks[k]
+            apply(g, i[union], a[union])
+    for k, mask in enumerate(masks):
+        dest = int(choice.dests[k])
+        if mask is not _NOBODY and dest != choice.source:
+            g.step_[part(k)[0]] = dest
+    for k, dest in choice.arriving:
+        if masks[k] is not _NOBODY:
+            arrivals.setdefault(dest, []).append(part(k)[0])
+
+
+def _masks(g: Any, i: IntArray, a: IntArray, guards: tuple[tuple[BatchGuard, ...], ...]) -> list[Any]:
+    # For each candidate, the games that take it: None for all of them, _NOBODY for none,
+    # else a mask over ``i``.
+    masks: list[Any] = []
     left: BoolArray | None = None  # the games no candidate has taken yet (None: all)
     held: dict[BatchGuard, BoolArray] = {}
-    for guards, apply, dest in candidates:
-        if guards:
-            holds = _holds(g, i, a, guards, held)
-            if left is not None:
-                holds &= left
-            n = np.count_nonzero(holds)
-            if not n:
-                continue
-            if n == len(i):
-                taken, ta = i, a
-            else:
-                taken, ta = i[holds], a[holds]
-            left = ~holds if left is None else left & ~holds
-        elif left is None:
-            taken, ta = i, a
+    for k, candidate in enumerate(guards):
+        if not candidate:  # the last candidate: every game left
+            masks.append(left)
+            break
+        holds = _holds(g, i, a, candidate, held)
+        if left is not None:
+            holds = holds & left
+        n = np.count_nonzero(holds)
+        if not n:
+            masks.append(_NOBODY)
+        elif n == len(i) and left is None:
+            masks.append(None)
+            masks.extend([_NOBODY] * (len(guards) - k - 1))
+            break
         else:
-            taken, ta = i[left], a[left]
-        if len(taken):
-            apply(g, taken, ta)
-            g.step_[taken] = dest
-            if plan.automatic[dest]:
-                arrivals.setdefault(dest, []).append(taken)
-        if not guards or (left is not None and not np.count_nonzero(left)):
-            return
+            masks.append(holds)
+            left = ~holds if left is None else left & ~holds
+            if not np.count_nonzero(left):
+                masks.extend([_NOBODY] * (len(guards) - k - 1))
+                break
+    return masks
 
 
 def _holds(
@@ -236,6 +312,6 @@ def _holds(
         value = held.get(check)
         if value is None:
             value = held[check] = check(g, i, a)
-        result = value.copy() if result is None else result & value
+        result = value if result is None else result & value
     assert result is not None
     return result
