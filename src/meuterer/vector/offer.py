@@ -32,6 +32,8 @@ _FREE_ROLE: Final = np.array(
     [[*(r for r in range(len(ROLES)) if not m >> r & 1), *[0] * bin(m).count("1")] for m in range(1 << len(ROLES))],
     dtype=np.int64,
 )
+# How many seats have passed, for each set of them as bits.
+_PASSED_COUNT: Final = np.array([bin(m).count("1") for m in range(1 << 4)], dtype=np.int64)
 # A random play: the kinds of card held as bits; for each set, the number of choices (one
 # per kind held, and the pass) and the choices in ascending order (the pass last: 7).
 _CARD_BIT: Final = 1 << np.arange(7, dtype=np.int64)
@@ -126,7 +128,7 @@ def passer_is_not_captain(g: Batch, idx: IntArray, a: IntArray) -> BoolArray:
 
 @guard(offer_cargo.passer_is_last)
 def passer_is_last(g: Batch, idx: IntArray, a: IntArray) -> BoolArray:
-    last: BoolArray = np.count_nonzero(g.passed.take(idx, axis=0), axis=1) == g.players - 1
+    last: BoolArray = _PASSED_COUNT.take(g._passed_bits(idx)) == g.players - 1
     return last
 
 

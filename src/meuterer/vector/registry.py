@@ -124,6 +124,11 @@ class Choice:
     source: int
     """The step's code (a candidate whose destination it is writes no step)."""
 
+    @property
+    def dest(self) -> int:
+        """The first candidate's destination (the only one's, if one)."""
+        return int(self.dests[0])
+
     @classmethod
     def of(
         cls,
@@ -222,11 +227,20 @@ def run(plan: Plan, g: Any, idx: IntArray, a: IntArray, group: Groups) -> None:
         if len(triggers) == 1:
             _take(g, i, ai, triggers[0][1], arrivals)
             continue
-        for trigger, candidates in triggers:
+        left: BoolArray | None = None  # the games whose trigger is not found yet
+        for k, (trigger, candidates) in enumerate(triggers):
             assert trigger is not None
-            block: range = getattr(g.ids, trigger[1])
-            inside = (ai >= block.start) & (ai < block.stop)
-            if np.count_nonzero(inside):
+            if k == len(triggers) - 1:  # (legal ids: the last trigger is every other game's)
+                assert left is not None
+                inside = left
+            else:
+                block: range = getattr(g.ids, trigger[1])
+                inside = (ai >= block.start) & (ai < block.stop)
+                left = ~inside if left is None else left & ~inside
+            n = np.count_nonzero(inside)
+            if n == len(i):
+                _take(g, i, ai, candidates, arrivals)
+            elif n:
                 _take(g, i[inside], ai[inside], candidates, arrivals)
     while arrivals:
         code = min(arrivals)
@@ -244,34 +258,46 @@ def _take(g: Any, i: IntArray, a: IntArray, choice: Choice, arrivals: dict[int, 
     # effect (each guard once over all the games); each distinct effect (or stage of one) is
     # then applied once to the games of every candidate that has it (a game's effect reads
     # and writes its own rows only), and each game moves to its candidate's destination.
+    if len(choice.guards) == 1:  # one candidate: every game takes it
+        for apply, _ in choice.effects:
+            apply(g, i, a)
+        if choice.dest != choice.source:
+            g.step_[i] = choice.dest
+        if choice.arriving:
+            arrivals.setdefault(choice.dest, []).append(i)
+        return
     masks = _masks(g, i, a, choice.guards)
-    parts: dict[int, tuple[IntArray, IntArray]] = {}
-
-    def part(k: int) -> tuple[IntArray, IntArray]:
-        mask = masks[k]
-        if mask is None:
-            return i, a
-        found = parts.get(k)
-        if found is None:
-            found = parts[k] = (i[mask], a[mask])
-        return found
-
+    parts: list[tuple[IntArray, IntArray] | None] = [None] * len(masks)
+    every = len(masks)
     for apply, ks in choice.effects:
+        if len(ks) == every:  # every game takes one of these candidates
+            apply(g, i, a)
+            continue
         present = [k for k in ks if masks[k] is not _NOBODY]
         if len(present) == 1:
-            apply(g, *part(present[0]))
+            apply(g, *_part(i, a, masks, parts, present[0]))
         elif present:
             union = masks[present[0]]
             for k in present[1:]:
                 union = union | masks[k]
             apply(g, i[union], a[union])
-    for k, mask in enumerate(masks):
-        dest = int(choice.dests[k])
-        if mask is not _NOBODY and dest != choice.source:
-            g.step_[part(k)[0]] = dest
+    for k, dest in enumerate(choice.dests.tolist()):
+        if dest != choice.source and masks[k] is not _NOBODY:
+            g.step_[_part(i, a, masks, parts, k)[0]] = dest
     for k, dest in choice.arriving:
         if masks[k] is not _NOBODY:
-            arrivals.setdefault(dest, []).append(part(k)[0])
+            arrivals.setdefault(dest, []).append(_part(i, a, masks, parts, k)[0])
+
+
+def _part(
+    i: IntArray, a: IntArray, masks: list[Any], parts: list[tuple[IntArray, IntArray] | None], k: int
+) -> tuple[IntArray, IntArray]:
+    # the games (and ids) of candidate k, found once
+    found = parts[k]
+    if found is None:
+        mask = masks[k]
+        found = parts[k] = (i, a) if mask is None else (i[mask], a[mask])
+    return found
 
 
 def _masks(g: Any, i: IntArray, a: IntArray, guards: tuple[tuple[BatchGuard, ...], ...]) -> list[Any]:
