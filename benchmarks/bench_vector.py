@@ -24,7 +24,7 @@ from typing import Any
 
 from meuterer.bench import find_yardstick, load_yardstick
 from meuterer.vector import VectorGame, random_playouts
-from meuterer.vector.engine import IntArray
+from meuterer.vector.arrays import IntArray
 from meuterer.vector.env import MeutererVectorEnv, init, step
 from meuterer.vector.observation import observations
 

@@ -5,10 +5,14 @@ every remembered entry must be what the function would compute now."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import combinations_with_replacement, product
+from typing import Any
 
 import attrs
-from hypothesis import given
+import numpy as np
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meuterer
@@ -17,7 +21,7 @@ from meuterer.actions import Discard, Sale, Support
 from meuterer.cards import CARDS, GOODS, Card, Role, counts_of
 from meuterer.fast import FastGame
 from meuterer.islands import ISLANDS, Island
-from meuterer.phases import common, mutiny, scoring, voyage
+from meuterer.phases import common, mutiny, offer_cargo, pirates, scoring, voyage
 
 # Loadmaster discards ----------------------------------------------------------------------
 
@@ -256,3 +260,52 @@ def test_legal_support_is_zero_up_to_every_face_down_support_card_the_same_tuple
             assert legal == tuple(Support(seat, k) for k in range(held + 1))
             again = mutiny.legal_support(attrs.evolve(board, round=2))
             assert again == legal and (again is legal or held > 6)  # (the rulebook's deck has 6)
+
+
+# Arithmetic rules over ints or arrays -----------------------------------------------------
+
+_SMALL = st.integers(0, 14)
+_FLAG = st.integers(0, 1)
+_ARITHMETIC: dict[str, tuple[Callable[..., Any], tuple[st.SearchStrategy[int], ...], tuple[Any, ...]]] = {
+    "destination_from": (offer_cargo.destination_from, (_SMALL, _SMALL), (12,)),
+    "pirate_moves_to": (pirates.pirate_moves_to, (_SMALL, _SMALL), (12,)),
+    "robs": (pirates.robs, (st.integers(0, 11), st.integers(0, 11), _SMALL), (12, True)),
+    "robs_not_at_start": (pirates.robs, (st.integers(0, 11), st.integers(0, 11), _SMALL), (12, False)),
+    "side_strengths": (mutiny.side_strengths, (_SMALL, _SMALL, _FLAG, _SMALL), ()),
+    "mutiny_succeeds": (mutiny.mutiny_succeeds, (_SMALL, _SMALL), ()),
+    "role_payouts": (scoring.role_payouts, (_FLAG, _SMALL, _SMALL, _FLAG, _FLAG), (3,)),
+    "leader_points": (scoring.leader_points, (_FLAG, _FLAG, _SMALL, _SMALL), ()),
+    "is_last_round": (scoring.is_last_round, (_SMALL,), (8,)),
+    "cards_to_fill": (voyage.cards_to_fill, (_SMALL, _FLAG), (2,)),
+    "reshuffles": (voyage.reshuffles, (_SMALL, _FLAG, _FLAG), ()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ARITHMETIC))
+@settings(max_examples=40)
+@given(data=st.data())
+def test_an_arithmetic_rule_answers_an_array_as_each_of_its_values(name: str, data: st.DataObject) -> None:
+    # The batch engine calls these rules over numpy arrays: each entry of the answer is the
+    # answer for that entry's values (cards_to_fill: the hand size first, then the values).
+    rule, drawn, fixed = _ARITHMETIC[name]
+    rows = data.draw(st.lists(st.tuples(*drawn), min_size=1, max_size=6))
+    columns = [np.array(column) for column in zip(*rows, strict=True)]
+    if name == "cards_to_fill":
+        answer = rule(5, columns[0], *fixed, columns[1].astype(bool))
+        each = [rule(5, held, *fixed, bool(loadmaster)) for held, loadmaster in rows]
+    else:
+        answer = rule(*columns, *fixed)
+        each = [rule(*row, *fixed) for row in rows]
+    if isinstance(answer, tuple):
+        assert [tuple(int(part[k]) for part in answer) for k in range(len(rows))] == [tuple(map(int, e)) for e in each]
+    else:
+        assert np.asarray(answer).tolist() == [int(e) if not isinstance(e, bool) else e for e in each]
+
+
+def test_the_arithmetic_rules_are_the_reference_rulings() -> None:
+    s = meuterer.new_game(4, 0, Rules(pirates=True))
+    assert offer_cargo.destination(s, 3) == offer_cargo.destination_from(s.start, 3, len(s.ring)) == 3
+    assert pirates.robbery(s, 9) and not pirates.robbery(s, 8) and not pirates.robbery(s, 0)
+    assert voyage.cards_needed(Rules(loadmaster_extra=2), Role.LOADMASTER, 4) == 3
+    assert scoring.shared_value((4, 3, 2), 3) == 2 and scoring.shared_value((4, 3, 2), 0) == 0
+    assert scoring.relative_utilities(27.0, 76.0, 3) == 2.5 and scoring.win_shares(True, 4) == 0.25

@@ -10,17 +10,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import meuterer
 from meuterer import Rules
 from meuterer.corpus import check_playthrough
 from meuterer.errors import IllegalActionError, SetupError
-from meuterer.rules import Ring
 from meuterer.testing import check_engine
 from meuterer.vector import VectorGame
 from meuterer.vector.align import RULE_SETS, VectorAdapter, align
-from meuterer.vector.engine import BoolArray, IntArray
 from meuterer.vector.observation import observations
+from tests.strategies import rule_sets
 
 CORPUS = Path(__file__).parent / "data" / "conformance"
 SLOW = os.environ.get("MEUTERER_SLOW") == "1"
@@ -44,17 +45,21 @@ def test_equal_to_the_reference_slow(players: int, rules: Rules) -> None:
     assert align(100, players, rules, seed=100 + players).games == 100
 
 
-class TieToTheCaptain(VectorGame):
-    """A copy with one rule changed: a tied mutiny fails."""
+def test_the_proof_catches_a_batch_with_one_rule_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The batch applies the reference's own rule functions; one changed in the batch alone
+    # (a tied mutiny fails) is caught.
+    from meuterer.vector import mutiny
 
-    @staticmethod
-    def _mutiny_succeeds(captain_side: IntArray, mutineer_side: IntArray) -> BoolArray:
-        return mutineer_side > captain_side
-
-
-def test_a_copy_with_one_rule_changed_is_caught() -> None:
+    monkeypatch.setattr(mutiny, "mutiny_succeeds", lambda captain_side, mutineer_side: mutineer_side > captain_side)
     with pytest.raises(AssertionError, match="game"):
-        align(32, 4, seed=1, game_class=TieToTheCaptain, every_seat=False)
+        align(32, 4, seed=1, every_seat=False)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rule_sets(), players=st.sampled_from([3, 4]), seed=st.integers(0, 2**16))
+def test_equal_to_the_reference_under_any_rule_options(rules: Rules, players: int, seed: int) -> None:
+    # Every combination of the options (a failure shrinks to the fewest options changed).
+    assert align(2, players, rules, seed=seed, every_seat=False).games == 2
 
 
 @pytest.mark.parametrize("path", sorted(CORPUS.glob("*.json")), ids=lambda p: p.name)
@@ -219,27 +224,19 @@ def test_random_playouts_bad_input_and_nothing_to_play() -> None:
     assert played.scores.shape == (0, 3) and played.decisions == 0
 
 
-def test_the_declaration_tables_start_afresh_past_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    from meuterer.vector import engine as vector_engine
+@pytest.mark.parametrize(("bound", "dense"), [(3, 1 << 21), (1 << 15, 0)])
+def test_the_declaration_tables_stay_right_past_their_bound_and_in_either_lookup(
+    bound: int, dense: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Bounded memory (the tables start afresh past their bound), and key spaces looked up
+    # in a sorted array instead of a dense one: the games still equal the reference's.
+    from meuterer.vector import arrays
 
-    monkeypatch.setattr(vector_engine._Choices, "MOST_ROWS", 3)
-    monkeypatch.setattr(vector_engine, "_CHOICES", {})
+    monkeypatch.setattr(arrays.Choices, "MOST_ROWS", bound)
+    monkeypatch.setattr(arrays.Choices, "DENSE", dense)
+    monkeypatch.setattr(arrays, "CHOICE_TABLES", {})
     assert align(3, 3, Rules(rounds=2), seed=8, every_seat=False).games == 3
-    assert vector_engine._CHOICES[Rules(rounds=2), "sell"].generation > 1
-
-
-def test_the_declaration_tables_look_keys_up_dense_or_sorted(monkeypatch: pytest.MonkeyPatch) -> None:
-    from meuterer.vector import engine as vector_engine
-
-    # A key space past the dense bound is searched in its sorted keys: the same games.
-    monkeypatch.setattr(vector_engine._Choices, "DENSE", 0)
-    monkeypatch.setattr(vector_engine, "_CHOICES", {})
-    assert align(3, 4, Rules(rounds=2), seed=9, every_seat=False).games == 3
-    table = vector_engine._CHOICES[Rules(rounds=2), "sell"]
-    assert table.dense is None and len(table.sorted_keys) == len(table.rows) > 0
-    monkeypatch.undo()
-    dense = VectorGame(2, 4, Rules(rounds=2))._sells
-    assert dense.dense is not None and dense.space == 7 * 7 * 5 * 6 * 7 * 8 * 9  # buy kinds, then goods
+    assert (arrays.CHOICE_TABLES[Rules(rounds=2), "sell"].generation > 1) == (bound == 3)
 
 
 def test_simulate_plays_random_players_on_the_vector_engine_by_default(capsys: pytest.CaptureFixture[str]) -> None:
@@ -282,45 +279,6 @@ def test_simulate_without_numpy_says_so_in_one_line_and_plays_one_game_at_a_time
     ]
     assert main(["simulate", "-n", "2", "--vector", "--scalar"]) == 2
     assert "--vector or --scalar, not both" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize("rules", RULE_SETS, ids=range(len(RULE_SETS)))
-def test_the_check_of_an_id_agrees_with_the_legal_mask(rules: Rules) -> None:
-    # step() and the env check ids against the mask rows of their games only (VectorGame._legal_at):
-    # every id of every game at a decision, at every step of random games, as the mask says.
-    games = VectorGame(6, 4, rules, seed=21)
-    every = np.arange(games.ids.num_actions)
-    checked = 0
-    while not games.terminal.all():
-        deciding = np.flatnonzero(~games.chance & ~games.terminal)
-        if len(deciding):
-            idx = np.repeat(deciding, len(every))
-            legal = games._legal_at(idx, np.tile(every, len(deciding))).reshape(len(deciding), -1)
-            np.testing.assert_array_equal(legal, games.legal_mask()[deciding])
-            checked += len(deciding)
-        games.step(games.random_actions())
-    assert checked > 6 * 50
-
-
-def test_advance_chance_and_a_subset_are_those_of_the_whole_batch() -> None:
-    # advance_chance steps only the games at a chance node, drawing what the loop over the
-    # whole batch draws; a subset of the games observes as the whole batch does.
-    games = VectorGame(40, 4, Rules(ring="shuffled"), seed=5)
-    plain = games.copy()
-    for _ in range(60):
-        games.advance_chance()
-        while plain.chance.any():
-            chance = plain.chance
-            plain.step(plain.sample_chance(), chance)
-        assert [games.to_state(i) for i in range(40)] == [plain.to_state(i) for i in range(40)]
-        actions = games.random_actions()
-        assert (plain.random_actions() == actions).all()
-        games.step(actions)
-        plain.step(actions)
-        games.reset(games.terminal)
-        plain.reset(plain.terminal)
-    some = np.array([3, 4, 17, 39])
-    np.testing.assert_array_equal(observations(games._subset(some)), observations(games)[some])
 
 
 def test_a_pickled_batch_plays_on_as_the_original() -> None:
@@ -403,85 +361,50 @@ def test_an_observation_writes_every_entry_of_its_array() -> None:
         games.reset(games.terminal)
 
 
-@pytest.mark.parametrize("rules", RULE_SETS, ids=range(len(RULE_SETS)))
-@pytest.mark.parametrize(("players", "captain"), [(3, 2), (4, 0), (4, 1)])
-def test_a_deal_in_one_go_is_the_deal_step_by_step(rules: Rules, players: int, captain: int) -> None:
-    # VectorGame._deal (the env's new games) draws what the chance steps of the deal draw,
-    # each after the `skip` uniforms the env's loop takes for the batch, and leaves the
-    # same state; where the games are not all new games at the deal it does nothing.
-    games = VectorGame(12, players, rules, first_captain=captain, seed=3)
-    for _ in range(40):
-        games.step(games.random_actions())
-    restart = np.arange(12) % 3 == 1
-    games.reset(restart)
-    idx = np.flatnonzero(restart)
-    plain = games.copy()
-    if rules.ring is Ring.SHUFFLED:  # the ring first: not at the deal
-        assert not games._deal(idx, games.rng, skip=12)
-        plain._apply(idx, plain._chance_at(idx, plain.step_[idx], plain.rng))
-        games._apply(idx, games._chance_at(idx, games.step_[idx], games.rng))
-    assert not games._deal(np.flatnonzero(~restart), games.rng, skip=12)  # games under way
-    assert games._deal(idx, games.rng, skip=12)
-    while plain.chance[idx].any():
-        plain.rng.random(12)
-        plain._apply(idx, plain._chance_at(idx, plain.step_[idx], plain.rng))
-    assert [games.to_state(i) for i in range(12)] == [plain.to_state(i) for i in range(12)]
-    assert (games.rng.random(4) == plain.rng.random(4)).all()
-    assert not games._deal(idx, games.rng)  # dealt: no longer new
-
-
-def test_the_row_views_are_of_each_batchs_own_arrays() -> None:
-    # The handlers write whole rows through views made once (VectorGame._views): a copy or a
-    # subset must have views of its own arrays, and playing a copy must leave the batch alone.
+def test_a_copy_plays_on_without_touching_the_batch() -> None:
     games = VectorGame(8, 4, seed=3)
     for _ in range(30):
         games.step(games.random_actions())
     before = [games.to_state(i) for i in range(8)]
-    other, part = games.copy(), games._subset(np.array([1, 5]))
-    for g in (games, other, part):
-        queues = [("queue", g._queue_first), ("queue", g._queue_head), ("queue", g._queue_tail)]
-        scores = [("scores", g._scores_flat)]
-        for name, rows in (*g._whole.items(), *g._whole_seat.items(), *queues, *scores):
-            assert np.shares_memory(rows, getattr(g, name))
-            assert g is games or not np.shares_memory(rows, getattr(games, name))
+    other = games.copy()
     for _ in range(300):
         other.step(other.random_actions())
         other.reset(other.terminal)
     assert [games.to_state(i) for i in range(8)] == before
 
 
-def test_a_step_after_a_change_of_state_groups_the_games_afresh() -> None:
-    # step reuses the grouping by step random_actions made while the batch is unchanged;
-    # after a set_state or a reset it must group the games again (a where mask: always).
-    games = VectorGame(6, 4, seed=3)
+@pytest.mark.parametrize("change", ["set_state", "reset"])
+def test_a_step_after_set_state_or_reset_moves_each_game_as_the_reference(change: str) -> None:
+    games = VectorGame(6, 4, seed=3, record=True)
     games.advance_chance()
-    for change in ("set_state", "reset"):
-        plain = games.copy()
-        actions = games.random_actions()
-        for g in (games, plain):
-            if change == "set_state":
-                g.set_state(2, meuterer.new_game(4))
-            else:
-                g.reset(np.arange(6) == 4)
-        games.step(actions, checked=False)
-        plain.step(actions, np.ones(6, dtype=np.bool_), checked=False)
-        assert [games.to_state(i) for i in range(6)] == [plain.to_state(i) for i in range(6)]
-        assert games.current_player[2 if change == "set_state" else 4] == -1  # dealt one card, still dealing
+    games.random_actions()  # (the batch grouped by step before the change)
+    if change == "set_state":
+        games.set_state(2, meuterer.new_game(4))
+    else:
+        games.reset(np.arange(6) == 4)
+    before = [games.to_state(i) for i in range(6)]
+    games.step(games.random_actions(), checked=False)
+    for i, state in enumerate(before):
+        assert games.to_state(i) == meuterer.apply(state, games.history(i)[-1])
 
 
-@pytest.mark.parametrize("batch", [5, 300])
-def test_a_card_drawn_is_the_weighted_pick_from_the_draw_pool(batch: int) -> None:
-    # _pick_card has a second way for many games at once: both are _pick_weighted over
-    # draw_pool (empty decks drawing from the discard pile, and an empty pool: 0).
-    from meuterer.vector import engine as vector_engine
+def test_the_batch_runs_every_step_and_transition_of_the_machine_and_nothing_else(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The import-time check: a transition without its batched effect or guard, a decision
+    # step without its legal ids, and a registration the machine lacks are each refused.
+    from meuterer.machine import TABLE
+    from meuterer.phases import voyage
+    from meuterer.state import Step
+    from meuterer.vector import registry
 
-    rng = np.random.default_rng(batch)
-    games = VectorGame(batch, 4, seed=1)
-    for _ in range(20):
-        games.deck[:] = rng.integers(0, 4, (batch, 7))
-        games.deck[rng.random(batch) < 0.2] = 0
-        games.discard[:] = rng.integers(0, 4, (batch, 7))
-        games.discard[rng.random(batch) < 0.1] = 0
-        every, u = np.arange(batch), rng.random(batch)
-        expected = vector_engine._pick_weighted(games.draw_pool(every), u)
-        assert (games._pick_card(every, u) == expected).all()
+    registry.compile_plan()  # the machine as declared: complete
+    fewer = {key: candidates for key, candidates in TABLE.items() if key != (Step.SAIL, "advance")}
+    with pytest.raises(TypeError, match="sail is registered but no transition has it"):
+        registry.compile_plan(fewer)
+    monkeypatch.delitem(registry.EFFECTS, voyage.clean_up)
+    monkeypatch.delitem(registry.GUARDS, voyage.nobody_draws)
+    monkeypatch.delitem(registry.LEGAL, Step.SELL)
+    with pytest.raises(TypeError) as refused:
+        registry.compile_plan()
+    assert str(refused.value).count("no batched") == 3 and "clean_up" in str(refused.value)

@@ -14,7 +14,7 @@ import pytest
 import meuterer.gym  # noqa: F401 - registers meuterer/Meuterer-v0 and its vector entry point
 from meuterer import Rules
 from meuterer.errors import IllegalActionError, SetupError
-from meuterer.vector.engine import GAME_OVER
+from meuterer.vector.arrays import GAME_OVER
 from meuterer.vector.env import MeutererVectorEnv, init, step
 from meuterer.vector.observation import observations
 from meuterer.views import observation_layout, view

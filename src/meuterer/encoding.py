@@ -53,7 +53,7 @@ from typing import Final, Protocol
 from meuterer import engine
 from meuterer.actions import Action, ChooseRole, Discard, Draw, Offer, Pass, Play, Sale, Sell, Support
 from meuterer.cards import CARDS, GOODS, ROLES, Card, Role
-from meuterer.phases.scoring import leaders
+from meuterer.phases.scoring import leaders, relative_utilities, win_shares
 from meuterer.rules import Rules
 from meuterer.state import State
 
@@ -366,14 +366,14 @@ def score_utilities(scores: Sequence[int], over: bool, utility: str) -> tuple[fl
     if utility == "score":
         return tuple(map(float, scores))
     if utility == "relative":
-        total, others = sum(scores), len(scores) - 1
-        return tuple(score - (total - score) / others for score in scores)
+        total = sum(scores)
+        return tuple(float(relative_utilities(score, total, len(scores))) for score in scores)
     if utility != "win":
         raise ValueError(f"utility must be one of {', '.join(UTILITIES)}, got {utility!r}")
     if not over:
         return (0.0,) * len(scores)
     winners = leaders(scores)
-    return tuple(1.0 / len(winners) if p in winners else 0.0 for p in range(len(scores)))
+    return tuple(float(win_shares(p in winners, len(winners))) for p in range(len(scores)))
 
 
 def utility_bounds(players: int, rules: Rules, utility: str) -> tuple[float, float]:

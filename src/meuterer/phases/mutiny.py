@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from meuterer.actions import Action, Support
 from meuterer.cards import MAX_SEATS, Card, Role, add
 from meuterer.phases.common import Board, Changes, Table, clockwise_from, set_at
@@ -96,18 +98,31 @@ def strengths(board: Board) -> tuple[int, int]:
     (3, 3)
     """
     face_up = board.face_up
-    captain_side = face_up[board.captain][_SUPPORT_CARD]
-    mutineer_side = 0
+    mate_up = mates = rebels_up = 0
     for p, role in enumerate(board.roles):
         if role is _MATE:
-            captain_side += face_up[p][_SUPPORT_CARD] + 1
+            mate_up += face_up[p][_SUPPORT_CARD]
+            mates += 1
         elif role is _MUTINEER or role is _CABIN_BOY:
-            mutineer_side += face_up[p][_SUPPORT_CARD]
-    return captain_side, mutineer_side
+            rebels_up += face_up[p][_SUPPORT_CARD]
+    return side_strengths(face_up[board.captain][_SUPPORT_CARD], mate_up, mates, rebels_up)
 
 
-def mutiny_succeeds(captain_side: int, mutineer_side: int) -> bool:
-    """Whether a mutiny with these side strengths succeeds: a tie goes to the mutineer.
+def side_strengths(captain_up: Any, mate_up: Any, mates: Any, rebels_up: Any) -> tuple[Any, Any]:
+    """(captain's side, mutineer's side) from the face-up supports of the captain, of the
+    mate (``mates``: 1 if someone is the mate, else 0), and of the mutineer and the cabin
+    boy together: a mate adds one to his supports. The arithmetic of :func:`strengths`,
+    over ints or numpy arrays alike.
+
+    >>> side_strengths(2, 0, 1, 3), side_strengths(2, 0, 0, 3)
+    ((3, 3), (2, 3))
+    """
+    return captain_up + mates * (mate_up + 1), rebels_up
+
+
+def mutiny_succeeds(captain_side: Any, mutineer_side: Any) -> Any:
+    """Whether a mutiny with these side strengths succeeds: a tie goes to the mutineer
+    (over ints or numpy arrays alike).
 
     >>> mutiny_succeeds(3, 3), mutiny_succeeds(4, 3)
     (True, False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from meuterer._cache import Memo
 from meuterer.actions import PASSES, PLAYS, ROLE_CHOICES, Action, ChooseRole, Offer, Pass, Play
@@ -94,7 +95,17 @@ def destination(board: Board, cards: int) -> int:
     >>> destination(s, 3), s.island_name(destination(s, 3)), destination(s, 12)
     (3, 'karge_zunge', 0)
     """
-    return (board.start + cards) % len(board.ring)
+    return int(destination_from(board.start, cards, len(board.ring)))
+
+
+def destination_from(start: Any, cards: Any, islands: int) -> Any:
+    """The ring position ``cards`` islands clockwise from position ``start`` on a ring of
+    ``islands``: the arithmetic of :func:`destination`, over ints or numpy arrays alike.
+
+    >>> destination_from(10, 3, 12)
+    1
+    """
+    return (start + cards) % islands
 
 
 def pass_turn(state: State, action: Pass) -> Changes:

@@ -6,6 +6,7 @@ the pirate card itself is the deck's seventh kind (:attr:`meuterer.Rules.deck`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from meuterer.actions import Play
 from meuterer.cards import EMPTY, Card
@@ -33,7 +34,32 @@ def pirate_destination(board: Board, left: int) -> int | None:
     """
     if board.pirate is None:
         return None
-    return (board.pirate - left) % len(board.ring)
+    return int(pirate_moves_to(board.pirate, left, len(board.ring)))
+
+
+def pirate_moves_to(pirate: Any, left: Any, islands: int) -> Any:
+    """Where a pirate ship at ring position ``pirate`` stops: ``left`` islands
+    counter-clockwise (the arithmetic of :func:`pirate_destination`, over ints or numpy
+    arrays alike).
+
+    >>> pirate_moves_to(1, 3, 12)
+    10
+    """
+    return (pirate - left) % islands
+
+
+def robs(pirate: Any, start: Any, left: Any, islands: int, at_start: Any) -> Any:
+    """Whether a pirate ship at ``pirate`` moving ``left`` islands counter-clockwise reaches
+    or passes the merchant ship at ``start`` (``at_start``: whether it robs when both are on
+    one island, :attr:`meuterer.Rules.pirates_rob_at_start`); with no card left it stays.
+    The arithmetic of :func:`robbery`, over ints or numpy arrays alike.
+
+    >>> robs(9, 0, 9, 12, False), robs(9, 0, 8, 12, False), robs(0, 0, 3, 12, True)
+    (True, False, True)
+    """
+    behind = (pirate != start) & ((pirate - start) % islands <= left)
+    alongside = (pirate == start) & ((left >= islands) | at_start)
+    return (left > 0) & (behind | alongside)
 
 
 def robbery(board: Board, left: int) -> bool:
@@ -46,11 +72,9 @@ def robbery(board: Board, left: int) -> bool:
     (9, 0, False, True, True)
     """
     pirate = board.pirate
-    if left == 0 or pirate is None:
+    if pirate is None:
         return False
-    n = len(board.ring)
-    start = board.start
-    return (pirate - start) % n <= left if pirate != start else left >= n or board.rules.pirates_rob_at_start
+    return bool(robs(pirate, board.start, left, len(board.ring), board.rules.pirates_rob_at_start))
 
 
 def play_pirate(state: State, action: Play) -> Changes:

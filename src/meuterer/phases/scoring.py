@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import repeat
 from operator import add, is_
-from typing import Protocol
+from typing import Any, Protocol
 
 from meuterer._cache import Memo
 from meuterer.actions import Action, Sale, Sell
@@ -28,24 +28,44 @@ def role_points(state: Table) -> tuple[tuple[int, ...], int]:
     """
     scores = list(state.scores)
     captain = state.captain
+    mate, cabin_boy = holder(state, Role.MATE), holder(state, Role.CABIN_BOY)
     if state.mutiny:
         mutineer = holder(state, Role.MUTINEER)
         assert mutineer is not None
         assert state.mutineer_destination is not None
-        scores[mutineer] += state.island(state.mutineer_destination).ship
-        cabin_boy = holder(state, Role.CABIN_BOY)
-        if cabin_boy is not None:
-            scores[cabin_boy] += state.rules.cabin_boy_points
-        captain = mutineer
+        destination, captain = state.mutineer_destination, mutineer
     else:
         assert state.captain_destination is not None
-        assert state.offer is not None
-        scores[captain] += state.island(state.captain_destination).ship
-        mate = holder(state, Role.MATE)
-        if mate is not None:
-            scores[captain] -= state.offer
-            scores[mate] += 1 + state.offer
+        destination = state.captain_destination
+    assert state.offer is not None
+    ship = state.island(destination).ship
+    won = 1 if state.mutiny else 0
+    scorer, paid_mate, paid_boy = role_payouts(
+        won, ship, state.offer, mate is not None, cabin_boy is not None, state.rules.cabin_boy_points
+    )
+    scores[captain] += scorer
+    if mate is not None:
+        scores[mate] += paid_mate
+    if cabin_boy is not None:
+        scores[cabin_boy] += paid_boy
     return tuple(scores), captain
+
+
+def role_payouts(
+    won: Any, ship: Any, offer: Any, mate: Any, cabin_boy: Any, cabin_boy_points: int
+) -> tuple[Any, Any, Any]:
+    """Phase 5's role points, over ints or numpy arrays alike: (the scorer's, the mate's,
+    the cabin boy's). ``won``: 1 if the mutiny succeeded (the mutineer scores), else 0 (the
+    captain scores); ``ship``: the ship value of the scorer's destination; ``mate`` and
+    ``cabin_boy``: 1 if someone holds that role. Without a successful mutiny the captain
+    pays the mate his ``offer`` and the mate scores 1 + offer; with one the cabin boy
+    scores ``cabin_boy_points``.
+
+    >>> role_payouts(0, 5, 2, 1, 1, 2), role_payouts(1, 5, 2, 1, 1, 2)
+    ((3, 3, 0), (5, 0, 2))
+    """
+    kept = mate * (1 - won)
+    return ship - offer * kept, (1 + offer) * kept, cabin_boy_points * cabin_boy * won
 
 
 def score_roles(state: Table, action: Action | None) -> Changes:
@@ -206,7 +226,17 @@ def last_seller(state: State, action: Action) -> bool:
 
 def last_round(state: State, action: Action) -> bool:
     """Guard: this is the game's last round, which ends after phase 5."""
-    return state.round >= state.rules.rounds_for(state.players)
+    return bool(is_last_round(state.round, state.rules.rounds_for(state.players)))
+
+
+def is_last_round(round_: Any, rounds: int) -> Any:
+    """Whether round ``round_`` of a game of ``rounds`` rounds is its last (over ints or
+    numpy arrays alike).
+
+    >>> is_last_round(8, 8), is_last_round(7, 8)
+    (True, False)
+    """
+    return round_ >= rounds
 
 
 def declare(state: State, action: Sell) -> Changes:
@@ -239,12 +269,52 @@ def island_points(island: Island, sold: Sequence[int], merchants: Sequence[bool]
     if most <= 0:
         return tuple(points)
     values = island.values
-    tied = sold.count(most)
-    shared = values[tied - 1] if tied <= len(values) else 0
+    shared = shared_value(values, sold.count(most))
     for p, n in enumerate(sold):
         if n == most:  # a leader
-            points[p] = values[0] if p < len(merchants) and merchants[p] else shared
+            points[p] = leader_points(True, p < len(merchants) and merchants[p], values[0], shared)
     return tuple(points)
+
+
+def shared_value(values: Sequence[int], leaders: int) -> int:
+    """What each of ``leaders`` tied leaders scores on an island of ``values`` (I, II, III):
+    the value for that many leaders, nothing past the island's table.
+
+    >>> shared_value((4, 3, 2), 2), shared_value((4, 3, 2), 4)
+    (3, 0)
+    """
+    return values[leaders - 1] if 0 < leaders <= len(values) else 0
+
+
+def leader_points(leads: Any, merchant: Any, first: Any, shared: Any) -> Any:
+    """A seller's points on an island, over ints, bools or numpy arrays alike: a leader
+    (``leads``) scores ``shared`` (:func:`shared_value`), a merchant among the leaders
+    ``first`` (the island's value I); others nothing.
+
+    >>> leader_points(True, False, 4, 3), leader_points(True, True, 4, 3), leader_points(False, True, 4, 3)
+    (3, 4, 0)
+    """
+    return leads * (merchant * first + (1 - merchant) * shared)
+
+
+def relative_utilities(scores: Any, total: Any, players: int) -> Any:
+    """The ``relative`` utility of seats scoring ``scores`` in a game whose scores sum to
+    ``total``: one's score minus the mean of the others' (floats or float arrays alike).
+
+    >>> relative_utilities(27, 76, 3)
+    2.5
+    """
+    return scores - (total - scores) / (players - 1)
+
+
+def win_shares(best: Any, leaders: Any) -> Any:
+    """The ``win`` utility of a finished game's seat: 1 shared by the ``leaders`` seats with
+    the best score (``best``: whether this seat is one), over numbers or arrays alike.
+
+    >>> win_shares(True, 2), win_shares(False, 2)
+    (0.5, 0.0)
+    """
+    return best / leaders
 
 
 def sale_points(board: Board, sales: Sequence[tuple[Sale, ...] | None]) -> tuple[int, ...]:

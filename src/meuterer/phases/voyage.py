@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations_with_replacement
 from operator import add, itemgetter
+from typing import Any
 
 from meuterer._cache import Memo
 from meuterer.actions import DRAWS, Action, Discard, Draw
@@ -117,15 +118,27 @@ def draw_from(deck: Sequence[int], discard: Counts, card: int, rules: Rules) -> 
     >>> draw_from((0,) * 7, (1, 2, 0, 0, 0, 0, 0), 1, Rules())
     ((1, 1, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 0))
     """
-    if any(deck):
+    if not reshuffles(sum(deck), True, False):
         pile = [*deck]
     else:  # the discard pile is shuffled into a new deck
         pile, discard = [*discard], EMPTY
     pile[card] -= 1
     new_deck = (*pile,)  # (the displays, not list() and tuple(): no call, on every draw)
-    if rules.reshuffle is _WHEN_EMPTY and not any(new_deck):
+    if reshuffles(sum(new_deck), False, rules.reshuffle is _WHEN_EMPTY):
         new_deck, discard = discard, EMPTY
     return new_deck, discard
+
+
+def reshuffles(cards_left: Any, drawing: Any, when_empty: Any) -> Any:
+    """Whether the discard pile is shuffled into a new deck when the deck holds
+    ``cards_left`` cards: before a draw (``drawing``) once the deck is empty, and right
+    after one that empties it under ``Rules(reshuffle="when_empty")`` (``when_empty``);
+    over ints or numpy arrays alike.
+
+    >>> reshuffles(0, True, False), reshuffles(0, False, False), reshuffles(0, False, True), reshuffles(3, True, True)
+    (True, False, True, False)
+    """
+    return (cards_left == 0) & (drawing | when_empty)
 
 
 def cards_needed(rules: Rules, role: Role | None, held: int) -> int:
@@ -136,10 +149,18 @@ def cards_needed(rules: Rules, role: Role | None, held: int) -> int:
     >>> cards_needed(Rules(), None, 2), cards_needed(Rules(loadmaster_extra=2), Role.LOADMASTER, 5)
     (3, 2)
     """
-    need = rules.hand_size - held
-    if role is _LOADMASTER:
-        need += rules.loadmaster_extra
-    return need
+    return int(cards_to_fill(rules.hand_size, held, rules.loadmaster_extra, role is _LOADMASTER))
+
+
+def cards_to_fill(hand_size: int, held: Any, extra: int, loadmaster: Any) -> Any:
+    """Cards to draw for a hand of ``held`` cards to hold ``hand_size``, plus ``extra`` for
+    the loadmaster (``loadmaster``: whether he is): the arithmetic of :func:`cards_needed`,
+    over ints or numpy arrays alike.
+
+    >>> cards_to_fill(5, 2, 1, False), cards_to_fill(5, 5, 2, True)
+    (3, 2)
+    """
+    return hand_size - held + extra * loadmaster
 
 
 def _next_drawer(state: State, hands: tuple[Counts, ...]) -> Changes:

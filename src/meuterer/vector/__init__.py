@@ -9,6 +9,7 @@ environments on it (``pip install meuterer[vector]``).
 - :class:`MeutererVectorEnv` (in :mod:`meuterer.vector.env`): a Gymnasium ``VectorEnv``.
 """
 
-from meuterer.vector.engine import CHANCE, TERMINAL, Playouts, VectorGame, random_playouts
+from meuterer.vector.engine import CHANCE, TERMINAL, VectorGame
+from meuterer.vector.playouts import Playouts, random_playouts
 
 __all__ = ["CHANCE", "TERMINAL", "Playouts", "VectorGame", "random_playouts"]

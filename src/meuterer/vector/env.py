@@ -50,17 +50,11 @@ import attrs
 from meuterer.encoding import UTILITIES
 from meuterer.errors import SetupError
 from meuterer.rules import Rules
-from meuterer.vector.engine import (
-    _STEPS,
-    DEAL,
-    DRAW,
-    GAME_OVER,
-    RING,
-    BoolArray,
-    IntArray,
-    VectorGame,
-    _groups,
-)
+from meuterer.vector.arrays import DEAL, DRAW, GAME_OVER, RING, BoolArray, IntArray
+from meuterer.vector.arrays import STEPS_BY_CODE as _STEPS
+from meuterer.vector.arrays import Groups as _groups
+from meuterer.vector.choice import chance_at, legal_at, random_at, refuse
+from meuterer.vector.engine import VectorGame
 from meuterer.vector.observation import Encoder, _seat_observations, observations
 from meuterer.views import observation_layout
 
@@ -236,9 +230,9 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
             group = _groups(s)  # shared by the choices and their application
             chances = group.size(RING) + group.size(DEAL) + group.size(DRAW)
             # (no chance node among idx: _chance_at would draw nothing)
-            actions = g._chance_at(idx, s, g.rng, group) if chances else np.zeros(len(idx), dtype=np.int64)
+            actions = chance_at(g, idx, s, g.rng, group) if chances else np.zeros(len(idx), dtype=np.int64)
             if chances < len(idx) and not callers:
-                g._random_at(idx, u, group, actions)
+                random_at(g, idx, u, group, actions)
             elif chances < len(idx):
                 deciding = np.flatnonzero(~_CHANCE_STEP[s])
                 who = g.to_act[idx[deciding]]
@@ -254,16 +248,16 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
                 if called.any():
                     games, ids = idx[deciding[called]], chosen[called]
                     legal = (ids >= 0) & (ids < g.ids.num_actions)
-                    legal[legal] = g._legal_at(games[legal], ids[legal])
+                    legal[legal] = legal_at(g, games[legal], ids[legal])
                     if not legal.all():
                         every = np.zeros(g.batch, dtype=np.int64)
                         every[games] = ids
-                        g._refuse(games[~legal], every)
+                        refuse(g, games[~legal], every)
                     random = deciding[~called]
-                    actions[random] = g._random_at(idx[random], u)
+                    actions[random] = random_at(g, idx[random], u)
                     actions[deciding[called]] = ids
                 else:
-                    actions[deciding] = g._random_at(idx[deciding], u)
+                    actions[deciding] = random_at(g, idx[deciding], u)
             g._apply(idx, actions, group)
             s = g.step_[idx]
             idx = idx[_CHANCE_STEP[s] | ((g.to_act[idx] != seat) & (s != GAME_OVER))]  # still moving
@@ -287,7 +281,7 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
         legal &= inside
         legal |= g.step_ == GAME_OVER  # (any id: finished games ignore theirs)
         if not legal.all():
-            g._refuse(np.flatnonzero(~legal), a)
+            refuse(g, np.flatnonzero(~legal), a)
         return a
 
     def _policy_actions(self, policy: BatchPolicy, games: IntArray) -> IntArray:

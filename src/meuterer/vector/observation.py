@@ -30,7 +30,8 @@ import numpy.typing as npt
 from meuterer.cards import CARDS, ROLES
 from meuterer.machine import ROLES_SECRET, STEP_CODES
 from meuterer.state import Step
-from meuterer.vector.engine import CHOOSE_ROLE, GAME_OVER, IntArray, VectorGame
+from meuterer.vector.arrays import CHOOSE_ROLE, GAME_OVER, IntArray
+from meuterer.vector.engine import VectorGame
 from meuterer.views import Layout, PlayerView
 
 __all__ = ["Encoder", "observation_size", "observations"]
