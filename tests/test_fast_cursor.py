@@ -76,3 +76,32 @@ def test_play_random_is_chance_and_random_agents_move_by_move(seed: int) -> None
         index = decide.randrange(len(game.legal_actions()))
         state = meuterer.apply(state, meuterer.legal_actions(state)[index])
         game.apply_at(index)
+
+
+def test_a_snapshot_handed_out_never_changes() -> None:
+    # The game moves its own snapshots on in place; one it handed out (state, to_state, a
+    # clone's) stays as it was, whatever the game plays after.
+    rng = random.Random(7)
+    game = FastGame.new(4, 0, Rules(pirates=True))
+    seen: list[tuple[meuterer.State, dict[str, object]]] = []
+    clones: list[tuple[FastGame, meuterer.State]] = []
+    while not game.is_terminal():
+        draw = rng.random()
+        if draw < 0.2:
+            state = game.state if draw < 0.1 else game.to_state()
+            seen.append((state, dict(vars(state))))
+        elif draw < 0.25:
+            copy = game.clone()
+            clones.append((copy, copy.state))
+        assert game.read(lambda state: state.scores) == game.scores
+        if game.is_chance_node():
+            game.apply_chance(rng)
+        elif draw < 0.5:
+            game.play_random(rng, [rng, None, rng, rng])
+        else:
+            game.apply_at(rng.randrange(len(game.legal_actions())))
+    assert len(seen) > 20 and clones
+    for state, fields in seen:
+        assert dict(vars(state)) == fields
+    for copy, state in clones:
+        assert copy.state is state

@@ -289,7 +289,7 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The learner takes action id ``action``; then chance and the opponents play."""
         game = self._game
-        if game.state.step is _OVER:
+        if game.step is _OVER:
             raise gymnasium.error.ResetNeeded("the episode is over: call reset()")
         number = action if type(action) is int else as_action_id(action)  # a plain int as it is
         moves = self._moves
@@ -314,13 +314,13 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
         if self.render_mode == "human":
             self.render()
         seat = self.seat
-        observation = self._observe(game.state, seat)
+        observation = game.read(self._observe, seat)
         mask = self._mask
         if mask is None:
             self._legal()
             mask = self._mask
             assert mask is not None
-        info = {"action_mask": mask.copy(), "seat": seat, "scores": game.state.scores}  # as _info
+        info = {"action_mask": mask.copy(), "seat": seat, "scores": game.scores}  # as _info
         return observation, float(reward), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
@@ -374,15 +374,15 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
         moves = self._moves
         if moves is None:
             game = self._game
-            entry = self._legal_ids(game.state, game.legal_actions())
+            entry = game.read(self._legal_ids, game.legal_actions())
             moves, self._mask = entry[0], entry[1]
             self._moves = moves
         return moves
 
     def _utility(self) -> float:
         # The learner's utility (the core's, worked out again only when the scores or the end change).
-        state = self._game.state
-        scores, over = state.scores, state.step is _OVER
+        game = self._game
+        scores, over = game.scores, game.step is _OVER
         if over is not self._utility_over or scores != self._utility_scores:
             self._utility_scores, self._utility_over = scores, over
             self._utilities = score_utilities(scores, over, self.utility)
@@ -425,7 +425,7 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
 
     def _observation(self) -> np.ndarray:
         # The learner's observation, read straight off the state (the declared layout's).
-        return self._observe(self._game.state, self.seat)
+        return self._game.read(self._observe, self.seat)
 
     def _info(self) -> dict[str, Any]:
         # (written out in step too)
@@ -434,7 +434,7 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
             self._legal()
             mask = self._mask
             assert mask is not None
-        return {"action_mask": mask.copy(), "seat": self.seat, "scores": self._game.state.scores}
+        return {"action_mask": mask.copy(), "seat": self.seat, "scores": self._game.scores}
 
 
 def _is_random(policy: Policy) -> bool:

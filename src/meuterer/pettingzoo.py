@@ -248,7 +248,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         moves = self._moves
         if moves is None:
             game = self._game
-            entry = self._legal_ids(game.state, game.legal_actions())
+            entry = game.read(self._legal_ids, game.legal_actions())
             moves = self._moves = entry[0]
             self._mask = entry[2]
         return moves
@@ -323,13 +323,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         game = self._game
         before = self._scores  # the scores as the previous step (or reset) left them
         game.apply_at(index)
-        if game.state.step in CHANCE_STEPS:  # (play_random would return at once otherwise)
+        if game.step in CHANCE_STEPS:  # (play_random would return at once otherwise)
             game.play_random(self._rng, self._no_seats)  # as _chance
         self._moves = None
         self._observed = {}
         self._cumulative_rewards[agent] = 0.0
-        state = game.state
-        after = state.scores
+        after = game.scores
         if after is before:  # no points scored (most steps): nothing to add up
             self.rewards = self._no_rewards.copy()  # dict.fromkeys(self.agents, 0.0): all agents play until the end
         else:
@@ -337,10 +336,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self.rewards = {name: float(after[seat[name]] - before[seat[name]]) for name in self.agents}
             self._scores = after
             self._accumulate_rewards()
-        if state.step is _OVER:
+        if game.step is _OVER:
             self.terminations = dict.fromkeys(self.agents, True)
         else:
-            self.agent_selection = self.possible_agents[state.to_act]
+            self.agent_selection = self.possible_agents[game.to_act]
         if self.render_mode == "human":
             self.render()
 
@@ -384,14 +383,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
         observed = self._observed.get(agent)
         if observed is None:
             seat = self._seat[agent]
-            state = self._game.state
-            if seat == state.to_act and agent == self.agent_selection and state.step is not _OVER:
+            game = self._game
+            if seat == game.to_act and agent == self.agent_selection and game.step is not _OVER:
                 if self._moves is None:
                     self._legal()
                 mask = self._mask
             else:
                 mask = self._no_mask
-            observed = self._observed[agent] = {"observation": self._write(state, seat), "action_mask": mask}
+            observed = self._observed[agent] = {"observation": game.read(self._write, seat), "action_mask": mask}
         return observed
 
     def action_to_string(self, action: int) -> str:

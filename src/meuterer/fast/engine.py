@@ -5,7 +5,11 @@
 (:data:`meuterer.machine.TABLE`, through :func:`meuterer.engine.run_table`): it plays the
 reference's rules because it *is* the reference, with a place to keep the current state
 and its legal actions. Reading the state costs nothing (:meth:`FastGame.to_state` is the
-snapshot itself; snapshots never change, so a clone shares it).
+snapshot itself). A snapshot the game made itself and has not handed out is its own: the
+next action moves its fields on in place (``run_table(..., owned=True)``, as the engine
+already does through the automatic steps after an action) instead of copying them; one
+handed out (:attr:`FastGame.state`, :meth:`~FastGame.to_state`, a clone) never changes
+again. :meth:`FastGame.read` lets a reader see the snapshot without taking it.
 
 >>> import meuterer
 >>> from meuterer.fast import FastGame
@@ -21,8 +25,8 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Callable, Sequence
+from typing import Concatenate, Final, ParamSpec, TypeVar
 
 from meuterer.actions import Action
 from meuterer.engine import CHANCE, apply, new_game, random_game, run_table, sample_chance
@@ -32,6 +36,9 @@ from meuterer.rules import Rules
 from meuterer.state import State, Step
 
 __all__ = ["CHANCE", "CHANCE_STEPS", "FastGame", "random_game"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 # random_game: meuterer.random_game itself, kept for callers of meuterer.fast.random_game.
 
@@ -56,12 +63,44 @@ class FastGame:
     (:func:`meuterer.legal_actions`); :meth:`apply` accepts exactly those.
     """
 
-    __slots__ = ("_legal", "state")
+    __slots__ = ("_legal", "_owned", "_state")
 
     def __init__(self, state: State) -> None:
-        self.state: State = state
-        """The reference snapshot the game is at (replaced, never changed, by each action)."""
+        self._state = state
+        self._owned = False
         self._legal: Sequence[Action] | None = None
+
+    @property
+    def state(self) -> State:
+        """The reference snapshot the game is at. Handed out, it never changes: the next
+        action makes a new one."""
+        self._owned = False
+        return self._state
+
+    def read(self, reader: Callable[Concatenate[State, P], R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """``reader(state, *args, **kwargs)`` on the current snapshot without handing it out:
+        ``reader`` may read it but must keep no reference to it (the observation writer,
+        the legal-id lookup). The next action may move that snapshot on in place.
+
+        >>> FastGame.new(3).read(lambda state, seat: state.hands[seat], 0)
+        (0, 0, 0, 0, 0, 0, 0)
+        """
+        return reader(self._state, *args, **kwargs)
+
+    @property
+    def step(self) -> Step:
+        """The step the game is at (a field of :attr:`state`, read without handing it out)."""
+        return self._state.step
+
+    @property
+    def to_act(self) -> int:
+        """The seat to act (a field of :attr:`state`, read without handing it out)."""
+        return self._state.to_act
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's points (a field of :attr:`state`, read without handing it out)."""
+        return self._state.scores
 
     @classmethod
     def new(cls, players: int = 4, first_captain: int = 0, rules: Rules | None = None) -> FastGame:
@@ -88,24 +127,24 @@ class FastGame:
     @property
     def current_player(self) -> int | None:
         """The seat to decide, :data:`CHANCE` at a chance node, ``None`` when over."""
-        step = self.state.step
-        if step is _OVER:
+        state = self._state
+        if state.step is _OVER:
             return None
-        return CHANCE if step in CHANCE_STEPS else self.state.to_act
+        return CHANCE if state.step in CHANCE_STEPS else state.to_act
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self.state.step is _OVER
+        return self._state.step is _OVER
 
     def is_chance_node(self) -> bool:
         """Whether the next action is drawn by chance."""
-        return self.state.step in CHANCE_STEPS
+        return self._state.step in CHANCE_STEPS
 
     def legal_actions(self) -> Sequence[Action]:
         """Every action :meth:`apply` accepts, in the reference order (``()`` when over)."""
         legal = self._legal
         if legal is None:
-            state = self.state
+            state = self._state
             legal = self._legal = _LEGAL[state.step](state)
         return legal
 
@@ -117,8 +156,10 @@ class FastGame:
         Raises :class:`~meuterer.errors.IllegalActionError`, the game unchanged, unless
         ``action`` is one of :meth:`legal_actions`.
         """
-        self.state = apply(self.state, action)
-        self._legal = None
+        if action not in self.legal_actions():
+            apply(self.state, action)  # raises, saying why (the snapshot handed out to it)
+        self._state = run_table(TABLE, self._state, action, self._owned)
+        self._owned, self._legal = True, None
 
     def apply_at(self, index: int) -> Action:
         """Apply the ``index``-th of :meth:`legal_actions`; returns it.
@@ -128,19 +169,19 @@ class FastGame:
         if not 0 <= index < len(legal):
             raise _out_of_range(index, legal)
         action = legal[index]
-        self.state = run_table(TABLE, self.state, action)  # a listed action: legal
-        self._legal = None
+        self._state = run_table(TABLE, self._state, action, self._owned)
+        self._owned, self._legal = True, None
         return action
 
     def sample_chance(self, rng: random.Random) -> Action:
         """A chance outcome drawn as :func:`meuterer.sample_chance` draws it from ``rng``."""
-        return sample_chance(self.state, rng)
+        return sample_chance(self._state, rng)
 
     def apply_chance(self, rng: random.Random) -> Action:
         """Draw a chance outcome as :meth:`sample_chance` does, apply it, and return it."""
-        action = self.sample_chance(rng)
-        self.state = run_table(TABLE, self.state, action)
-        self._legal = None
+        action = sample_chance(self._state, rng)
+        self._state = run_table(TABLE, self._state, action, self._owned)
+        self._owned, self._legal = True, None
         return action
 
     def play_random(self, chance: random.Random, rngs: Sequence[random.Random | None]) -> None:
@@ -154,7 +195,7 @@ class FastGame:
         >>> game.current_player, len(game.legal_actions())
         (0, 4)
         """
-        state, legal, samplers, listings = self.state, self._legal, _SAMPLE, _LEGAL
+        state, owned, legal, samplers, listings = self._state, self._owned, self._legal, _SAMPLE, _LEGAL
         try:
             while (step := state.step) is not _OVER:
                 sample = samplers[step]
@@ -167,6 +208,6 @@ class FastGame:
                     if legal is None:
                         legal = listings[step](state)
                     action = legal[rng.randrange(len(legal))]
-                state, legal = run_table(TABLE, state, action), None
+                state, owned, legal = run_table(TABLE, state, action, owned), True, None
         finally:
-            self.state, self._legal = state, legal
+            self._state, self._owned, self._legal = state, owned, legal

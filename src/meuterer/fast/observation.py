@@ -238,6 +238,9 @@ class Writer:
         self._islands = rules.islands
         self._sold: Memo[tuple[tuple[Sale, ...], tuple[int, ...]], bytes] = Memo(self._sold_entries, size=_LIMIT)
         """A seat's declared flag and sale entries packed, per (declaration, ring)."""
+        self._ring: tuple[tuple[int, ...], tuple[int, ...], bytes] = ((), (), b"")
+        """The ring and active positions last written and their entries packed (compared by
+        identity: a state's tuples never change, and holding them keeps them alive)."""
 
     def _sold_entries(self, key: tuple[tuple[Sale, ...], tuple[int, ...]]) -> bytes:
         sales, ring = key
@@ -279,7 +282,13 @@ class Writer:
         t0, t1, t2, t3, t4, t5, t6 = map(sum, zip(*face_up, strict=True))  # face up, all seats together
         sales = state.sales
         sold = self._sold
-        x = [_UNDECLARED_PACKED if sale is None else sold[sale, ring] for sale in sales]
+        if sales.count(None) == len(sales):  # nothing declared (all but the sales step and after)
+            x = [_UNDECLARED_PACKED] * len(sales)
+        else:
+            x = [_UNDECLARED_PACKED if sale is None else sold[sale, ring] for sale in sales]
+        last, active = self._ring, state.active
+        if last[0] is not ring or last[1] is not active:
+            last = self._ring = (ring, active, _RING_PACKED[ring, active])
         if len(face_up) == 4:
             e, f, g, h = face_up
         else:
@@ -303,7 +312,7 @@ class Writer:
             state.draws_left,
             sum(drawn),
             sum(state.deck),
-            _RING_PACKED[ring, state.active],
+            last[2],
             *discard,
             n0 - b0 - t0 - c0 - d0,
             n1 - b1 - t1 - c1 - d1,
