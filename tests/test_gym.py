@@ -403,7 +403,7 @@ def test_the_scalar_encoders_vector_is_a_new_writable_int64_array() -> None:
 
 
 def test_the_blind_seats_follow_the_learners_seat_and_the_opponents_generators() -> None:
-    # The fast engine plays the random opponents from a per-seat list of their generators,
+    # The game plays the random opponents from a per-seat list of their generators,
     # kept between steps: it must be worked out again when the seat or the generators change.
     def policy(v: Any, legal: Any, rng: random.Random) -> Any:
         return legal[0]
