@@ -2,9 +2,10 @@
 
 Plays seeded random games on one core, enumerating the legal actions at every decision
 (as ``meuterer.random_game`` does), and prints the figures for 3 and 4 players; then the
-cost of one step, a chance draw and a decision apart, in µs on the reference
-(``meuterer.apply``) and on the fast engine (``meuterer.fast.FastGame``) over the same
-steps (CPU time in bulk, the engines alternating, medians), with the yardstick's µs per
+cost of one step, a chance draw and a decision apart, in µs through the reference's
+functions (``meuterer.apply``, which checks the action) and through the cursor
+(``meuterer.fast.FastGame``: the same step table, a listed action applied by its place,
+unchecked) over the same steps (CPU time in bulk, the engines alternating, medians), with the yardstick's µs per
 game measured in the same process.
 
     python benchmarks/bench_engine.py [--games N]
@@ -58,8 +59,8 @@ def _reference(chances: list[State], decisions: list[tuple[State, int]]) -> tupl
 
 
 def _fast(chances: list[FastGame], decisions: list[tuple[FastGame, int]]) -> tuple[float, float]:
-    """The same for the fast engine (``apply_chance``; ``legal_actions`` + ``apply``), on
-    fresh copies of the same steps' games (copying is not timed)."""
+    """The same through the cursor (``apply_chance``; ``apply_at``), on fresh cursors at the
+    same steps (making them is not timed)."""
     rng = random.Random(1)
     games = [game.clone() for game in chances]
     start = time.process_time()
@@ -69,20 +70,20 @@ def _fast(chances: list[FastGame], decisions: list[tuple[FastGame, int]]) -> tup
     pairs = [(game.clone(), index) for game, index in decisions]
     start = time.process_time()
     for game, index in pairs:
-        game.apply(game.legal_actions()[index])
+        game.apply_at(index)
     return 1e6 * draw / len(chances), 1e6 * (time.process_time() - start) / len(decisions)
 
 
 def step_costs(players: int, games: int, rounds: int = 5) -> dict[str, float]:
-    """µs per chance draw and per decision, reference and fast engine, over the same steps
+    """µs per chance draw and per decision, reference functions and cursor, over the same steps
     of seeded random games: CPU time in bulk, the engines alternating, medians of ``rounds``."""
     chances, decisions = _steps(players, games)
-    fast_chances = [FastGame.from_state(state) for state in chances]
-    fast_decisions = [(FastGame.from_state(state), index) for state, index in decisions]
+    fast_chances = [FastGame(state) for state in chances]
+    fast_decisions = [(FastGame(state), index) for state, index in decisions]
     runs = []
     for _ in range(rounds + 1):  # the first is a warm-up
         runs.append((*_reference(chances, decisions), *_fast(fast_chances, fast_decisions)))
-    names = ("ref µs/draw", "ref µs/decision", "fast µs/draw", "fast µs/decision")
+    names = ("ref µs/draw", "ref µs/decision", "cursor µs/draw", "cursor µs/decision")
     return {name: statistics.median(run[i] for run in runs[1:]) for i, name in enumerate(names)}
 
 
@@ -114,8 +115,8 @@ def main() -> None:
         costs = step_costs(players, games)
         row = ", ".join(f"{name} {value:.2f}" for name, value in costs.items())
         ratios = (
-            f"draw ref/fast {costs['ref µs/draw'] / costs['fast µs/draw']:.2f}x, "
-            f"decision ref/fast {costs['ref µs/decision'] / costs['fast µs/decision']:.2f}x"
+            f"draw ref/cursor {costs['ref µs/draw'] / costs['cursor µs/draw']:.2f}x, "
+            f"decision ref/cursor {costs['ref µs/decision'] / costs['cursor µs/decision']:.2f}x"
         )
         yard = yardstick_game_us(players, games)
         per_game = f", yardstick µs/game {yard:,.0f}" if yard is not None else ""

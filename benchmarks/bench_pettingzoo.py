@@ -8,9 +8,10 @@ at the filing of issue 22 (commit 8a06557: the legal ids and a new mask worked o
 step, the encoded observation through ``Layout.encode_values``, every step's dictionaries
 built afresh, PettingZoo's order-enforcing wrapper) and the observation writer of that commit,
 frozen below as a private copy (``_issue_time_observation_vector``: ``meuterer.fast.observation``
-as it was then, kept for timing only). It runs on today's fast engine, so the engine's gains
-since then count on both sides: the ratio shows what the adapter and its observation writer
-gained. The floor row builds no observation at all (the mask only): what everything else costs.
+as it was then, kept for timing only). It runs on today's engine (the reference, through
+``FastGame``), so the engine's changes since then count on both sides: the ratio shows what
+the adapter and its observation writer gained. The floor row builds no observation at all
+(the mask only): what everything else costs.
 
     PYTHONPATH=src python benchmarks/bench_pettingzoo.py [--games N] [--repeats N] [--players N]
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Sequence
 from functools import partial
 from statistics import median
 from typing import Any
@@ -28,28 +30,26 @@ from bench_gym import choose, interleaved, ratio
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from meuterer.cards import CARDS, ROLES, Role
-from meuterer.fast import FastGame
 from meuterer.machine import ROLES_SECRET, STEP_CODES
 from meuterer.pettingzoo import _OrderEnforcing, env, raw_env
-from meuterer.state import Step
+from meuterer.state import State, Step
 
 # The observation writer as it was at commit 8a06557 (git show 8a06557:src/meuterer/fast/observation.py),
 # frozen here for the issue-time row: a copy of old code kept for timing only, never run by the library.
 _NONE = -1
-_STEP_LIST = tuple(Step)
-"""The fast engine numbers steps in :class:`Step`'s order."""
-_CODE = tuple(STEP_CODES[step] for step in _STEP_LIST)
-_SECRET = tuple(step in ROLES_SECRET for step in _STEP_LIST)
-_GAME_OVER = _STEP_LIST.index(Step.GAME_OVER)
-_CHOOSE_ROLE = _STEP_LIST.index(Step.CHOOSE_ROLE)
-_EMPTY = [0] * len(CARDS)
+# (The engine of that commit numbered its steps; read here off a reference state, by step.)
+_CODE = {step: STEP_CODES[step] for step in Step}
+_SECRET = {step: step in ROLES_SECRET for step in Step}
+_GAME_OVER = Step.GAME_OVER
+_CHOOSE_ROLE = Step.CHOOSE_ROLE
+_EMPTY: Sequence[int] = [0] * len(CARDS)
 _UNKNOWN_ROLES = [_NONE] * len(ROLES)
 _NO_SALE = [_NONE, _NONE, 0]
 _UNDECLARED = [0, *_NO_SALE, *_NO_SALE]
 _SALES = 2
 
 
-def _roles_seen(game: FastGame, player: int) -> list[int]:
+def _roles_seen(game: State, player: int) -> list[int]:
     # As meuterer.views.player_view._roles_seen, as the layout's entries.
     order = game.role_order
     if player in order:
@@ -63,14 +63,14 @@ def _roles_seen(game: FastGame, player: int) -> list[int]:
     return [int(role not in gone) for role in ROLES]
 
 
-def _issue_time_observation_vector(game: FastGame, player: int | None) -> list[int]:
+def _issue_time_observation_vector(game: State, player: int | None) -> list[int]:
     """``meuterer.fast.observation.observation_vector`` as it was at commit 8a06557."""
     step = game.step
     drawn = game.drawn
     drawn_count = sum(drawn)
     ring = game.ring
     active = game.active
-    roles: list[Role | None] = game.roles
+    roles: Sequence[Role | None] = game.roles
     if _SECRET[step]:
         roles = [None] * game.players if player is None else [r if s == player else None for s, r in enumerate(roles)]
     if player is None:
@@ -150,7 +150,7 @@ def _issue_time_observation_vector(game: FastGame, player: int | None) -> list[i
     return out
 
 
-def _position(game: FastGame, name: str) -> int:
+def _position(game: State, name: str) -> int:
     islands = game.rules.islands
     return next(pos for pos, index in enumerate(game.ring) if islands[index].name == name)
 
@@ -166,7 +166,9 @@ class _IssueTimeEnv(raw_env):
                 moves = {}
             else:
                 action_id = self.ids.action_id
-                moves = dict(sorted((action_id(game, action), i) for i, action in enumerate(game.legal_actions())))
+                moves = dict(
+                    sorted((action_id(game.state, action), i) for i, action in enumerate(game.legal_actions()))
+                )
             self._moves = moves
         return moves
 
@@ -174,7 +176,6 @@ class _IssueTimeEnv(raw_env):
         game, rng = self._game, self._rng
         while game.is_chance_node():
             game.apply_chance(rng)
-        self._state = None
         self._moves = None
         self._observed = {}
 
@@ -186,17 +187,17 @@ class _IssueTimeEnv(raw_env):
         assert action is not None and 0 <= int(action) < self.ids.num_actions
         index = self._legal()[int(action)]
         game = self._game
-        before = game.scores[:]
+        before = game.state.scores
         game.apply_at(index)
         self._chance()
         self._cumulative_rewards[agent] = 0.0
-        after = game.scores
+        after = game.state.scores
         seat = self._seat
         self.rewards = {name: float(after[seat[name]] - before[seat[name]]) for name in self.agents}
         if game.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
         else:
-            self.agent_selection = self.possible_agents[game.to_act]
+            self.agent_selection = self.possible_agents[game.state.to_act]
         self._accumulate_rewards()
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -205,9 +206,9 @@ class _IssueTimeEnv(raw_env):
             seat = self._seat[agent]
             game = self._game
             mask = np.zeros(self.ids.num_actions, np.int8)
-            if seat == game.to_act and agent == self.agent_selection and not game.is_terminal():
+            if seat == game.state.to_act and agent == self.agent_selection and not game.is_terminal():
                 mask[list(self._legal())] = 1
-            values = _issue_time_observation_vector(game, seat)
+            values = _issue_time_observation_vector(game.state, seat)
             if self.observation_kind == "vector":
                 observation = np.array(values, np.int64)
             else:

@@ -18,7 +18,7 @@ games of a process (PettingZoo: 2.9 ms a game over the first 500, 2.2 ms from th
 training run spends nearly all its time past it, and ``--warmup 3000`` measures that
 steady state. Figures (4 players, random legal actions):
 ``engine`` (``meuterer.random_game``), ``fast`` (``meuterer.fast.random_game``, if the
-revision has it), ``openspiel`` (random playouts of ``python_meuterer`` as
+revision has it; since issue 36 the reference's own), ``openspiel`` (random playouts of ``python_meuterer`` as
 ``random_sim_test`` plays them), ``pettingzoo`` and ``pettingzoo-encoded`` (one AEC
 environment, reset per game, vector or encoded observations), ``gym`` and ``gym-vector``
 (``meuterer/Meuterer-v0`` against random opponents, encoded or vector observations; the

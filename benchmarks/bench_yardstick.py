@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import argparse
 
+from meuterer import random_game
 from meuterer.bench import yardstick_table
-from meuterer.fast import random_game
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="reference games per player count (default 200)")
-    parser.add_argument(
-        "--warm-up", type=int, default=2000, help="fast-engine games first, to fill its caches (default 2000)"
-    )
+    parser.add_argument("--warm-up", type=int, default=2000, help="games first, to fill the memos (default 2000)")
     parser.add_argument("--yardstick", help="path of ref_sim.py")
     args = parser.parse_args()
     for seed in range(args.warm_up):

@@ -4,8 +4,8 @@ Run from the repository root::
 
     PYTHONPATH=src python scripts/fit_horizon.py --games 3000
 
-Plays ``--games`` games of four (two in three games) or three GreedyAgents on the fast
-engine. At the end of each round but the last (phase 5 over, the face-down cards back in
+Plays ``--games`` games of four (two in three games) or three GreedyAgents
+(``meuterer.fast.play_game``). At the end of each round but the last (phase 5 over, the face-down cards back in
 the hands), it notes for every seat the features ``meuterer.agents.ismcts.horizon_features``
 reads (the captain cards, the loadmaster role, the support cards and the goods kept,
 split by whether next round's islands buy them) and the points the seat scores in the
@@ -32,9 +32,10 @@ def collect(games: int, start: int) -> dict[int, list[tuple[list[float], float]]
     seen: list[tuple[int, list[list[float]], list[int]]] = []
 
     def note(_action: object, _seconds: float | None, game: FastGame) -> None:
-        if game.phase > Phase.SCORING and not game.is_terminal() and (not seen or seen[-1][0] != game.round):
-            features = [horizon_features(game, seat) for seat in range(game.players)]
-            seen.append((game.round, features, list(game.scores)))
+        state = game.state
+        if state.phase > Phase.SCORING and not game.is_terminal() and (not seen or seen[-1][0] != state.round):
+            features = [horizon_features(state, seat) for seat in range(state.players)]
+            seen.append((state.round, features, list(state.scores)))
 
     for seed in range(start, start + games):
         players = 3 if seed % 3 == 0 else 4

@@ -1,7 +1,8 @@
 """The layers of docs/architecture.md, checked over **every** import: at module level, inside
 functions, under ``TYPE_CHECKING`` and in ``try``. Every module imports only modules on its own
-floor or below, the ``meuterer`` modules import one another without a cycle, and the fast
-engine's core reads only floors 0 to 2 (the core's data and the rule functions of ``phases/``).
+floor or below, the ``meuterer`` modules import one another without a cycle, the cursor of
+``meuterer.fast`` moves the reference itself (it reads the engine and the machine, no rule
+function of its own), and no environment adapter imports another (they share ``envcore``).
 
 Pictures hang off the objects by registration (:func:`meuterer.svg.register_pictures`), so the
 core never reaches up to draw itself.
@@ -27,7 +28,7 @@ FLOORS: dict[int, tuple[str, ...]] = {
     3: ("machine", "invariants", "serialize"),
     4: ("engine", "explain", "fast.engine"),
     5: ("views", "game", "encoding", "fast.observation"),
-    6: ("record", "redact", "agents", "referee", "fast", "fast.play", "vector"),
+    6: ("record", "redact", "agents", "referee", "fast", "fast.play", "vector", "envcore"),
     7: (
         *("openspiel", "pettingzoo", "gym", "vector.env", "tournament", "svg"),
         *("viewer", "testing", "corpus", "narrate", "diagram", "conform"),
@@ -207,13 +208,19 @@ def test_a_cycle_is_found_and_named() -> None:
     assert cycles({"a": {"b": 1}, "b": {}}) == []
 
 
-def test_the_fast_engine_reads_only_the_core_data() -> None:
-    if "meuterer.fast.engine" not in KNOWN:
-        pytest.skip("no fast engine in this tree")
-    assert {floor_of(other) for other in GRAPH["meuterer.fast.engine"]} <= {0, 1, 2}
+def test_the_cursor_moves_the_reference_and_the_adapters_share_one_core() -> None:
+    # The cursor holds a reference snapshot and runs the reference's step table: it imports
+    # the engine and the machine, and no rule function (nothing of phases/ or rulings).
+    cursor = set(GRAPH["meuterer.fast.engine"])
+    assert {"meuterer.engine", "meuterer.machine"} <= cursor
+    assert not any(other.startswith(("meuterer.phases", "meuterer.rulings")) for other in cursor)
     reference = [name for name in MODULES if (floor_of(name) or 9) <= 4 and not name.startswith("meuterer.fast")]
     for name in reference:
         assert not any(other.startswith("meuterer.fast") for other in GRAPH[name]), name
+    adapters = {"meuterer.gym", "meuterer.pettingzoo", "meuterer.openspiel", "meuterer.vector.env"}
+    for name in adapters:
+        assert not (set(GRAPH[name]) & adapters), name
+    assert {name for name in adapters if "meuterer.envcore" in GRAPH[name]} == adapters
 
 
 def test_the_floor_table_is_the_one_in_the_docs() -> None:

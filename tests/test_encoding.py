@@ -6,11 +6,12 @@ import random
 
 import pytest
 
+import meuterer
 from meuterer.actions import Discard, Sale, Sell
 from meuterer.cards import Card
 from meuterer.encoding import action_ids
-from meuterer.fast import FastGame
 from meuterer.rules import Rules
+from meuterer.state import State, evolve
 
 
 def test_every_id_has_its_own_name() -> None:
@@ -27,21 +28,21 @@ def test_an_empty_discard_is_named_as_the_notation_writes_it() -> None:
     assert "discard " not in names
 
 
-def _sales_decisions(count: int) -> list[tuple[FastGame, tuple[Sell, ...]]]:
+def _sales_decisions(count: int) -> list[tuple[State, tuple[Sell, ...]]]:
     # The first ``count`` sales decisions of several sales, two islands active, in random
-    # 4-seat games of the fast engine: a copy of the game, and its legal sales.
+    # 4-seat games: the state, and its legal sales.
     rng = random.Random(11)
-    found: list[tuple[FastGame, tuple[Sell, ...]]] = []
+    found: list[tuple[State, tuple[Sell, ...]]] = []
     while len(found) < count:
-        game = FastGame.new(4)
-        while not game.is_terminal():
-            if game.is_chance_node():
-                game.apply_chance(rng)
+        game = meuterer.new_game(4)
+        while not meuterer.is_terminal(game):
+            if meuterer.is_chance_node(game):
+                game = meuterer.apply(game, meuterer.sample_chance(game, rng))
                 continue
-            legal = game.legal_actions()
+            legal = meuterer.legal_actions(game)
             if type(legal[0]) is Sell and len(legal) > 1 and len(game.active) == 2 and len(found) < count:
-                found.append((game.clone(), tuple(a for a in legal if isinstance(a, Sell))))
-            game.apply_at(rng.randrange(len(legal)))
+                found.append((game, tuple(a for a in legal if isinstance(a, Sell))))
+            game = meuterer.apply(game, legal[rng.randrange(len(legal))])
     return found
 
 
@@ -53,11 +54,10 @@ def test_the_ids_of_a_list_of_sales_are_each_sales_id() -> None:
         numbered = ids.sell_ids(game, sells)
         assert numbered == [ids.action_id(game, sell) for sell in sells]
         assert [ids.action(game, number) for number in numbered] == list(sells)  # read back
-        swapped = game.clone()
         ring = list(game.ring)
         first, second = game.active
         ring[first], ring[second] = ring[second], ring[first]
-        swapped.ring = tuple(ring)
+        swapped = evolve(game, {"ring": tuple(ring)})
         again = ids.sell_ids(swapped, sells)
         assert again == [ids.action_id(swapped, sell) for sell in sells] and again != numbered
         assert ids.sell_ids(game, sells[::-1]) == numbered[::-1]
@@ -84,7 +84,7 @@ def test_the_ids_of_a_list_of_sales_refuse_what_action_id_refuses() -> None:
 
 def test_the_ids_of_a_list_of_discards_are_each_discards_id() -> None:
     ids = action_ids(Rules())
-    game = FastGame.new(3)
+    game = meuterer.new_game(3)
     every = [Discard(seat, cards) for seat in range(3) for cards in ids.discards]
     assert ids.discard_ids(every) == [ids.action_id(game, discard) for discard in every]
     assert ids.discard_ids(every[::-1]) == [ids.action_id(game, discard) for discard in every[::-1]]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -295,55 +295,11 @@ def test_no_view_is_built_for_random_opponents_and_episodes_match_the_reference(
     assert seen and set(seen) == {2}
 
 
-def test_legal_ids_are_the_encodings_ids_memoised_on_the_legal_list() -> None:
-    from meuterer.encoding import action_ids
-    from meuterer.fast import FastGame
-
-    rules = Rules(rounds=2)
-    ids = action_ids(rules)
-    legal_ids = adapter.LegalIds(ids)
-    rng = random.Random(3)
-    for _ in range(3):
-        game = FastGame.new(4, rules=rules)
-        while not game.is_terminal():
-            if game.is_chance_node():
-                game.apply_chance(rng)
-                continue
-            moves, mask = legal_ids(game)
-            expected = sorted((ids.action_id(game, action), i) for i, action in enumerate(game.legal_actions()))
-            assert list(moves.items()) == expected
-            assert mask.nonzero()[0].tolist() == [number for number, _ in expected]
-            assert not mask.flags.writeable
-            assert legal_ids(game)[0] is moves  # asked again: not worked out again
-            game.apply_at(rng.randrange(len(game.legal_actions())))
-
-
-def test_legal_ids_forget_everything_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
-    from meuterer.encoding import action_ids
-    from meuterer.fast import FastGame
-
-    game = FastGame.new(3)
-    while game.is_chance_node():
-        game.apply_chance(random.Random(1))
-    legal_ids = adapter.LegalIds(action_ids(game.rules))
-    monkeypatch.setattr(adapter.LegalIds, "LIMIT", 1)
-    first, _ = legal_ids(game)
-    game.apply_at(0)
-    second, _ = legal_ids(game)
-    assert len(legal_ids._memo) == 1 and first is not second
-
-
 def test_the_mask_handed_out_is_the_learners_own_copy() -> None:
     env = adapter.MeutererEnv(players=3)
     _, info = env.reset(seed=2)
     info["action_mask"][:] = False
     assert env.action_masks().any() and env.action_masks().flags.writeable
-
-
-def test_environments_of_one_rule_set_share_their_legal_ids() -> None:
-    first, second = adapter.MeutererEnv(players=3), adapter.MeutererEnv(players=4)
-    assert first._legal_ids is second._legal_ids
-    assert adapter.MeutererEnv(players=3, rounds=2)._legal_ids is not first._legal_ids
 
 
 def reference_episode(env: Any, seed: int, learner: random.Random) -> int:
@@ -406,8 +362,8 @@ def reference_episode(env: Any, seed: int, learner: random.Random) -> int:
 def test_every_step_of_many_seeded_episodes_equals_the_reference(
     observation: str, players: int, options: dict[str, Any]
 ) -> None:
-    # The fast engine, the fast observation writer, the scalar encoder, the memoised legal
-    # ids and the utilities from the scores, step by step against views and the engine.
+    # The observation writer, the scalar encoder, the memoised legal ids and the utilities
+    # from the scores, step by step against views and the engine.
     env = adapter.MeutererEnv(players=players, observation=observation, **options)
     learner = random.Random(players)
     assert sum(reference_episode(env, seed, learner) for seed in range(20)) > 300
@@ -435,42 +391,6 @@ def test_the_scalar_encoder_writes_the_layouts_encoding(players: int) -> None:
     assert encode._table.nbytes < 4096
 
 
-@pytest.mark.parametrize("players", [3, 4])
-@pytest.mark.parametrize(
-    "rules", [Rules(), Rules(pirates=True, hand_size=4, loadmaster_extra=2, max_offer=5, ring="shuffled")]
-)
-def test_the_encoders_read_off_a_fast_game_are_the_layouts(players: int, rules: Rules) -> None:
-    # from_game and vector_from_game pack the fast game's values in their own order into
-    # their scratch arrays: every seat's and the spectator's observation at every step of
-    # some games is the layout's encoding and vector of the view, and none handed out
-    # changes with the later ones.
-    from meuterer.fast import FastGame
-
-    layout = observation_layout(players, rules)
-    encoder = adapter.ScalarEncoder(layout)
-    encode, vector = encoder.from_game(), encoder.vector_from_game()
-    handed: list[tuple[Any, Any, tuple[int, ...]]] = []  # numpy arrays
-    for seed in range(3):
-        rng = random.Random(seed)
-        game = FastGame.new(players, seed % players, rules)
-        while not game.is_terminal():
-            for player in (None, *range(players)):
-                expected = layout.vector(view(game.to_state(), player))
-                encoded, ints = encode(game, player), vector(game, player)
-                assert encoded.dtype == np.float32 and encoded.flags.writeable
-                assert np.array_equal(encoded, np.array(layout.encode_values(expected), np.float32))
-                assert ints.dtype == np.int64 and ints.flags.writeable and ints.tolist() == list(expected)
-                handed.append((encoded, ints, expected))
-            if game.is_chance_node():
-                game.apply_chance(rng)
-            else:
-                game.apply_at(rng.randrange(len(game.legal_actions())))
-    assert len(handed) > 500
-    for encoded, ints, expected in handed[:: len(handed) // 50]:
-        assert np.array_equal(encoded, np.array(layout.encode_values(expected), np.float32))
-        assert ints.tolist() == list(expected)
-
-
 def test_the_scalar_encoders_vector_is_a_new_writable_int64_array() -> None:
     layout = observation_layout(4)
     encode = adapter.ScalarEncoder.of(layout)
@@ -483,7 +403,7 @@ def test_the_scalar_encoders_vector_is_a_new_writable_int64_array() -> None:
 
 
 def test_the_blind_seats_follow_the_learners_seat_and_the_opponents_generators() -> None:
-    # The fast engine plays the random opponents from a per-seat list of their generators,
+    # The game plays the random opponents from a per-seat list of their generators,
     # kept between steps: it must be worked out again when the seat or the generators change.
     def policy(v: Any, legal: Any, rng: random.Random) -> Any:
         return legal[0]
@@ -531,216 +451,29 @@ def test_gymnasiums_generators_are_the_seeded_ones_made_when_first_read() -> Non
             env.reset(seed=bad)
 
 
-def test_legal_ids_find_a_list_by_its_actions() -> None:
-    import attrs
-
-    from meuterer.encoding import action_ids
-    from meuterer.fast import FastGame
-
-    game = FastGame.new(4)
-    while game.is_chance_node():
-        game.apply_chance(random.Random(2))
-    legal_ids = adapter.LegalIds(action_ids(game.rules))
-    moves, mask = legal_ids(game)
-    first = game.legal_actions()
-    game._legal = (*first,)  # the same actions in a new list: found by their identities
-    assert legal_ids(game) == (moves, mask) and len(legal_ids._by_actions) == 1 and len(legal_ids._memo) == 2
-    assert legal_ids.int8(game)[1].dtype == np.int8
-    game._legal = tuple(attrs.evolve(action) for action in first)  # equal actions, new ones: worked out
-    again, again_mask = legal_ids(game)
-    assert again == moves and again_mask is mask and len(legal_ids._by_actions) == 2
-
-
-def test_legal_ids_of_sales_follow_the_order_of_the_active_islands() -> None:
-    # A sale's id depends on the order of the active islands on the ring: the same sales
-    # (the same actions, in a new list) with the two islands swapped have other ids.
-    import attrs
-
-    from meuterer.actions import Sell
-    from meuterer.encoding import action_ids
-    from meuterer.fast import FastGame
-
-    ids = action_ids(Rules())
-    legal_ids = adapter.LegalIds(ids)
-    rng = random.Random(5)
-    checked = 0
-    for _ in range(30):
-        game = FastGame.new(4)
-        while not game.is_terminal() and checked < 5:
-            if game.is_chance_node():
-                game.apply_chance(rng)
-                continue
-            legal = game.legal_actions()
-            pairs = [a for a in legal if isinstance(a, Sell) and len(a.sales) == 2]
-            if pairs and len(game.active) == 2:
-                moves, _ = legal_ids(game)
-                ring = list(game.ring)
-                first, second = game.active
-                ring[first], ring[second] = ring[second], ring[first]
-                swapped = game.clone()
-                swapped.ring, swapped._legal = tuple(ring), (*legal,)
-                again, _ = legal_ids(swapped)
-                expected = sorted((ids.action_id(swapped, action), i) for i, action in enumerate(legal))
-                assert list(again.items()) == expected and again != moves
-                swapped._legal = tuple(attrs.evolve(action) for action in legal)  # equal actions, new ones
-                assert legal_ids(swapped)[0] == again
-                checked += 1
-            game.apply_at(rng.randrange(len(game.legal_actions())))
-    assert checked == 5
-
-
-def _decisions_of(kind: type, seed: int, count: int = 5) -> Iterator[tuple[Any, Sequence[Any]]]:
-    """The first ``count`` decisions among several actions of type ``kind`` in random
-    4-seat games of the fast engine: the game and its legal actions (the game then moves
-    on at random)."""
-    from meuterer.fast import FastGame
-
-    rng = random.Random(seed)
-    found = 0
-    while found < count:
-        game = FastGame.new(4)
-        while not game.is_terminal():
-            if game.is_chance_node():
-                game.apply_chance(rng)
-                continue
-            legal = game.legal_actions()
-            if type(legal[0]) is kind and len(legal) > 1:
-                yield game, legal
-                found += 1
-                if found == count:
-                    return
-            game.apply_at(rng.randrange(len(game.legal_actions())))
-
-
-def test_legal_ids_find_another_sellers_sales_of_the_same_declarations() -> None:
-    # Sales are looked up by their declarations (a sale's id does not depend on its seller):
-    # another seat's sales of the same declarations are found, with the right ids; sales
-    # of equal but other declarations are worked out.
-    import attrs
-
-    from meuterer.actions import Sell
-    from meuterer.encoding import action_ids
-
-    ids = action_ids(Rules())
-    legal_ids = adapter.LegalIds(ids)
-    checked = 0
-    for game, legal in _decisions_of(Sell, 2):
-        moves, _ = legal_ids(game)
-        other = game.clone()
-        other.to_act = (game.to_act + 1) % 4
-        other._legal = tuple(Sell(other.to_act, action.sales) for action in legal)
-        known = len(legal_ids._by_actions)
-        again, _ = legal_ids(other)
-        expected = sorted((ids.action_id(other, action), i) for i, action in enumerate(other._legal))
-        assert list(again.items()) == expected == list(moves.items())
-        assert len(legal_ids._by_actions) == known  # found, not worked out
-        other._legal = tuple(attrs.evolve(action, sales=(*action.sales,)) for action in legal)
-        assert list(legal_ids(other)[0].items()) == expected
-        assert len(legal_ids._by_actions) == known + 1  # new declarations: worked out
-        checked += 1
-    assert checked == 5
-
-
-def test_legal_ids_share_one_read_only_mask_per_set_of_ids() -> None:
-    # Another player's plays of the same cards have the same ids: the same (read-only) mask.
-    from meuterer.actions import Pass, Play
-    from meuterer.encoding import action_ids
-    from meuterer.fast import FastGame
-
-    game = FastGame.new(4)
-    rng = random.Random(3)
-    while game.is_chance_node() or type(game.legal_actions()[0]) is not Play:
-        if game.is_chance_node():
-            game.apply_chance(rng)
+def test_an_episode_starts_from_a_loaded_state() -> None:
+    # reset(options={"state": ...}) and load start from the given state; chance and the
+    # opponents play on until the learner's turn, as after a new game's deal.
+    actions, final = meuterer.random_game(seed=8, players=3)
+    middle = meuterer.Game.replay(actions[:40], players=3).state
+    env = adapter.MeutererEnv(players=3, seat=1)
+    observation, info = env.reset(seed=3, options={"state": middle})
+    state = middle
+    chance, opponents = random.Random(3), [random.Random(f"3/opponent/{i}") for i in range(2)]
+    while (player := meuterer.current_player(state)) not in (None, 1):
+        if player == meuterer.CHANCE:
+            state = meuterer.apply(state, meuterer.sample_chance(state, chance))
         else:
-            game.apply_at(0)
-    legal_ids = adapter.LegalIds(action_ids(game.rules))
-    moves, mask = legal_ids(game)
-    mine = game.legal_actions()
-    game._legal = tuple(
-        Play((a.player + 1) % 4, a.card) if isinstance(a, Play) else Pass((a.player + 1) % 4)
-        for a in mine
-        if isinstance(a, Play | Pass)
-    )
-    assert len(game._legal) == len(mine)
-    theirs, their_mask = legal_ids(game)
-    assert theirs == moves and their_mask is mask and legal_ids.int8(game)[1].base is mask
-    assert np.flatnonzero(mask).tolist() == list(moves) and not mask.flags.writeable
-    game._legal = mine[1:]  # other ids: another mask
-    fewer, fewer_mask = legal_ids(game)
-    assert fewer_mask is not mask and np.flatnonzero(fewer_mask).tolist() == list(fewer) == list(moves)[1:]
-
-
-def test_legal_ids_find_discards_by_their_cards() -> None:
-    # A discard's id depends on its cards only: another seat's discards of the same cards
-    # (new actions) are found, with the right ids; discards of other cards are worked out.
-    from meuterer.actions import Discard
-    from meuterer.encoding import action_ids
-
-    ids = action_ids(Rules())
-    legal_ids = adapter.LegalIds(ids)
-    checked = 0
-    for game, legal in _decisions_of(Discard, 4):
-        moves, mask = legal_ids(game)
-        other = game.clone()
-        other.to_act = (game.to_act + 1) % 4
-        other._legal = tuple(Discard(other.to_act, action.cards) for action in legal)
-        known = len(legal_ids._by_actions)
-        again, again_mask = legal_ids(other)
-        expected = sorted((ids.action_id(other, action), i) for i, action in enumerate(other._legal))
-        assert list(again.items()) == expected == list(moves.items()) and again_mask is mask
-        assert len(legal_ids._by_actions) == known  # found, not worked out
-        other._legal = other._legal[1:]  # other cards: worked out, other ids
-        fewer, _ = legal_ids(other)
-        assert list(fewer.items()) == sorted((ids.action_id(other, a), i) for i, a in enumerate(other._legal))
-        assert len(legal_ids._by_actions) == known + 1
-        checked += 1
-    assert checked == 5
-
-
-@pytest.mark.parametrize(("players", "limit"), [(3, adapter.LegalIds.LIMIT), (4, adapter.LegalIds.LIMIT), (4, 50)])
-def test_shared_legal_ids_are_the_engines_at_every_step_of_many_games(
-    players: int, limit: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # One LegalIds for every game (as the environments share it), its memos kept or (a
-    # small limit) forgotten now and then: at every decision its ids, places and mask are
-    # the encoding's ids of the fast engine's legal actions, whichever way they were found.
-    from meuterer.encoding import action_ids
-    from meuterer.fast import FastGame
-
-    monkeypatch.setattr(adapter.LegalIds, "LIMIT", limit)
-    ids = action_ids(Rules())
-    legal_ids = adapter.LegalIds(ids)
-    rng = random.Random(players)
-    for _ in range(40):
-        game = FastGame.new(players, first_captain=rng.randrange(players))
-        while not game.is_terminal():
-            if game.is_chance_node():
-                game.apply_chance(rng)
-                continue
-            moves, mask = legal_ids.int8(game)
-            expected = sorted((ids.action_id(game, action), i) for i, action in enumerate(game.legal_actions()))
-            assert list(moves.items()) == expected
-            assert np.flatnonzero(mask).tolist() == [number for number, _ in expected] and mask.dtype == np.int8
-            game.apply_at(rng.randrange(len(game.legal_actions())))
-    assert legal_ids(game)[0] == {} and not legal_ids(game)[1].any()
-
-
-@pytest.mark.parametrize("kind", ["Sell", "Discard", "Play"])
-def test_legal_ids_of_a_list_out_of_id_order_give_each_id_its_place(kind: str) -> None:
-    # The engine lists most actions in id order, and the ids of such a list are taken as
-    # they come; the same actions in another order are found by their ids, each with the
-    # place of its action in the list.
-    from meuterer import actions
-    from meuterer.encoding import action_ids
-
-    ids = action_ids(Rules())
-    legal_ids = adapter.LegalIds(ids)
-    for game, legal in _decisions_of(getattr(actions, kind), 6, 3):
-        moves, mask = legal_ids(game)
-        assert list(moves) == sorted(moves) == [ids.action_id(game, action) for action in legal]
-        assert list(moves.values()) == list(range(len(legal)))
-        game._legal = legal[::-1]
-        back, back_mask = legal_ids(game)
-        assert list(back.items()) == [(number, len(legal) - 1 - i) for number, i in moves.items()]
-        assert back_mask is mask
+            legal = meuterer.legal_actions(state)
+            state = meuterer.apply(state, legal[opponents[player if player < 1 else player - 1].randrange(len(legal))])
+    assert env.state == state
+    assert np.flatnonzero(info["action_mask"]).tolist() == list(env.ids.legal_ids(state))
+    assert np.array_equal(observation, np.array(env.layout.encode(view(state, 1)), np.float32))
+    _, info = env.load(final)
+    assert env.state is final and not info["action_mask"].any() and info["scores"] == final.scores
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        env.step(0)
+    with pytest.raises(SetupError, match="seats"):
+        env.load(meuterer.new_game(4))
+    with pytest.raises(SetupError, match="rules"):
+        env.reset(options={"state": meuterer.new_game(3, rules=Rules(pirates=True))})

@@ -351,3 +351,22 @@ def test_rewards_are_each_steps_own_and_follow_the_scores_across_games() -> None
             for agent in raw.agents:
                 raw.rewards[agent] = 99.0  # the caller's to change
         assert scored > 0
+
+
+def test_a_game_starts_from_a_loaded_state() -> None:
+    # reset(options={"state": ...}) and load start from the given state (chance drawn from
+    # the seeded generator first); a finished game loads terminated; other seats or rules refuse.
+    actions, final = meuterer.random_game(seed=6, players=3)
+    before_a_draw = meuterer.Game.replay(actions[:60], players=3).state
+    raw = adapter.raw_env(players=3)
+    raw.reset(seed=2, options={"state": before_a_draw})
+    state, rng = before_a_draw, random.Random(2)
+    while meuterer.is_chance_node(state):
+        state = meuterer.apply(state, meuterer.sample_chance(state, rng))
+    assert raw.game_state == state and raw.agent_selection == f"player_{state.to_act}"
+    legal = np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"]).tolist()
+    assert legal == list(raw.ids.legal_ids(state))
+    raw.load(final)
+    assert raw.game_state is final and all(raw.terminations.values())
+    with pytest.raises(SetupError, match="seats"):
+        raw.load(meuterer.new_game(4))

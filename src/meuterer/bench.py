@@ -27,7 +27,6 @@ from meuterer._version import __version__
 from meuterer.actions import Action
 from meuterer.agents import GreedyAgent, ISMCTSAgent
 from meuterer.engine import apply, is_chance_node, is_terminal, legal_actions, new_game, random_game, sample_chance
-from meuterer.fast import random_game as fast_random_game
 from meuterer.game import Game
 from meuterer.record import verify, write_record
 from meuterer.serialize import dumps_state, loads_state
@@ -175,6 +174,26 @@ def _pettingzoo_playouts(players: int) -> Callable[[int], object] | None:
     return playout
 
 
+def _gym_playouts(players: int) -> Callable[[int], object] | None:
+    try:
+        from meuterer.gym import MeutererEnv
+    except ImportError:
+        return None
+
+    e = MeutererEnv(players=players)
+
+    def playout(seed: int) -> object:
+        rng = random.Random(seed)
+        _, info = e.reset(seed=seed)
+        terminated = truncated = False
+        while not (terminated or truncated):
+            legal = info["action_mask"].nonzero()[0]
+            _, _, terminated, truncated, info = e.step(int(legal[rng.randrange(len(legal))]))
+        return e
+
+    return playout
+
+
 def _vector_playouts(players: int, count: int) -> tuple[str, float] | None:
     """The vector engine's random playouts at steady state (the figure's name, games/s):
     B games in flight, each finished game replaced at once, timed from the first tick
@@ -235,9 +254,8 @@ def yardstick_table(
 ) -> list[str]:
     """The speed table: each figure next to the yardstick's, measured right after it.
 
-    ``games`` random games per player count for the reference engine (the fast engine
-    plays 10 times as many, the adapters a quarter); ISMCTS (default settings) is timed
-    on ``games // 10`` decisions, ``verify`` on ``games // 20`` records.
+    ``games`` random games per player count for the reference engine (the adapters a
+    quarter); ISMCTS (default settings) is timed on ``games // 10`` decisions, ``verify`` on ``games // 20`` records.
     """
     path = find_yardstick(yardstick)
     ref_sim = load_yardstick(path) if path is not None and path.is_file() else None
@@ -265,16 +283,16 @@ def _rows(n: int, games: int, ref_sim: ModuleType | None) -> list[str]:
     def row(figure: str, value: str, ratio: str) -> None:
         lines.append(f"{n:>7}  {figure:<50} {value:>10}  {ratio:>13}")
 
-    for seed in range(5):  # warm the fast engine's caches a little
-        fast_random_game(seed, n)
+    for seed in range(5):  # warm the engine's memos a little
+        random_game(seed, n)
     rate = yard_rate(max(100, games))
     if rate is not None:
         row("yardstick random playouts, games/s", f"{rate:,.0f}", "1.000x")
     rows: list[tuple[str, Callable[[int], object] | None, int]] = [
         ("meuterer.random_game, games/s", lambda i: random_game(i, n, i % n), games),
-        ("meuterer.fast.random_game, games/s", lambda i: fast_random_game(i, n, i % n), 10 * games),
         ("OpenSpiel python_meuterer random playouts, games/s", _openspiel_playouts(n), max(4, games // 4)),
         ("PettingZoo env, random masked actions, games/s", _pettingzoo_playouts(n), max(4, games // 4)),
+        ("Gymnasium env, random opponents and learner, games/s", _gym_playouts(n), max(4, games // 4)),
     ]
     for figure, work, count in rows:
         if work is None:
@@ -316,12 +334,12 @@ def _rows(n: int, games: int, ref_sim: ModuleType | None) -> list[str]:
 
 def report(games: int = 200) -> list[str]:
     """The lines ``meuterer bench`` prints: the engine's step rates and the services'
-    figures, then :func:`yardstick_table` (after ``10 * games`` fast games to warm its caches)."""
+    figures, then :func:`yardstick_table` (after ``10 * games`` games to warm the memos)."""
     lines = [f"meuterer {__version__}, Python {platform.python_version()}, {platform.machine()}, one core"]
     for players in (3, 4):
         figures = engine_figures(players, games)
         lines.append(f"{players} players, {games} games: " + ", ".join(f"{k} {v:,.0f}" for k, v in figures.items()))
     lines.append(", ".join(f"{k} {v:,.1f}" for k, v in service_figures().items()))
     for seed in range(10 * games):
-        fast_random_game(10**6 + seed, 3 + seed % 2)
+        random_game(10**6 + seed, 3 + seed % 2)
     return lines + yardstick_table(games)

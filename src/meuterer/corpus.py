@@ -73,7 +73,7 @@ class Engine(Protocol):
 
 def check_playthrough(data: dict[str, Any], engine: Engine | None = None) -> list[str]:
     """Replay a playthrough with this library, or with ``engine`` (such as
-    :class:`meuterer.testing.FastAdapter`); every disagreement as a line of text."""
+    :class:`meuterer.conform.ProcessAdapter`); every disagreement as a line of text."""
     if engine is not None:
         return _check_with(engine, data)
     problems: list[str] = []

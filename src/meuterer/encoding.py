@@ -89,7 +89,7 @@ def as_action_id(value: object) -> int:
 
 class Table(Protocol):
     """What the numbering reads of a game: who acts, the ring and its active islands
-    (a :class:`~meuterer.state.State` or a :class:`~meuterer.fast.FastGame`)."""
+    (a :class:`~meuterer.state.State`, or a player's view)."""
 
     @property
     def rules(self) -> Rules: ...

@@ -158,17 +158,20 @@ def apply(state: State, action: Action) -> State:
     return run_table(TABLE, state, action)
 
 
-def run_table(table: Table, state: State, action: Action) -> State:
+def run_table(table: Table, state: State, action: Action, owned: bool = False) -> State:
     """Fire ``action`` through a compiled machine ``table``, then its automatic steps.
 
     :func:`apply` is this with the declared machine's table, after the legality check.
     Tests use it to run a variant of the declaration (one rule changed).
 
     Guards are pure: one that failed for a candidate is not asked again for the next
-    (the table lists ``last_draw_of_turn`` first in three of a draw's four candidates)."""
+    (the table lists ``last_draw_of_turn`` first in three of a draw's four candidates).
+    ``owned``: the caller made ``state`` and no one else has seen it (the cursor of
+    :mod:`meuterer.fast`), so its fields move on in place and ``state`` itself is returned;
+    otherwise it is copied once and never changed."""
     candidates = table[state.step, action.kind]
     fired: Action | None = action
-    fields: dict[str, object] | None = None
+    fields: dict[str, object] | None = fields_of(state) if owned else None
     while True:
         failed = None
         for guards, effect, dest in candidates:

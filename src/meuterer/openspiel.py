@@ -86,6 +86,7 @@ from meuterer import engine
 from meuterer.actions import Action, ArrangeRing, Draw
 from meuterer.cards import counts_str
 from meuterer.encoding import NUM_DRAWS, UTILITIES, ActionIds, action_ids, utilities, utility_bounds
+from meuterer.envcore import legal_moves
 from meuterer.errors import MeutererError
 from meuterer.rules import DEFAULT_RULES, Ring, Rules
 from meuterer.rulings import draw_pool, legal_draw
@@ -509,8 +510,8 @@ class MeutererState(pyspiel.State):  # type: ignore[misc]
                 self.chance_outcomes()
                 moves = node.memo["moves"]
             else:
-                ids = node.setup.ids
-                moves = dict(sorted((ids.action_id(s, action), action) for action in engine.legal_actions(s)))
+                legal = engine.legal_actions(s)
+                moves = {number: legal[place] for number, place in legal_moves(node.setup.ids, s, legal).items()}
             node.memo["moves"] = moves
         return moves
 

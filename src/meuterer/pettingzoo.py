@@ -56,15 +56,17 @@ except ImportError as error:  # pragma: no cover - without the extra
 
 from meuterer import engine
 from meuterer.encoding import action_ids, as_action_id
+from meuterer.envcore import LegalIds, check_choice, dealer, loadable, observation_space, observer
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.fast import FastGame
-from meuterer.fast.engine import CHANCE_STEPS, GAME_OVER
-from meuterer.gym import LegalIds, ScalarEncoder, observation_space
+from meuterer.fast.engine import CHANCE_STEPS
 from meuterer.rules import Rules
-from meuterer.state import State
+from meuterer.state import State, Step
 from meuterer.views import observation_layout, observation_text, view
 
 __all__ = ["env", "raw_env"]
+
+_OVER = Step.GAME_OVER
 
 
 def env(**kwargs: Any) -> Any:
@@ -180,8 +182,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         illegal: str = "raise",
     ) -> None:
         super().__init__()
-        if illegal not in ("raise", "terminate"):
-            raise SetupError(f"illegal must be raise or terminate, got {illegal!r}")
+        check_choice("illegal", illegal, ("raise", "terminate"))
         self.illegal = illegal
         """``"raise"``: an illegal action raises; ``"terminate"``: it ends the game, reward -1 for its player."""
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -214,11 +215,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(self.ids.num_actions) for agent in self.possible_agents}
-        self._game = FastGame.from_state(self._initial)
-        self._scores = self._game.scores[:]
+        self._game = FastGame(self._initial)
+        self._scores = self._initial.scores
         """The scores when the last step (or reset) ended: only steps change them."""
-        self._state: State | None = self._initial
-        self._rng = random.Random()
+        self._rng = dealer(None)
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
@@ -227,14 +227,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self._initial.to_act]
         self._observed: dict[str, dict[str, Any]] = {}
         self._moves: dict[int, int] | None = None
-        self._found = LegalIds.shared(self.ids)._found  # the entry of the game's legal list
-        self._no_mask = np.zeros(self.ids.num_actions, np.int8)
-        self._no_mask.flags.writeable = False
+        self._legal_ids = LegalIds(self.ids)
+        self._no_mask = self._legal_ids.none[2]
         self._mask = self._no_mask
-        encoder = ScalarEncoder.of(self.layout)
-        # an agent's observation, read straight off the fast game into this environment's
-        # own scratch arrays (encoded as Layout.encode_values)
-        self._write = encoder.vector_from_game() if observation == "vector" else encoder.from_game()
+        # an agent's observation, read straight off the state into this environment's own
+        # scratch arrays (encoded as Layout.encode_values)
+        self._write = observer(self.layout, observation, self.rules)
         self._num_actions = self.ids.num_actions
         self._no_seats: list[random.Random | None] = [None] * players
         self._no_rewards = dict.fromkeys(self.possible_agents, 0.0)  # copied: a step's rewards are its own
@@ -242,19 +240,17 @@ class raw_env(AECEnv):  # type: ignore[misc]
     @property
     def game_state(self) -> State:
         """The engine's state (after any chance steps)."""
-        state = self._state
-        if state is None:
-            state = self._state = self._game.to_state()
-        return state
+        return self._game.state
 
     def _legal(self) -> dict[int, int]:
-        # Each legal id and the place of its action in the fast game's legal list (and
-        # the int8 mask of the ids, as LegalIds.int8 gives them).
+        # Each legal id and the place of its action in the game's legal list (and the int8
+        # mask of the ids).
         moves = self._moves
         if moves is None:
-            entry = self._found(self._game)
-            moves = self._moves = entry[1]
-            self._mask = entry[3]
+            game = self._game
+            entry = game.read(self._legal_ids, game.legal_actions())
+            moves = self._moves = entry[0]
+            self._mask = entry[2]
         return moves
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -267,26 +263,46 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def _chance(self) -> None:
         # The chance steps, drawn from the environment's generator as the reference's
-        # sample_chance draws them (the fast engine uses a generator the same way).
+        # sample_chance draws them.
         self._game.play_random(self._rng, self._no_seats)  # chance only: no seat plays at random
-        self._state = None
         self._moves = None
         self._observed = {}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game; ``seed`` reseeds the generator that plays chance."""
+        """Start a new game; ``seed`` reseeds the generator that plays chance.
+
+        ``options={"state": state}`` starts from ``state`` (a :class:`~meuterer.State` of this
+        environment's seats and rules) instead of a new game (see :meth:`load`)."""
+        start = self._initial
+        if options and "state" in options:
+            start = loadable(options["state"], len(self.possible_agents), self.rules)
         if seed is not None:
-            self._rng = random.Random(seed)
-        self._game = FastGame.from_state(self._initial)
+            self._rng = dealer(seed)
+        self._game = FastGame(start)
         self._chance()
-        self._scores = self._game.scores[:]
+        self._scores = self._game.state.scores
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self._game.to_act]
+        self.agent_selection = self.possible_agents[self._game.state.to_act]
+        if self._game.state.step is _OVER:  # a finished game loaded
+            self.terminations = dict.fromkeys(self.agents, True)
+
+    def load(self, state: State, seed: int | None = None) -> None:
+        """Start from ``state``: ``reset(seed=seed, options={"state": state})``. Chance plays
+        first if ``state`` is a chance node.
+
+        >>> import meuterer
+        >>> e = raw_env(players=3)
+        >>> actions, final = meuterer.random_game(seed=5, players=3)
+        >>> e.load(meuterer.Game.replay(actions[:20], players=3).state, seed=1)
+        >>> e.game_state == meuterer.Game.replay(actions[:20], players=3).state, e.agent_selection
+        (True, 'player_1')
+        """
+        self.reset(seed=seed, options={"state": state})
 
     def step(self, action: int | None) -> None:
         """Apply the selected agent's action (``None`` once he is done), then the chance steps after it."""
@@ -309,18 +325,18 @@ class raw_env(AECEnv):  # type: ignore[misc]
         game.apply_at(index)
         if game.step in CHANCE_STEPS:  # (play_random would return at once otherwise)
             game.play_random(self._rng, self._no_seats)  # as _chance
-        self._state = self._moves = None
+        self._moves = None
         self._observed = {}
         self._cumulative_rewards[agent] = 0.0
         after = game.scores
-        if after == before:  # no points scored (most steps): nothing to add up
+        if after is before:  # no points scored (most steps): nothing to add up
             self.rewards = self._no_rewards.copy()  # dict.fromkeys(self.agents, 0.0): all agents play until the end
         else:
             seat = self._seat
             self.rewards = {name: float(after[seat[name]] - before[seat[name]]) for name in self.agents}
-            self._scores = after[:]
+            self._scores = after
             self._accumulate_rewards()
-        if game.step == GAME_OVER:
+        if game.step is _OVER:
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[game.to_act]
@@ -368,16 +384,13 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if observed is None:
             seat = self._seat[agent]
             game = self._game
-            if seat == game.to_act and agent == self.agent_selection and game.step != GAME_OVER:
-                if self._moves is None:  # (self._legal(), inlined)
-                    entry = self._found(game)
-                    self._moves = entry[1]
-                    mask = self._mask = entry[3]
-                else:
-                    mask = self._mask
+            if seat == game.to_act and agent == self.agent_selection and game.step is not _OVER:
+                if self._moves is None:
+                    self._legal()
+                mask = self._mask
             else:
                 mask = self._no_mask
-            observed = self._observed[agent] = {"observation": self._write(game, seat), "action_mask": mask}
+            observed = self._observed[agent] = {"observation": game.read(self._write, seat), "action_mask": mask}
         return observed
 
     def action_to_string(self, action: int) -> str:

@@ -30,7 +30,6 @@ from hypothesis.errors import NoSuchExample
 from meuterer.actions import Action, ArrangeRing, Offer, Pass, Play, Sell, Support, parse_action
 from meuterer.cards import Card
 from meuterer.engine import apply, is_chance_node, is_terminal, legal_actions, new_game, sample_chance
-from meuterer.fast.engine import FastGame
 from meuterer.game import Game
 from meuterer.record import Record, make_record
 from meuterer.rules import OPEN, SIZE, VARIANT, Rules, option_values
@@ -258,33 +257,6 @@ class ReferenceAdapter:
 
     def public_view(self, game: State) -> str | None:
         return dumps_view(view(game, None))
-
-
-class FastAdapter:
-    """The mutable engine :class:`meuterer.fast.FastGame` as an :class:`EngineAdapter`:
-    the kit checks it against the reference. ``game_class`` may be a variant of it."""
-
-    def __init__(self, game_class: type[FastGame] = FastGame) -> None:
-        self.game_class = game_class
-
-    def start(self, players: int, first_captain: int, rules: Rules) -> FastGame:
-        return self.game_class.new(players, first_captain, rules)
-
-    def legal_actions(self, game: FastGame) -> Iterable[str]:
-        legal = game.legal_actions()
-        if game.is_chance_node() and len(legal) > 1000:
-            return ()  # the shuffled ring's 11! arrangements are not listed
-        return [str(a) for a in legal]
-
-    def apply(self, game: FastGame, action: str) -> FastGame:
-        game.apply(parse_action(action))
-        return game
-
-    def scores(self, game: FastGame) -> Sequence[int]:
-        return game.scores
-
-    def public_view(self, game: FastGame) -> str | None:
-        return dumps_view(view(game.to_state(), None))
 
 
 FIND_SETTINGS = settings(

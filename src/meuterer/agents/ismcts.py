@@ -5,8 +5,8 @@ every iteration draws a complete state consistent with the agent's view
 (:func:`meuterer.views.sample_state`), walks one tree shared by all determinisations,
 choosing among the actions legal in this determinisation by UCB (each child counts how
 often it was available), adds one node, and finishes the round with a rollout policy.
-Determinisations are played on the fast engine (:class:`meuterer.fast.FastGame`), which
-plays exactly the reference's rules: the same search, several times faster.
+Determinisations are played on the reference engine, through a
+:class:`meuterer.fast.FastGame` cursor (a snapshot moved by the reference's step table).
 
 To stay affordable the search looks no further than the end of the current round: a
 rollout stops once phase 5 (scoring) is over. Each seat is then worth its points plus what
@@ -29,9 +29,9 @@ from collections.abc import Sequence
 from typing import Literal
 
 from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sell
-from meuterer.cards import GOODS, Card, Role
+from meuterer.cards import CARDS, GOODS, Card, Role
 from meuterer.fast.engine import FastGame
-from meuterer.state import Phase, State
+from meuterer.state import Phase, State, Step
 from meuterer.views import PlayerView, sample_state, view
 
 from .base import RandomAgent
@@ -61,12 +61,12 @@ almost never take the loadmaster, so 3 players borrow the 4-player value; the pi
 (never in those games) counts nothing."""
 
 
-def horizon_features(game: FastGame, seat: int) -> list[float]:
-    """``seat``'s :data:`FEATURES` in ``game`` (read at the end of a round: after phase 5
-    the face-down cards are back in the hands and next round's islands are active).
+def horizon_features(game: State, seat: int) -> list[float]:
+    """``seat``'s :data:`FEATURES` in state ``game`` (read at the end of a round: after
+    phase 5 the face-down cards are back in the hands and next round's islands are active).
 
-    >>> from meuterer.fast import FastGame
-    >>> horizon_features(FastGame.new(), 0)
+    >>> import meuterer
+    >>> horizon_features(meuterer.new_game(), 0)
     [1.0, 0.0, 0.0, 0.0, 0.0]
     """
     islands = game.rules.islands
@@ -88,10 +88,10 @@ def horizon_features(game: FastGame, seat: int) -> list[float]:
     ]
 
 
-def _worth(game: FastGame) -> list[float]:
+def _worth(game: State) -> list[float]:
     """Each seat's points, plus what it takes into the next round (:data:`HORIZON`) unless
     the game is over."""
-    if game.is_terminal():
+    if game.step is Step.GAME_OVER:
         return [float(score) for score in game.scores]
     weights = HORIZON[game.players]
     return [
@@ -100,7 +100,7 @@ def _worth(game: FastGame) -> list[float]:
     ]
 
 
-def _margins(game: FastGame) -> list[float]:
+def _margins(game: State) -> list[float]:
     worth = _worth(game)
     result = []
     for seat, mine in enumerate(worth):
@@ -131,7 +131,7 @@ def margins(state: State) -> list[float]:
     >>> margins(final) == [s - max(final.scores[:i] + final.scores[i + 1 :]) for i, s in enumerate(final.scores)]
     True
     """
-    return _margins(FastGame.from_state(state))
+    return _margins(state)
 
 
 class ISMCTSAgent:
@@ -142,7 +142,7 @@ class ISMCTSAgent:
     else the agent has played; ``exploration`` is the UCB constant (on margins divided by
     10 VP); ``rollout`` is ``"greedy"`` (every seat follows :class:`GreedyAgent` on its
     own view of the determinisation), ``"random"``, or ``"quick"`` (a few greedy rules read
-    straight off the fast engine: many more iterations in the same time, weaker ones).
+    straight off the state: many more iterations in the same time, weaker ones).
     """
 
     name = "ismcts"
@@ -181,7 +181,7 @@ class ISMCTSAgent:
     def search(self, v: PlayerView, rng: random.Random) -> _Node:
         """Run the iterations from ``v``; returns the root, whose children are ``v``'s actions.
 
-        Each determinisation is played on the fast engine (:class:`meuterer.fast.FastGame`)."""
+        Each determinisation is played on a :class:`meuterer.fast.FastGame` cursor."""
         me = v.player
         assert me is not None
         root = _Node(me)
@@ -190,10 +190,10 @@ class ISMCTSAgent:
         log = math.log
         sqrt = math.sqrt
         for _ in range(self.iterations):
-            game = FastGame.from_state(sample_state(v, rng))
+            game = FastGame(sample_state(v, rng))
             node = root
             path: list[_Node] = []
-            while game.round == round_ and game.phase <= _SCORING:
+            while game.state.round == round_ and game.state.phase <= _SCORING:
                 if game.is_chance_node():
                     game.apply_chance(rng)
                     continue
@@ -202,7 +202,7 @@ class ISMCTSAgent:
                 untried = [i for i, a in enumerate(actions) if a not in children]
                 if untried:
                     index = untried[rng.randrange(len(untried))]
-                    node = children[actions[index]] = _Node(game.to_act)
+                    node = children[actions[index]] = _Node(game.state.to_act)
                     path.append(node)
                     game.apply_at(index)
                     break
@@ -225,13 +225,13 @@ class ISMCTSAgent:
 
     def simulate(self, game: FastGame | State, round_: int, rng: random.Random) -> list[float]:
         """Play on with the rollout policy to the horizon; each seat's margin / 10 VP
-        (``margins``). ``game`` (a reference state is converted) is changed in place."""
+        (``margins``). ``game`` (a reference state: a cursor is made) moves on to the horizon."""
         if isinstance(game, State):
-            game = FastGame.from_state(game)
+            game = FastGame(game)
         policy = self._policy
         quick = self.rollout == "quick"
         uniform = self.rollout == "random"
-        while game.round == round_ and game.phase <= _SCORING:
+        while game.state.round == round_ and game.state.phase <= _SCORING:
             if game.is_chance_node():
                 game.apply_chance(rng)
                 continue
@@ -240,30 +240,31 @@ class ISMCTSAgent:
             if n == 1:
                 index = 0
             elif quick:
-                index = _quick(game, actions, rng)
+                index = _quick(game.state, actions, rng)
             elif uniform:
                 index = rng.randrange(n)
             else:
-                action = policy.act(view(game.to_state(), game.to_act), actions, rng)
+                action = policy.act(view(game.state, game.state.to_act), actions, rng)
                 index = actions.index(action)
             game.apply_at(index)
-        return [m / _SCALE for m in _margins(game)]
+        return [m / _SCALE for m in _margins(game.state)]
 
 
 _SCORING = Phase.SCORING
 """The search horizon: phase 5 of the current round."""
 
 
-def _quick(game: FastGame, actions: Sequence[Action], rng: random.Random) -> int:
-    """The ``"quick"`` rollout policy, a few of the greedy rules read straight off the fast
-    engine: offer by one's supports; play towards a majority in a good the active islands
+def _quick(game: State, actions: Sequence[Action], rng: random.Random) -> int:
+    """The ``"quick"`` rollout policy, a few of the greedy rules read straight off the
+    state: offer by one's supports; play towards a majority in a good the active islands
     buy (passing now and then); a strong hand mutinies, a big display trades; sell the
     most cards one can; otherwise choose uniformly."""
     first = actions[0]
     p = game.to_act
     if isinstance(first, Play | Pass):
         hand = game.hands[p]
-        wanted = game.bought()
+        islands = [game.island(pos) for pos in game.active]
+        wanted = [any(island.buys_card(card) for island in islands) for card in CARDS]
         face_up = game.face_up[p]
         best, card = 0, -1
         for k in GOODS:

@@ -1,10 +1,11 @@
-"""The fast engine: a mutable engine for hot loops, proven equal to the reference.
+"""A cursor over the reference engine, for loops that move one game on and on.
 
-:mod:`meuterer.fast.engine` holds the engine (:class:`FastGame`, :func:`random_game`):
-its data layout and its loop, applying the rule functions of ``meuterer.phases``;
-nothing in the reference imports it. :mod:`meuterer.fast.play` plays agents, who see only
-their views, on it (:func:`play_game`), with the same results as
-:func:`meuterer.agents.play_game`.
+:mod:`meuterer.fast.engine` holds :class:`FastGame`, a reference :class:`~meuterer.State`
+moved by the machine's own step table (no rule of its own; nothing in the reference
+imports it); :func:`random_game` is :func:`meuterer.random_game`. :mod:`meuterer.fast.play`
+plays agents, who see only their views, through it (:func:`play_game`, with a hook on the
+live game), with the same results as :func:`meuterer.agents.play_game`;
+:mod:`meuterer.fast.observation` packs observation vectors straight off a state.
 
 >>> import meuterer
 >>> from meuterer import fast

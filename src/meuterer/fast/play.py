@@ -1,4 +1,4 @@
-"""Games between agents on the fast engine, for tournaments and simulations.
+"""Games between agents through the cursor (:class:`~meuterer.fast.FastGame`), for tournaments and simulations.
 
 >>> from meuterer.agents import GreedyAgent, RandomAgent
 >>> from meuterer.agents import play_game as reference_play_game
@@ -32,7 +32,7 @@ def play_game(
     hook: Callable[[Action, float | None, FastGame], None] | None = None,
 ) -> Played:
     """Exactly :func:`meuterer.agents.play_game` (the same actions and final state for the
-    same agents and seed), played on the fast engine: seat ``i`` is played by ``agents[i]``,
+    same agents and seed), played through a :class:`~meuterer.fast.FastGame`: seat ``i`` is played by ``agents[i]``,
     who sees only his view; chance and every agent draw from generators derived from ``seed``.
 
     ``hook(action, seconds, game)`` is called after every action with the agent's thinking

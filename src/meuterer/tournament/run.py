@@ -141,11 +141,12 @@ class _Counter:
             seat = action.player
             self.moves[seat] += 1
             self.think[seat] += seconds
-        if self._mutiny is None and game.mutiny is not None:
-            leader = game.roles.index(Role.MUTINEER)
+        state = game.state
+        if self._mutiny is None and state.mutiny is not None:
+            leader = state.roles.index(Role.MUTINEER)
             self.mutineers[leader] += 1
-            self.won[leader] += int(game.mutiny)
-        self._mutiny = game.mutiny
+            self.won[leader] += int(state.mutiny)
+        self._mutiny = state.mutiny
 
 
 def play_game_result(
@@ -158,11 +159,11 @@ def play_game_result(
     duplicate: bool = False,
 ) -> tuple[GameResult, tuple[Action, ...]]:
     """Play game ``index`` of a run seeded ``seed`` between fresh agents made from ``specs``
-    (one per seat, before rotation); its result and its actions. Agents see only their views,
-    so the game runs on the fast engine (:func:`meuterer.fast.play_game`, the same games as
-    :func:`meuterer.agents.play_game`). With ``duplicate``, games ``d * players`` to
-    ``d * players + players - 1`` share one seed, ``game_seed(seed, d)``: the same chance
-    draws (deal ``d``) with the seats rotated."""
+    (one per seat, before rotation); its result and its actions. Agents see only their views;
+    the game is played by :func:`meuterer.fast.play_game` (the same games as
+    :func:`meuterer.agents.play_game`, with a hook that reads the live game). With
+    ``duplicate``, games ``d * players`` to ``d * players + players - 1`` share one seed,
+    ``game_seed(seed, d)``: the same chance draws (deal ``d``) with the seats rotated."""
     seated = seating(specs, index, rotate)
     agents = [make_agent(spec) for spec in seated]
     own_seed = game_seed(seed, index // len(seated) if duplicate else index)

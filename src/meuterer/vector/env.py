@@ -48,6 +48,7 @@ except ImportError as error:  # pragma: no cover - without the extra
 import attrs
 
 from meuterer.encoding import UTILITIES
+from meuterer.envcore import OBSERVATIONS, check_choice, rules_with_rounds
 from meuterer.errors import SetupError
 from meuterer.rules import Rules
 from meuterer.vector.arrays import DEAL, DRAW, GAME_OVER, RING, BoolArray, IntArray
@@ -62,8 +63,6 @@ __all__ = ["BatchPolicy", "MeutererVectorEnv", "PgxState", "init", "step"]
 
 BatchPolicy = Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], npt.NDArray[np.integer[Any]]]
 """A batched policy: the action ids of a batch of seats, given their observations and masks."""
-
-OBSERVATIONS: Final = ("encoded", "vector")
 
 _CHANCE_STEP: Final = np.isin(np.arange(len(_STEPS)), [RING, DEAL, DRAW])
 """Whether each step code is a chance node's (a lookup: one call where three comparisons were)."""
@@ -88,17 +87,12 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
         first_captain: int = 0,
         render_mode: str | None = None,
     ) -> None:
-        rules = Rules() if rules is None else rules
-        if rounds is not None:
-            rules = attrs.evolve(rules, rounds=rounds)
+        rules = rules_with_rounds(rules, rounds)
         if type(seat) is not int or not 0 <= seat < players:
             raise SetupError(f"seat must be a seat from 0 to {players - 1}, got {seat!r}")
-        if reward not in ("step", "terminal"):
-            raise SetupError(f"reward must be 'step' or 'terminal', got {reward!r}")
-        if utility not in UTILITIES:
-            raise SetupError(f"utility must be one of {', '.join(UTILITIES)}, got {utility!r}")
-        if observation not in OBSERVATIONS:
-            raise SetupError(f"observation must be one of {', '.join(OBSERVATIONS)}, got {observation!r}")
+        check_choice("reward", reward, ("step", "terminal"))
+        check_choice("utility", utility, tuple(UTILITIES))
+        check_choice("observation", observation, OBSERVATIONS)
         self.num_envs = num_envs
         self.game = VectorGame(num_envs, players, rules, first_captain=first_captain)
         self.players, self.seat = players, seat
