@@ -51,12 +51,3 @@ def walk(
         after = meuterer.apply(state, action)
         yield state, action, after
         state = after
-
-
-def seeded_setups() -> st.SearchStrategy[tuple[int, int, int, Rules]]:
-    """(seed, players, first captain, rules): only for walkers that draw with an engine's own
-    random generator (the fast engine's ``apply_chance``); a failure does not shrink, so
-    prefer :func:`game_setups`."""
-    return st.integers(3, 4).flatmap(
-        lambda players: st.tuples(st.integers(0, 2**32 - 1), st.just(players), st.integers(0, players - 1), rule_sets())
-    )

@@ -39,8 +39,8 @@ def _games_digest(seeds: range) -> str:
 
 def test_random_game_plays_the_same_games_as_before() -> None:
     # Pinned: a change in the order of legal actions or chance outcomes, or in how the
-    # random generator is consumed, changes these games (and breaks the fast engine's
-    # same-seed guarantee). Regenerate only for a deliberate, announced change.
+    # random generator is consumed, changes these games (and every same-seed result of
+    # the adapters and tools built on them). Regenerate only for a deliberate, announced change.
     assert _games_digest(range(60)) == "6094d88b8fe83d675826dc9f494d1e58ddb7c92de7e64030b24e743e55e02b33"
 
 

@@ -128,17 +128,6 @@ def test_remembered_sales_and_bought_kinds_are_what_would_be_made_now() -> None:
         assert kinds == tuple(card for card in GOODS if island.buys_card(card))
 
 
-def test_the_reference_and_fast_engines_still_agree() -> None:
-    # The shared functions serve both engines: the same game, action for action.
-    for seed in range(6):
-        rules = Rules(withholding=seed % 2 == 0, discard_pool="hand" if seed % 3 == 0 else "drawn")
-        actions, final = meuterer.random_game(seed=seed, players=3 + seed % 2, rules=rules)
-        game = FastGame.new(3 + seed % 2, 0, rules)
-        for action in actions:
-            game.apply(action)
-        assert game.to_state() == final
-
-
 def _island_points_by_rank(island: Island, sold: list[int], merchants: list[bool]) -> tuple[int, ...]:
     most = max(sold, default=0)
     if most <= 0:
