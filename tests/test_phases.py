@@ -10,7 +10,6 @@ from itertools import combinations_with_replacement, product
 from typing import Any
 
 import attrs
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -276,6 +275,7 @@ _ARITHMETIC: dict[str, tuple[Callable[..., Any], tuple[st.SearchStrategy[int], .
 def test_an_arithmetic_rule_answers_an_array_as_each_of_its_values(name: str, data: st.DataObject) -> None:
     # The batch engine calls these rules over numpy arrays: each entry of the answer is the
     # answer for that entry's values (cards_to_fill: the hand size first, then the values).
+    np = pytest.importorskip("numpy")
     rule, drawn, fixed = _ARITHMETIC[name]
     rows = data.draw(st.lists(st.tuples(*drawn), min_size=1, max_size=6))
     columns = [np.array(column) for column in zip(*rows, strict=True)]
