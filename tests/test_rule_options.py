@@ -71,6 +71,8 @@ def test_the_vector_alignment_plays_every_value_of_every_option() -> None:
 
 
 def test_openspiel_parameters_are_the_rule_options() -> None:
+    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (extra openspiel)")
+    pytest.importorskip("numpy")
     openspiel = pytest.importorskip("meuterer.openspiel")
     game_only = ("players", "first_captain", "reward", "utility")
     tables = [name for name in NAMES if isinstance(getattr(Rules(), name), tuple)]
