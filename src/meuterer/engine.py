@@ -167,7 +167,7 @@ def run_table(table: Table, state: State, action: Action, owned: bool = False) -
     Guards are pure: one that failed for a candidate is not asked again for the next
     (the table lists ``last_draw_of_turn`` first in three of a draw's four candidates).
     ``owned``: the caller made ``state`` and no one else has seen it (the cursor of
-    :mod:`meuterer.fast`), so its fields move on in place and ``state`` itself is returned;
+    ``meuterer.fast``), so its fields move on in place and ``state`` itself is returned;
     otherwise it is copied once and never changed."""
     candidates = table[state.step, action.kind]
     fired: Action | None = action

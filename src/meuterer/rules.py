@@ -241,8 +241,8 @@ DEFAULT_RULES = Rules()
 
 
 def option_kind(name: str) -> str:
-    """The kind of the rule option ``name`` (:data:`TABLE`, :data:`VARIANT`, :data:`OPEN` or
-    :data:`SIZE`), as its field declares it.
+    """The kind of the rule option ``name`` (``TABLE``, ``VARIANT``, ``OPEN`` or
+    ``SIZE``), as its field declares it.
 
     >>> option_kind("withholding"), option_kind("hand_size")
     ('open', 'size')

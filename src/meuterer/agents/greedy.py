@@ -466,7 +466,7 @@ class GreedyAgent:
 
     def stake(self, view: PlayerView) -> float:
         """What winning the mutiny is worth to this player: :meth:`mutiny_points`, and for the
-        captain or the mutineer the captain cards for the next round (:data:`CAPTAINCY`, but
+        captain or the mutineer the captain cards for the next round (``CAPTAINCY``, but
         not in the last)."""
         me = view.player
         assert me is not None

@@ -2,7 +2,7 @@
 
 :class:`FastGame` holds one reference snapshot (:class:`~meuterer.state.State`, its
 :attr:`~FastGame.state`) and moves it on with the reference's own step table
-(:data:`meuterer.machine.TABLE`, through :func:`meuterer.engine.run_table`): it plays the
+(``meuterer.machine.TABLE``, through :func:`meuterer.engine.run_table`): it plays the
 reference's rules because it *is* the reference, with a place to keep the current state
 and its legal actions. Reading the state costs nothing (:meth:`FastGame.to_state` is the
 snapshot itself). A snapshot the game made itself and has not handed out is its own: the

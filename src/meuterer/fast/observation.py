@@ -194,7 +194,7 @@ def value_names(players: int, ring: int) -> tuple[str | None, ...]:
 
 
 def values_struct(players: int, ring: int) -> struct.Struct:
-    """The packing :func:`write_values` writes with, for ``players`` seats and a ring of
+    """The packing :meth:`Writer.write` writes with, for ``players`` seats and a ring of
     ``ring`` islands: native int64s (``struct.Struct.size // 8`` of them), some of them
     packed as blocks of bytes (the memoised entries, packed once).
 
@@ -222,7 +222,7 @@ class Writer:
     the state's tuples, and the memoised entries as bytes packed once. :func:`value_names`
     names the entry at each place (``None``: padding, where a fourth seat's entries would be
     in a three-seat game). The writer owns the memo of the seats' declared sales (bounded:
-    :data:`_LIMIT` entries); an environment makes one and keeps it.
+    4,096 entries); an environment makes one and keeps it.
 
     >>> import meuterer
     >>> writer = Writer(3, meuterer.Rules())

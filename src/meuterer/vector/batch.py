@@ -204,7 +204,7 @@ class Batch(Layout):
         return first
 
     def _role_keys(self, idx: IntArray) -> IntArray:
-        """Each game's roles as one key of the role tables (:meth:`_role_tables`)."""
+        """Each game's roles as one key of the role tables (:func:`meuterer.vector.arrays.role_tables`)."""
         key: IntArray = self.roles.take(idx, axis=0) @ self._role_weight
         return key
 

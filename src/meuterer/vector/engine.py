@@ -1,11 +1,11 @@
 """A batch of B games of Meuterer held as numpy arrays and played in lockstep.
 
 :class:`VectorGame` is the second executor of the game's one declaration (after the
-reference engine): it runs the machine's steps and transitions (:data:`meuterer.machine.TABLE`)
+reference engine): it runs the machine's steps and transitions (``meuterer.machine.TABLE``)
 over all the games at the same step at once, each guard and effect by its batched form
 registered in :mod:`meuterer.vector.registry` (the phase modules ``deal``, ``offer``,
 ``mutiny``, ``scoring`` and ``voyage``); their arithmetic is the reference's own rule
-functions of :mod:`meuterer.phases`, called over arrays. It speaks ids only: decisions are
+functions of ``meuterer.phases``, called over arrays. It speaks ids only: decisions are
 :mod:`meuterer.encoding`'s fixed action ids, chance outcomes are a card (0 to 6) for a
 draw and the arrangement's rank (:class:`~meuterer.actions.RingArrangements`) for the
 shuffled ring. Its agreement with the reference is proven, step by step, by
@@ -16,7 +16,7 @@ Two choices are not vectorised but asked of the reference, cached by a small key
 sale declarations open to a seller (they depend on his face-up goods and the active
 islands) and the loadmaster's discards (they depend on his pool); on a key not seen
 before, the reference lists the legal ids of that game's state
-(:func:`~meuterer.vector.convert.ask_reference`).
+(``vector.convert.ask_reference``).
 
 >>> import numpy as np
 >>> import meuterer
@@ -188,7 +188,7 @@ class VectorGame(Batch):
     # Acting ---------------------------------------------------------------------------
 
     def check(self, actions: object, where: BoolArray | None = None) -> IntArray:
-        """``actions`` as a (B,) int64 array, checked (:func:`meuterer.vector.choice.check`):
+        """``actions`` as a (B,) int64 array, checked (``meuterer.vector.choice.check``):
         ``TypeError``, ``ValueError`` or an :class:`~meuterer.errors.IllegalActionError`
         naming the games whose action is not legal there."""
         return check(self, actions, where)

@@ -65,7 +65,7 @@ FIELDS: Final = (
 
 
 class Layout:
-    """The attributes :func:`_rule_tables` and :func:`_allocate` give a :class:`~meuterer.vector.batch.Batch`
+    """The attributes :func:`rule_tables` and :func:`allocate` give a :class:`~meuterer.vector.batch.Batch`
     (declarations only)."""
 
     rules: Rules

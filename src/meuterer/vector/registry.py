@@ -1,8 +1,8 @@
 """The batch engine's registry: for each guard and effect of the machine
-(:data:`meuterer.machine.TABLE`) the batched function that does what it does to many games
+(``meuterer.machine.TABLE``) the batched function that does what it does to many games
 at once, and for each step where someone moves, how its moves are listed and drawn.
 
-The phase modules of :mod:`meuterer.vector` register their functions here against the
+The phase modules of ``meuterer.vector`` register their functions here against the
 reference's own (``@effect(voyage.draw_card)``, ``@guard(voyage.last_draw_of_turn)``,
 ``@legal(Step.PLAY)``, ``@sample(Step.DEAL, Step.DRAW)``); :func:`compile_plan` then
 checks that every step and transition of the machine has its batched counterpart and that
@@ -81,7 +81,7 @@ def effect(*references: Effect, stages: tuple[BatchEffect, ...] = ()) -> Callabl
 
 
 def legal(step: Step) -> Callable[[F], F]:
-    """Register the legal ids of decision step ``step`` (its :attr:`~meuterer.machine.StepSpec.legal`)."""
+    """Register the legal ids of decision step ``step`` (its ``StepSpec.legal``)."""
 
     def register(batched: F) -> F:
         LEGAL[step] = batched  # type: ignore[assignment]
@@ -101,7 +101,7 @@ def choose(step: Step) -> Callable[[F], F]:
 
 
 def sample(*steps: Step) -> Callable[[F], F]:
-    """Register the chance sampler of chance steps ``steps`` (their :attr:`~meuterer.machine.StepSpec.sample`)."""
+    """Register the chance sampler of chance steps ``steps`` (their ``StepSpec.sample``)."""
 
     def register(batched: F) -> F:
         SAMPLERS.append((steps, batched))  # type: ignore[arg-type]
