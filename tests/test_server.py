@@ -33,6 +33,9 @@ from meuterer.server.store import Store
 from meuterer.server.table import Seat, Table
 
 POSTGRES = os.environ.get("MEUTERER_TEST_POSTGRES_URL")
+ONE_DATABASE = pytest.mark.xdist_group("postgresql")
+"""The PostgreSQL tests share one database: pytest-xdist (CI runs ``-n 2 --dist loadgroup``)
+runs them all on one worker, one after another."""
 
 
 def _postgres_url() -> str:
@@ -48,7 +51,7 @@ def _postgres_url() -> str:
     return POSTGRES
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=ONE_DATABASE)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'server.db'}"

@@ -31,7 +31,7 @@ from meuterer.record import verify
 from meuterer.server.app import create_app
 from meuterer.server.store import Store
 from meuterer.server.table import Seat, Table
-from tests.test_server import _postgres_url
+from tests.test_server import ONE_DATABASE, _postgres_url
 
 SRC = Path(__file__).parents[1] / "src"
 
@@ -394,7 +394,7 @@ def test_the_page_keeps_a_browser_key_and_sends_it() -> None:
 # The soak, short ----------------------------------------------------------------------------------
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=ONE_DATABASE)])
 def soak_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'soak.db'}"
