@@ -23,7 +23,7 @@ def _at(page: Any) -> int:
 
 
 @pytest.mark.browser  # about 30 s
-def test_four_browsers_play_a_whole_game_with_a_reload_and_a_spectator(tmp_path: Path) -> None:
+def test_four_browsers_play_a_whole_game_with_a_reload_a_spectator_and_a_rematch(tmp_path: Path) -> None:
     executable = chromium_path()
     import httpx
     from playwright.sync_api import sync_playwright
@@ -85,6 +85,14 @@ def test_four_browsers_play_a_whole_game_with_a_reload_and_a_spectator(tmp_path:
                 assert clicks > 10 and reloaded
                 assert "Scores" in players[3].inner_text("body")
                 assert players[0].locator("#log p").count() > 20
+                players[2].click("#rematch")  # the rematch moves every player's page to his seat there
+                for seat, page in enumerate(players):
+                    page.wait_for_url(lambda url: table not in url and "#token=" in url)
+                    page.wait_for_function("Number(document.body.dataset.at) > 0")
+                    assert page.inner_text("#who").startswith(f"You are p{seat} (")
+                rematch = players[0].url.split("/table/")[1].split("#")[0]
+                spectator.wait_for_selector("#rematch-link:not([hidden])")
+                assert spectator.get_attribute("#rematch-link", "href") == f"/table/{rematch}"
             finally:
                 browser.close()
             assert not errors, errors

@@ -37,10 +37,8 @@ import hashlib
 import hmac
 import json
 import logging
-import re
 import secrets
 import time
-import urllib.parse
 from collections import deque
 from collections.abc import AsyncIterator
 from importlib.resources import files
@@ -61,20 +59,26 @@ from meuterer.errors import MeutererError
 from meuterer.record import Record, dumps_record
 from meuterer.redact import RedactedRecord, dumps_redacted
 from meuterer.rules import Rules
-from meuterer.serialize import structure
 from meuterer.server import Limits
 from meuterer.server.bots import MAX_ITERATIONS, BotPool, check_spec
 from meuterer.server.outbox import Outbox
+from meuterer.server.rematch import rematch
+from meuterer.server.requests import (
+    MAX_BODY,
+    MAX_DEPTH,
+    MAX_MESSAGE,
+    Refused,
+    read_body,
+    read_message,
+    read_rules,
+    seat_number,
+)
 from meuterer.server.store import DEFAULT_URL, Store, StoreError
 from meuterer.server.table import SECRET, Seat, StaleAction, Table, TableError, browser_key
 from meuterer.viewer import replay_html
 
 __all__ = ["MAX_BODY", "MAX_DEPTH", "MAX_MESSAGE", "RATE", "Hub", "Limits", "StoreError", "create_app"]
 
-MAX_BODY: Final = 4096
-"""Most bytes in a request's body."""
-MAX_MESSAGE: Final = 2048
-"""Most characters in a WebSocket message from a client."""
 RATE: Final = 20.0
 """Messages per second a connection may send on average (a burst of :data:`BURST` is allowed)."""
 BURST: Final = 40.0
@@ -82,21 +86,11 @@ MAX_SOCKETS: Final = Limits().sockets_per_table
 """Most WebSockets open on one table by default (:attr:`Limits.sockets_per_table`)."""
 MAX_TABLES: Final = Limits().tables
 """Most tables the server holds that are not over, by default (:attr:`Limits.tables`)."""
-MAX_DEPTH: Final = 8
-"""Deepest nesting of arrays and objects in a request's body or a WebSocket message."""
 MINUTE: Final = 60.0
 MAX_DROPPED: Final = 4096
 """Most dropped readers the server remembers, to tell them why when they come back."""
 
 STATIC = files("meuterer.server") / "static"
-
-
-class Refused(Exception):
-    """A request refused with an HTTP status and a reason."""
-
-    def __init__(self, status: int, reason: str) -> None:
-        super().__init__(reason)
-        self.status = status
 
 
 @attrs.define(eq=False)
@@ -244,7 +238,7 @@ class Hub:
 
     async def snapshot(self, connection: Connection, table: Table, **extra: Any) -> None:
         frame = table.snapshot(connection.seat)
-        frame.update(extra)
+        frame.update(extra, rematch=table.rematch)
         await self.send(connection, table, json.dumps(frame))
 
     async def tick(self) -> None:
@@ -319,13 +313,13 @@ class Hub:
         players = data.get("players", 4)
         if players not in (3, 4) or type(players) is not int:
             raise Refused(400, "players: 3 or 4")
-        rules = rules or _rules(data.get("rules"))
+        rules = rules or read_rules(data.get("rules"))
         bots = data.get("bots") or {}
         if not isinstance(bots, dict) or len(bots) > players:
             raise Refused(400, 'bots: an object from seat to agent spec, such as {"1": "greedy"}')
         seats = [Seat() for _ in range(players)]
         for key, spec in bots.items():
-            seat = _seat_number(key, players)
+            seat = seat_number(key, players)
             if not isinstance(spec, str) or len(spec) > 60:
                 raise Refused(400, f"bots: seat {seat} needs an agent spec such as 'greedy'")
             try:
@@ -349,7 +343,7 @@ class Hub:
         answer: dict[str, Any] = {"table": table_id}
         name = data.get("name")
         if name is not None:
-            seat = _seat_number(data.get("seat", next((p for p, s in enumerate(seats) if s.open), 0)), players)
+            seat = seat_number(data.get("seat", next((p for p, s in enumerate(seats) if s.open), 0)), players)
             answer.update(seat=seat, token=self._join(table, seat, name, data.get("key")))
         if opener is not None:  # no await since _admit: two requests of one client get no extra table
             self.recent[opener].append(time.time())
@@ -381,7 +375,7 @@ class Hub:
     async def join(self, table_id: str, data: dict[str, Any]) -> dict[str, Any]:
         table = self.table(table_id)
         async with self.lock(table_id):
-            seat = _seat_number(data.get("seat"), table.players)
+            seat = seat_number(data.get("seat"), table.players)
             token = self._join(table, seat, data.get("name", ""), data.get("key"))
             await self.save_seats(table)
             await self.advance(table, table.propose_auto(search=False))
@@ -406,24 +400,15 @@ class Hub:
         return {"table": table_id, "seat": seat, "left": True}
 
     async def rematch(self, table_id: str, data: dict[str, Any]) -> dict[str, Any]:
-        table = self.table(table_id)
-        seat = self.holder(table, data)
-        if not table.over:
-            raise Refused(409, "a rematch starts once the game is over")
-        async with self.lock(table_id):  # two players asking at once get one rematch
-            if table.rematch is None:
-                bots = {str(p): s.bot for p, s in enumerate(table.seats) if s.bot is not None}
-                created = await self.create({"players": table.players, "bots": bots}, table.game.rules)
-                table.rematch = created["table"]
-                await self.save_seats(table)
-        return await self.join(table.rematch, {"seat": seat, "name": table.seats[seat].name, "key": data.get("key")})
+        """The group's rematch (:func:`.rematch.rematch`)."""
+        return await rematch(self, table_id, data)
 
     async def release(self, table_id: str, data: dict[str, Any]) -> dict[str, Any]:
         """The host lets anyone take a seat left during the game (``{"token": ..., "seat": 1}``)."""
         table = self.table(table_id)
         async with self.lock(table_id):
             host = self.holder(table, data)
-            seat = _seat_number(data.get("seat"), table.players)
+            seat = seat_number(data.get("seat"), table.players)
             try:
                 table.release(host, seat)
             except MeutererError as error:
@@ -496,7 +481,7 @@ class Hub:
     async def _serve_socket(self, socket: WebSocket, table: Table) -> None:
         table_id = table.id
         try:
-            hello = _message(await asyncio.wait_for(socket.receive_text(), self.limits.hello_seconds))
+            hello = read_message(await asyncio.wait_for(socket.receive_text(), self.limits.hello_seconds))
             seat = None if hello.get("watch") is True else self.holder(table, hello)
         except TimeoutError:
             await socket.close(4008, f"no first message within {self.limits.hello_seconds:g} s")
@@ -530,7 +515,7 @@ class Hub:
                     connection.outbox.close(1008, "too many messages")
                     return
                 try:
-                    message = _message(text)
+                    message = read_message(text)
                 except ValueError as error:
                     connection.outbox.close(1009 if len(text) > MAX_MESSAGE else 1003, str(error))
                     return
@@ -605,87 +590,6 @@ async def _refuse(socket: WebSocket, code: int, reason: str) -> None:
         await socket.close(code, reason)
 
 
-def _depth(text: str | bytes) -> int:
-    r"""How deep arrays and objects nest in the JSON text ``text`` (strings skipped), scanned
-    without parsing: so that a deeply nested text is refused before the parser recurses.
-
-    >>> _depth('{"a": [1, {"b": "[[["}]}'), _depth('["\\"[["]'), _depth("7")
-    (3, 1, 0)
-    """
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", "replace")
-    deepest = depth = 0
-    for k, part in enumerate(_STRINGS.split(text)):
-        if k % 2:  # a string's contents
-            continue
-        for char in part:
-            if char in "[{":
-                depth += 1
-                deepest = max(deepest, depth)
-            elif char in "]}":
-                depth -= 1
-    return deepest
-
-
-_STRINGS: Final = re.compile(r'"((?:[^"\\]|\\.)*)"', re.DOTALL)
-
-
-def _message(text: str) -> dict[str, Any]:
-    if len(text) > MAX_MESSAGE:
-        raise ValueError(f"a message has at most {MAX_MESSAGE} characters")
-    if _depth(text) > MAX_DEPTH:
-        raise ValueError(f"a message nests arrays and objects at most {MAX_DEPTH} deep")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        raise ValueError("a message is a JSON object") from None
-    if not isinstance(data, dict):
-        raise ValueError("a message is a JSON object")
-    return data
-
-
-def _seat_number(value: object, players: int) -> int:
-    try:
-        seat = int(value) if isinstance(value, int | str) and len(str(value)) < 3 else -1
-    except ValueError:
-        seat = -1
-    if not 0 <= seat < players:
-        raise Refused(400, f"seat: a number from 0 to {players - 1}")
-    return seat
-
-
-def _rules(data: object) -> Rules | None:
-    if data is None:
-        return None
-    if not isinstance(data, dict):
-        raise Refused(400, 'rules: an object of rule options, such as {"pirates": true}')
-    try:
-        return structure(data, Rules, "$.rules")
-    except MeutererError as error:
-        raise Refused(400, str(error)) from None
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    """The request's JSON object (or, from a page's form, its fields): bounded in size and depth."""
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise Refused(413, f"a request body has at most {MAX_BODY} bytes")
-    if request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
-        fields = urllib.parse.parse_qsl(body.decode("utf-8", "replace"), max_num_fields=20)
-        return dict(fields)
-    if _depth(body) > MAX_DEPTH:
-        raise Refused(400, f"the body nests arrays and objects at most {MAX_DEPTH} deep")
-    try:
-        data = json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise Refused(400, "the body is a JSON object") from None
-    if not isinstance(data, dict):
-        raise Refused(400, "the body is a JSON object")
-    return data
-
-
 def _page(name: str) -> HTMLResponse:
     return HTMLResponse((STATIC / name).read_text(encoding="utf-8"), headers=_SECURITY)
 
@@ -725,7 +629,7 @@ def create_app(
             if action in ("record", "replay"):
                 if "token" in request.query_params:
                     raise Refused(400, "a seat's token goes in a POST body, never in a URL (URLs are logged)")
-                token = (await _body(request)).get("token") if request.method == "POST" else None
+                token = (await read_body(request)).get("token") if request.method == "POST" else None
                 if token is not None and not isinstance(token, str):
                     raise Refused(400, "token: a text")
                 record = await hub.record(table_id, token)
@@ -733,7 +637,7 @@ def create_app(
                     return HTMLResponse(replay_html(record), headers=_REPLAY_SECURITY)
                 text = dumps_record(record) if isinstance(record, Record) else dumps_redacted(record)
                 return Response(text, media_type="application/json", headers={"Content-Disposition": "attachment"})
-            data = await _body(request)
+            data = await read_body(request)
             if not table_id:
                 return JSONResponse(await hub.create(data, client=request.client.host if request.client else None))
             handlers = {"join": hub.join, "leave": hub.leave, "rematch": hub.rematch, "release": hub.release}

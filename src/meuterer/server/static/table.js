@@ -49,14 +49,25 @@ function connect() {
   });
 }
 
+// The rematch's table: a page given its seat there goes at once; any other is shown the way.
+function goRematch(table, seatToken) {
+  const url = "/table/" + encodeURIComponent(table);
+  if (seatToken) { location.href = url + "#token=" + encodeURIComponent(seatToken); return; }
+  const link = $("rematch-link");
+  link.href = url;
+  link.hidden = false;
+}
+
 function receive(frame) {
   if (frame.type === "error") { say(frame.reason); return; }
+  if (frame.type === "rematch") { goRematch(frame.table, frame.token); return; }
   if (frame.type === "refused") { say("Refused: " + frame.reason); return; }
   if (frame.type === "snapshot") {
     lines = frame.lines.slice();
     mySeat = frame.seat;
     if (frame.stale) say("The game had moved on; here is the table as it is now.");
     if (frame.dropped) say("This page's last connection was closed by the server: " + frame.dropped);
+    if (frame.rematch) goRematch(frame.rematch, null);
   } else if (frame.type === "update") {
     lines = lines.slice(0, frame.lines_from).concat(frame.lines);
     say("");
@@ -176,8 +187,7 @@ window.addEventListener("DOMContentLoaded", () => {
   $("rematch").addEventListener("click", async () => {
     try {
       const answer = await post("rematch");
-      location.href = "/table/" + encodeURIComponent(answer.table) + "#token=" + encodeURIComponent(answer.token);
-      location.reload();
+      goRematch(answer.table, answer.token);  // a new page: the old one stays on the finished table
     } catch (error) { say(error.message); }
   });
   connect();
