@@ -95,7 +95,7 @@ function render(frame) {
     const button = document.createElement("button");
     button.className = "action";
     button.dataset.action = choice.action;
-    button.append(choice.action);
+    button.append(choice.label || choice.action);
     const help = document.createElement("small");
     help.textContent = choice.help;
     button.append(help);
