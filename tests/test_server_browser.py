@@ -104,7 +104,7 @@ def test_four_browsers_play_a_whole_game_with_a_reload_a_spectator_and_a_rematch
 
 
 @pytest.mark.browser  # about 10 s
-def test_the_lobby_opens_a_table_and_a_friend_joins_it(tmp_path: Path) -> None:
+def test_the_lobby_opens_a_private_table_and_a_friend_joins_by_its_invite_link(tmp_path: Path) -> None:
     executable = chromium_path()
     from playwright.sync_api import sync_playwright
 
@@ -124,18 +124,30 @@ def test_the_lobby_opens_a_table_and_a_friend_joins_it(tmp_path: Path) -> None:
                     pages.append(page)
                 ann, bob = pages
                 ann.fill("#name", "ann")
+                ann.fill("#title", "Friday <b>night</b>")
+                ann.check("#private")
                 ann.select_option("#players", "3")
                 ann.wait_for_selector("#seat-2")
-                ann.select_option("#seat-1", "")  # an open seat for a friend
+                assert ann.input_value("#seat-1") == ""  # a new seat is open unless a bot is chosen for it
                 ann.select_option("#seat-2", "random")
                 ann.check("#pirates")
                 ann.click("#create-button")
                 ann.wait_for_url("**/table/**")
                 assert "#token=" in ann.url
                 ann.wait_for_function("document.getElementById('status').textContent.startsWith('Waiting for players')")
-                bob.reload()  # the list now shows ann's table
+                ann.wait_for_selector("#invite:not([hidden])")
+                link = ann.input_value("#invite-link")
+                assert ann.inner_text("#title") == "Friday <b>night</b>"  # shown as text
+                ann.click("#copy")
+                ann.wait_for_function("document.getElementById('notice').textContent !== ''")
+                bob.reload()  # a private table is not listed
+                bob.wait_for_function("document.getElementById('seats').children.length > 0")
+                assert "Friday" not in bob.inner_text("#tables") and bob.locator("button.join").count() == 0
+                bob.goto(link)  # the invite link: bob picks the free seat
+                bob.wait_for_selector("#invited:not([hidden])")
+                assert bob.inner_text("#invited-title").startswith("Friday <b>night</b>, host ann")
                 bob.fill("#name", "bob")
-                bob.click("button.join")
+                bob.click("#invited-seats button.join")
                 bob.wait_for_url("**/table/**")
                 for page in pages:
                     page.wait_for_function("Number(document.body.dataset.at) > 0")

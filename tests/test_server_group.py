@@ -3,6 +3,7 @@ each at his own seat; a seat nobody holds stays open unless the host asks for a 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -93,3 +94,41 @@ def test_a_rematch_moves_everyone_at_the_table_to_his_own_seat(client: TestClien
     with client.websocket_connect(f"/ws/{table}") as ws:  # a page coming back to the old table is shown the way
         ws.send_json({"watch": True})
         assert ws.receive_json()["rematch"] == new
+
+
+def test_a_private_table_is_joined_by_its_code_only_and_not_listed(client: TestClient) -> None:
+    body = {"players": 3, "name": "ann", "title": " Friday  night ", "private": True, "turn_seconds": None}
+    opened = client.post("/api/tables", json=body).json()
+    table, code = opened["table"], opened["code"]
+    shown = client.post("/api/tables", json={"players": 3, "name": "bo", "title": "open", "turn_seconds": 30}).json()
+    listed = client.get("/api/tables").json()["tables"]
+    assert [t["table"] for t in listed] == [shown["table"]] and listed[0]["turn_seconds"] == 30
+    assert listed[0]["title"] == "open" and listed[0]["host"] == "bo"
+    (found,) = client.get("/api/tables", params={"code": code.lower()}).json()["tables"]
+    assert found["table"] == table and found["title"] == "Friday night" and found["turn_seconds"] is None
+    assert "code" not in found and found["private"]
+    assert client.get("/api/tables", params={"code": "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY"}).json()["tables"] == []
+    refused = client.post(f"/api/tables/{table}/join", json={"seat": 1, "name": "bob"})
+    assert refused.status_code == 403 and "private" in refused.json()["error"]
+    wrong = client.post(f"/api/tables/{table}/join", json={"seat": 1, "name": "bob", "code": shown["code"]})
+    assert wrong.status_code == 403
+    bob = client.post(f"/api/tables/{table}/join", json={"seat": 1, "name": "bob", "code": code}).json()
+    with client.websocket_connect(f"/ws/{table}") as seat_ws, client.websocket_connect(f"/ws/{table}") as watch_ws:
+        seat_ws.send_json({"token": bob["token"]})
+        watch_ws.send_json({"watch": True})
+        assert seat_ws.receive_json()["invite"] == {
+            "title": "Friday night",
+            "private": True,
+            "turn_seconds": None,
+            "code": code,
+        }
+        assert "code" not in watch_ws.receive_json()["invite"]  # a spectator is not told the code
+    assert client.app.state.hub.tables[table].turn_seconds == math.inf  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "body", [{"turn_seconds": 5}, {"turn_seconds": "60"}, {"private": "yes"}, {"title": 7}, {"title": "a\u200bb"}]
+)
+def test_bad_invites_are_refused(client: TestClient, body: dict[str, Any]) -> None:
+    response = client.post("/api/tables", json={"players": 3, "name": "ann", **body})
+    assert response.status_code == 400, response.text

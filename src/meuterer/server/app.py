@@ -61,6 +61,7 @@ from meuterer.redact import RedactedRecord, dumps_redacted
 from meuterer.rules import Rules
 from meuterer.server import Limits
 from meuterer.server.bots import MAX_ITERATIONS, BotPool, check_spec
+from meuterer.server.invites import Invite, Invites, read_invite
 from meuterer.server.outbox import Outbox
 from meuterer.server.rematch import rematch
 from meuterer.server.requests import (
@@ -132,6 +133,7 @@ class Hub:
         self.turn_seconds = turn_seconds
         self.limits = limits or Limits()
         self.tables: dict[str, Table] = {table.id: table for table in store.load()}
+        self.invites = Invites((t, i) for t, i in store.invites().items() if t in self.tables)
         self.locks: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, set[Connection]] = {}
         self.bots = bots or BotPool()
@@ -238,7 +240,7 @@ class Hub:
 
     async def snapshot(self, connection: Connection, table: Table, **extra: Any) -> None:
         frame = table.snapshot(connection.seat)
-        frame.update(extra, rematch=table.rematch)
+        frame.update(extra, rematch=table.rematch, **self.invites.told(table.id, connection.seat))
         await self.send(connection, table, json.dumps(frame))
 
     async def tick(self) -> None:
@@ -276,7 +278,7 @@ class Hub:
             del self.tables[table.id]
             for connection in list(self.connections.pop(table.id, ())):
                 connection.outbox.close(4004, reason)
-        for held in (self.opener, self.created, self.ended, self.locks):
+        for held in (self.opener, self.created, self.ended, self.locks, self.invites):
             held.pop(table.id, None)
 
     # Lobby ----------------------------------------------------------------------------------
@@ -330,17 +332,18 @@ class Hub:
             seats[seat].name = spec
         table_id = secrets.token_urlsafe(9)
         try:
+            invite = read_invite(data, self.turn_seconds)
             table = Table(
                 table_id,
                 players=players,
                 seats=seats,
                 rules=rules,
                 first_captain=secrets.randbelow(players),
-                turn_seconds=self.turn_seconds,
+                turn_seconds=invite.seconds,
             )
         except MeutererError as error:
             raise Refused(400, str(error)) from None
-        answer: dict[str, Any] = {"table": table_id}
+        answer: dict[str, Any] = {"table": table_id, "code": invite.code}
         name = data.get("name")
         if name is not None:
             seat = seat_number(data.get("seat", next((p for p, s in enumerate(seats) if s.open), 0)), players)
@@ -352,7 +355,8 @@ class Hub:
         try:
             async with self.lock(table_id):
                 new = table.propose_auto(search=False)
-                await anyio.to_thread.run_sync(self.store.add, table, opener)
+                await anyio.to_thread.run_sync(self.store.add, table, opener, invite)
+                self.invites[table_id] = invite
                 self.created[table_id] = time.time()
                 self.tables[table_id] = table
                 await self.advance(table, new)
@@ -376,6 +380,10 @@ class Hub:
         table = self.table(table_id)
         async with self.lock(table_id):
             seat = seat_number(data.get("seat"), table.players)
+            try:
+                self.invites.check(table_id, data.get("code"))
+            except MeutererError as error:
+                raise Refused(403, str(error)) from None
             token = self._join(table, seat, data.get("name", ""), data.get("key"))
             await self.save_seats(table)
             await self.advance(table, table.propose_auto(search=False))
@@ -423,7 +431,9 @@ class Hub:
         for table in list(self.tables.values()):
             self.wake(table)
 
-    def listing(self) -> list[dict[str, Any]]:
+    def listing(self, code: str | None = None) -> list[dict[str, Any]]:
+        """The public tables not over (with ``code``: the table of that invite code, even private)."""
+        found = self.invites.find(code) if code is not None else None
         return [
             {
                 "table": t.id,
@@ -431,9 +441,11 @@ class Hub:
                 "started": t.started,
                 "at": t.at,
                 "seats": [s.public() for s in t.seats],
+                "host": None if (host := t.host()) is None else t.seats[host].name,
+                **self.invites.get(t.id, Invite(turn_seconds=None)).public(),
             }
             for t in self.tables.values()
-            if not t.over
+            if not t.over and (t.id == found if code is not None else not self.invites.get(t.id, Invite()).private)
         ]
 
     async def record(self, table_id: str, token: str | None) -> Record | RedactedRecord:
@@ -625,7 +637,8 @@ def create_app(
             action = request.path_params.get("action")
             if request.method == "GET" and not table_id:
                 limits = {"max_iterations": MAX_ITERATIONS, "move_cpu_seconds": hub.bots.cpu_seconds}
-                return JSONResponse({"tables": hub.listing(), "bots": list(agent_names()), "bot_limits": limits})
+                listed = hub.listing(request.query_params.get("code"))
+                return JSONResponse({"tables": listed, "bots": list(agent_names()), "bot_limits": limits})
             if action in ("record", "replay"):
                 if "token" in request.query_params:
                     raise Refused(400, "a seat's token goes in a POST body, never in a URL (URLs are logged)")

@@ -13,6 +13,8 @@ import json
 import secrets
 from typing import Any
 
+import attrs
+
 from meuterer.errors import MeutererError
 from meuterer.server.requests import Refused
 from meuterer.server.table import Table, browser_key, hash_token
@@ -34,9 +36,8 @@ async def rematch(hub: Any, table_id: str, data: dict[str, Any]) -> dict[str, An
     new = hub.table(table.rematch)
     held = new.seats[seat]
     if held.open:
-        joined: dict[str, Any] = await hub.join(
-            new.id, {"seat": seat, "name": table.seats[seat].name, "key": data.get("key")}
-        )
+        asked = {"seat": seat, "name": table.seats[seat].name, "key": data.get("key"), "code": hub.invites[new.id].code}
+        joined: dict[str, Any] = await hub.join(new.id, asked)
         return joined
     try:
         key_hash = browser_key(data.get("key"))
@@ -68,7 +69,9 @@ async def _open(hub: Any, table: Table, asker: int, data: dict[str, Any]) -> dic
     for key, spec in wanted.items():
         if str(key) not in bots and str(key).isdigit() and int(key) not in people:
             bots[str(key)] = spec
-    created = await hub.create({"players": table.players, "bots": bots}, table.game.rules)
+    invite = hub.invites.get(table.id)  # the same name, privacy and turn time
+    same = {} if invite is None else attrs.asdict(invite, filter=lambda field, _: field.name != "code")
+    created = await hub.create({"players": table.players, "bots": bots, **same}, table.game.rules)
     new = hub.table(created["table"])
     tokens: dict[int, str] = {}
     async with hub.lock(new.id):

@@ -11,6 +11,7 @@ let lines = [];
 let mySeat = null;
 let retry = 500;
 let over = false;
+let invite = null;
 
 const $ = (id) => document.getElementById(id);
 
@@ -65,6 +66,7 @@ function receive(frame) {
   if (frame.type === "snapshot") {
     lines = frame.lines.slice();
     mySeat = frame.seat;
+    invite = frame.invite || null;
     if (frame.stale) say("The game had moved on; here is the table as it is now.");
     if (frame.dropped) say("This page's last connection was closed by the server: " + frame.dropped);
     if (frame.rematch) goRematch(frame.rematch, null);
@@ -118,6 +120,7 @@ function render(frame) {
   $("leave").hidden = mine === null || over;
   $("rematch").hidden = mine === null || !over;
   hostButtons(frame);
+  inviteBox(frame);
   $("record").href = "/api/tables/" + encodeURIComponent(tableId) + "/record";
   $("replay").href = $("record").href.replace("/record", "/replay");
   $("watch").href = "/table/" + encodeURIComponent(tableId);
@@ -147,6 +150,26 @@ function hostButtons(frame) {
     });
     box.append(button);
   });
+}
+
+// A seat's page, while seats are open, shows the table's invite link (the lobby, with its code)
+// and a button that copies it.
+function inviteBox(frame) {
+  if (invite) {
+    $("title").textContent = invite.title;
+    document.title = "Meuterer: " + (invite.title || "a table");
+  }
+  const show = Boolean(invite && invite.code) && !over && frame.seats.some((s) => s.open);
+  $("invite").hidden = !show;
+  if (!show) return;
+  $("invite-link").value = location.origin + "/?join=" + encodeURIComponent(invite.code);
+  $("invite-code").textContent = invite.code;
+}
+
+async function copyInvite() {
+  const field = $("invite-link");
+  try { await navigator.clipboard.writeText(field.value); say("Invite link copied."); }
+  catch (error) { field.select(); say("Select the link and copy it."); }
 }
 
 async function post(action, extra) {
@@ -180,6 +203,7 @@ function postLink(event) {
 window.addEventListener("DOMContentLoaded", () => {
   $("record").addEventListener("click", postLink);
   $("replay").addEventListener("click", postLink);
+  $("copy").addEventListener("click", copyInvite);
   $("take-back").addEventListener("click", () => socket.send(JSON.stringify({take_back: true})));
   $("leave").addEventListener("click", async () => {
     try { await post("leave"); location.href = "/"; } catch (error) { say(error.message); }
