@@ -18,6 +18,12 @@ from tests.test_server import _free_port, _start
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
+SMALLEST_BOARD_TEXT = """Math.min(...Array.from(document.querySelectorAll('#board svg text'),
+    (t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a))"""
+"""The rendered height in CSS pixels of the board's smallest text: its font size in the
+picture's units times the picture's scale on the page."""
+
+
 def _at(page: Any) -> int:
     return int(page.evaluate("document.body.dataset.at || '-1'"))
 
@@ -57,6 +63,21 @@ def test_four_browsers_play_a_whole_game_with_a_reload_a_spectator_and_a_rematch
                 assert spectator.inner_text("#who") == "Watching"
                 assert spectator.locator("#actions button").count() == 0
                 assert players[2].inner_text("#who") == "You are p2 (<i>cy</i>)"  # escaped: shown as text
+                # a phone (390 px wide): the board's smallest text renders at least 11 px high
+                smallest = players[0].evaluate(SMALLEST_BOARD_TEXT)
+                assert smallest >= 11, smallest
+                # the turn alert: the tab's title of the player to act, and only his, says so
+                to_act = players[0].evaluate("document.getElementById('status').textContent")
+                turn = next(p for p in players if p.locator("#actions button.action").count())
+                turn.wait_for_function("document.title.includes('Your turn')")
+                assert sum("Your turn" in p.title() for p in players) == 1, to_act
+                assert turn.inner_text("#clock").startswith("your time: ")
+                # chat: a line with markup shows as text on every page
+                players[1].fill("#chat-text", "<b>hi</b> all")
+                players[1].click("#chat-send")
+                for page in pages:
+                    page.wait_for_function("document.getElementById('chat').textContent.includes('hi')")
+                    assert page.inner_text("#chat") == "p1 bob: <b>hi</b> all" and page.locator("#chat b").count() == 0
                 rng = random.Random(5)
                 clicks = 0
                 reloaded = False

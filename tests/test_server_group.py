@@ -132,3 +132,35 @@ def test_a_private_table_is_joined_by_its_code_only_and_not_listed(client: TestC
 def test_bad_invites_are_refused(client: TestClient, body: dict[str, Any]) -> None:
     response = client.post("/api/tables", json={"players": 3, "name": "ann", **body})
     assert response.status_code == 400, response.text
+
+
+def test_the_chat_tells_everyone_the_lines_of_the_seats_bounded_in_length_and_rate(client: TestClient) -> None:
+    opened = client.post("/api/tables", json={"players": 3, "name": "ann", "bots": {"2": "random"}}).json()
+    table = opened["table"]
+    bob = client.post(f"/api/tables/{table}/join", json={"seat": 1, "name": "bob"}).json()
+    with client.websocket_connect(f"/ws/{table}") as ann_ws, client.websocket_connect(f"/ws/{table}") as watch_ws:
+        ann_ws.send_json({"token": opened["token"]})
+        watch_ws.send_json({"watch": True})
+        first = ann_ws.receive_json()
+        watch_ws.receive_json()
+        assert first["chat"] == [] and first["turn"]["seat"] in (0, 1) and 100 < first["turn"]["left"] <= 120
+        ann_ws.send_json({"chat": "  <b>hi</b>\n bob "})
+        for ws in (ann_ws, watch_ws):
+            assert ws.receive_json() == {"type": "chat", "seat": 0, "name": "ann", "text": "<b>hi</b> bob"}
+        watch_ws.send_json({"chat": "me too"})
+        assert watch_ws.receive_json()["type"] == "refused"  # a spectator reads only
+        for bad in ("x" * 201, "", "a\u0007b", 7):
+            ann_ws.send_json({"chat": bad})
+            assert ann_ws.receive_json()["type"] == "refused", bad
+        said = 1
+        while True:
+            ann_ws.send_json({"chat": "again"})
+            frame = ann_ws.receive_json()
+            if frame["type"] != "chat":
+                break
+            said += 1
+        assert frame["type"] == "refused" and "wait" in frame["reason"] and said == 5
+    with client.websocket_connect(f"/ws/{table}") as ws:  # a page opening the table is sent the last lines
+        ws.send_json({"token": bob["token"]})
+        frame = ws.receive_json()
+        assert [line["text"] for line in frame["chat"]] == ["<b>hi</b> bob"] + ["again"] * 4

@@ -61,6 +61,8 @@ from meuterer.redact import RedactedRecord, dumps_redacted
 from meuterer.rules import Rules
 from meuterer.server import Limits
 from meuterer.server.bots import MAX_ITERATIONS, BotPool, check_spec
+from meuterer.server.chat import Chat
+from meuterer.server.clock import turn_clock
 from meuterer.server.invites import Invite, Invites, read_invite
 from meuterer.server.outbox import Outbox
 from meuterer.server.rematch import rematch
@@ -133,6 +135,8 @@ class Hub:
         self.turn_seconds = turn_seconds
         self.limits = limits or Limits()
         self.tables: dict[str, Table] = {table.id: table for table in store.load()}
+        self.chats: dict[str, Chat] = {}
+        """Each table's chat (kept in memory only)."""
         self.invites = Invites((t, i) for t, i in store.invites().items() if t in self.tables)
         self.locks: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, set[Connection]] = {}
@@ -226,7 +230,9 @@ class Hub:
         for connection in list(self.connections.get(table.id, ())):
             key = (connection.seat, connection.at, connection.lines)
             if key not in made:
-                made[key] = json.dumps(table.update(connection.seat, connection.at, connection.lines))
+                made[key] = json.dumps(
+                    table.update(connection.seat, connection.at, connection.lines) | turn_clock(table)
+                )
             await self.send(connection, table, made[key])
 
     async def send(self, connection: Connection, table: Table, text: str) -> None:
@@ -240,7 +246,9 @@ class Hub:
 
     async def snapshot(self, connection: Connection, table: Table, **extra: Any) -> None:
         frame = table.snapshot(connection.seat)
-        frame.update(extra, rematch=table.rematch, **self.invites.told(table.id, connection.seat))
+        chat = list(self.chats.get(table.id, Chat()).lines)
+        frame.update(extra, rematch=table.rematch, chat=chat, **self.invites.told(table.id, connection.seat))
+        frame.update(turn_clock(table))
         await self.send(connection, table, json.dumps(frame))
 
     async def tick(self) -> None:
@@ -278,7 +286,7 @@ class Hub:
             del self.tables[table.id]
             for connection in list(self.connections.pop(table.id, ())):
                 connection.outbox.close(4004, reason)
-        for held in (self.opener, self.created, self.ended, self.locks, self.invites):
+        for held in (self.opener, self.created, self.ended, self.locks, self.invites, self.chats):
             held.pop(table.id, None)
 
     # Lobby ----------------------------------------------------------------------------------
@@ -563,6 +571,17 @@ class Hub:
         found = [self.dropped.pop(key, None) for key in (connection.token_hash, connection.key_hash) if key]
         return next((why for why in found if why), None)
 
+    async def chat(self, table: Table, seat: int, text: object, connection: Connection) -> None:
+        """Tell everyone at the table the seat's chat line (or the seat why it is refused)."""
+        try:
+            line = self.chats.setdefault(table.id, Chat()).say(seat, table.seats[seat].name, text)
+        except MeutererError as error:
+            await self.send(connection, table, json.dumps({"type": "refused", "reason": str(error)}))
+            return
+        frame = json.dumps({"type": "chat", **line})
+        for other in list(self.connections.get(table.id, ())):
+            await self.send(other, table, frame)
+
     async def handle(self, connection: Connection, table: Table, message: dict[str, Any]) -> bool:
         """Answer one message; ``False`` once the socket is closed."""
         async with self.lock(table.id):
@@ -577,6 +596,9 @@ class Hub:
             if not hmac.compare_digest(table.seats[seat].token_hash or "", connection.token_hash or "-"):
                 connection.outbox.close(4001, "left the table")  # the seat was left (and maybe taken since)
                 return False
+            if "chat" in message:
+                await self.chat(table, seat, message["chat"], connection)
+                return True
             if message.get("take_back") is True:
                 table.take_back(seat)
                 await self.save_seats(table)
