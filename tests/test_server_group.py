@@ -15,14 +15,14 @@ pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient
 
-from meuterer.server import app
+from meuterer.server import core
 from meuterer.server.app import create_app
 
 
 @pytest.fixture
 def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    monkeypatch.setattr(app, "RATE", 1e6)  # these sockets play as fast as they can
-    monkeypatch.setattr(app, "BURST", 1e6)
+    monkeypatch.setattr(core, "RATE", 1e6)  # these sockets play as fast as they can
+    monkeypatch.setattr(core, "BURST", 1e6)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'group.db'}")) as test_client:
         yield test_client
 
