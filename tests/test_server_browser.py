@@ -18,12 +18,18 @@ from tests.test_server import _free_port, _start
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
+SMALLEST_BOARD_TEXT = """Math.min(...Array.from(document.querySelectorAll('#board svg text'),
+    (t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a))"""
+"""The rendered height in CSS pixels of the board's smallest text: its font size in the
+picture's units times the picture's scale on the page."""
+
+
 def _at(page: Any) -> int:
     return int(page.evaluate("document.body.dataset.at || '-1'"))
 
 
 @pytest.mark.browser  # about 30 s
-def test_four_browsers_play_a_whole_game_with_a_reload_and_a_spectator(tmp_path: Path) -> None:
+def test_four_browsers_play_a_whole_game_with_a_reload_a_spectator_and_a_rematch(tmp_path: Path) -> None:
     executable = chromium_path()
     import httpx
     from playwright.sync_api import sync_playwright
@@ -57,6 +63,21 @@ def test_four_browsers_play_a_whole_game_with_a_reload_and_a_spectator(tmp_path:
                 assert spectator.inner_text("#who") == "Watching"
                 assert spectator.locator("#actions button").count() == 0
                 assert players[2].inner_text("#who") == "You are p2 (<i>cy</i>)"  # escaped: shown as text
+                # a phone (390 px wide): the board's smallest text renders at least 11 px high
+                smallest = players[0].evaluate(SMALLEST_BOARD_TEXT)
+                assert smallest >= 11, smallest
+                # the turn alert: the tab's title of the player to act, and only his, says so
+                to_act = players[0].evaluate("document.getElementById('status').textContent")
+                turn = next(p for p in players if p.locator("#actions button.action").count())
+                turn.wait_for_function("document.title.includes('Your turn')")
+                assert sum("Your turn" in p.title() for p in players) == 1, to_act
+                assert turn.inner_text("#clock").startswith("your time: ")
+                # chat: a line with markup shows as text on every page
+                players[1].fill("#chat-text", "<b>hi</b> all")
+                players[1].click("#chat-send")
+                for page in pages:
+                    page.wait_for_function("document.getElementById('chat').textContent.includes('hi')")
+                    assert page.inner_text("#chat") == "p1 bob: <b>hi</b> all" and page.locator("#chat b").count() == 0
                 rng = random.Random(5)
                 clicks = 0
                 reloaded = False
@@ -85,6 +106,14 @@ def test_four_browsers_play_a_whole_game_with_a_reload_and_a_spectator(tmp_path:
                 assert clicks > 10 and reloaded
                 assert "Scores" in players[3].inner_text("body")
                 assert players[0].locator("#log p").count() > 20
+                players[2].click("#rematch")  # the rematch moves every player's page to his seat there
+                for seat, page in enumerate(players):
+                    page.wait_for_url(lambda url: table not in url and "#token=" in url)
+                    page.wait_for_function("Number(document.body.dataset.at) > 0")
+                    assert page.inner_text("#who").startswith(f"You are p{seat} (")
+                rematch = players[0].url.split("/table/")[1].split("#")[0]
+                spectator.wait_for_selector("#rematch-link:not([hidden])")
+                assert spectator.get_attribute("#rematch-link", "href") == f"/table/{rematch}"
             finally:
                 browser.close()
             assert not errors, errors
@@ -96,7 +125,7 @@ def test_four_browsers_play_a_whole_game_with_a_reload_and_a_spectator(tmp_path:
 
 
 @pytest.mark.browser  # about 10 s
-def test_the_lobby_opens_a_table_and_a_friend_joins_it(tmp_path: Path) -> None:
+def test_the_lobby_opens_a_private_table_and_a_friend_joins_by_its_invite_link(tmp_path: Path) -> None:
     executable = chromium_path()
     from playwright.sync_api import sync_playwright
 
@@ -116,18 +145,30 @@ def test_the_lobby_opens_a_table_and_a_friend_joins_it(tmp_path: Path) -> None:
                     pages.append(page)
                 ann, bob = pages
                 ann.fill("#name", "ann")
+                ann.fill("#title", "Friday <b>night</b>")
+                ann.check("#private")
                 ann.select_option("#players", "3")
                 ann.wait_for_selector("#seat-2")
-                ann.select_option("#seat-1", "")  # an open seat for a friend
+                assert ann.input_value("#seat-1") == ""  # a new seat is open unless a bot is chosen for it
                 ann.select_option("#seat-2", "random")
                 ann.check("#pirates")
                 ann.click("#create-button")
                 ann.wait_for_url("**/table/**")
                 assert "#token=" in ann.url
                 ann.wait_for_function("document.getElementById('status').textContent.startsWith('Waiting for players')")
-                bob.reload()  # the list now shows ann's table
+                ann.wait_for_selector("#invite:not([hidden])")
+                link = ann.input_value("#invite-link")
+                assert ann.inner_text("#title") == "Friday <b>night</b>"  # shown as text
+                ann.click("#copy")
+                ann.wait_for_function("document.getElementById('notice').textContent !== ''")
+                bob.reload()  # a private table is not listed
+                bob.wait_for_function("document.getElementById('seats').children.length > 0")
+                assert "Friday" not in bob.inner_text("#tables") and bob.locator("button.join").count() == 0
+                bob.goto(link)  # the invite link: bob picks the free seat
+                bob.wait_for_selector("#invited:not([hidden])")
+                assert bob.inner_text("#invited-title").startswith("Friday <b>night</b>, host ann")
                 bob.fill("#name", "bob")
-                bob.click("button.join")
+                bob.click("#invited-seats button.join")
                 bob.wait_for_url("**/table/**")
                 for page in pages:
                     page.wait_for_function("Number(document.body.dataset.at) > 0")

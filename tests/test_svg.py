@@ -16,7 +16,7 @@ import meuterer
 from meuterer import MeutererError, PlayerView, Role, Rules, State, Step
 from meuterer.cards import CARDS, Counts
 from meuterer.phases.mutiny import strengths
-from meuterer.svg import CARD_LETTERS, _title, board
+from meuterer.svg import CARD_LETTERS, board, island_title
 from meuterer.views import ROLES_SECRET, sample_state, view
 
 from .strategies import GameSetup, game_setups, walk
@@ -152,13 +152,13 @@ def test_the_board_shows_the_table() -> None:
     assert root.get("width") == "900" and root.get("viewBox", "").startswith("0 0 600 ")
     islands = [g for g in root.iter(NS + "g") if g.get("class") == "mt-island"]
     titles = [g.find(NS + "text").text for g in islands]  # type: ignore[union-attr]
-    assert titles == [_title(state.island_name(p)) for p in range(12)]
+    assert titles == [island_title(state.island_name(p)) for p in range(12)]
     assert "Karge Zunge" in titles and "Frosthöhle" in titles  # the cards' names, not the notation's
     active = {int(g.get("data-pos", "")) for g in islands if g.find(NS + "rect").get("fill") == "#FFFFFF"}  # type: ignore[union-attr]
     assert active == set(state.active)
     words = [t.text for t in root.iter(NS + "text")]
     assert f"captain p{state.captain}" in words
-    assert f"C captain to {_title(state.island_name(state.captain_destination))}" in words  # type: ignore[arg-type]
+    assert f"C captain to {island_title(state.island_name(state.captain_destination))}" in words  # type: ignore[arg-type]
     assert f"Round 2 of {rules.rounds_for(4)}" in words
     assert any(w and "Ann" in w for w in words)
     assert "P" in words  # the pirate ship (the merchant ship has no letter: S is salt)

@@ -39,7 +39,7 @@ from meuterer.rulings import strengths, winners
 from meuterer.state import State, Step
 from meuterer.views import PlayerView, view
 
-__all__ = ["CARD_COLOURS", "CARD_LETTERS", "SIZE", "Svg", "board"]
+__all__ = ["CARD_COLOURS", "CARD_LETTERS", "SIZE", "Svg", "board", "island_title"]
 
 CARD_COLOURS: Final[dict[Card, str]] = {
     Card.RUBY: "#D55E00",  # vermillion
@@ -229,7 +229,7 @@ def _islands(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float)
             stroke_width=2.5 if active else 1,
         )
         tone = "" if active else " mt-w"
-        _el(group, "text", _title(island.name), x=f"{x:.1f}", y=f"{y - 12:.1f}", class_="mt-s mt-b mt-c" + tone)
+        _el(group, "text", island_title(island.name), x=f"{x:.1f}", y=f"{y - 12:.1f}", class_="mt-s mt-b mt-c" + tone)
         if island.buys is None:
             _el(group, "text", "buys any good", x=f"{x:.1f}", y=f"{y + 3:.1f}", class_="mt-s mt-c" + tone)
         else:
@@ -274,9 +274,9 @@ def _centre(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float) 
         lines.append("the mutiny succeeded" if subject.mutiny else "the mutiny failed")
     destinations = []
     if subject.captain_destination is not None:
-        destinations.append(f"C captain to {_title(subject.island_name(subject.captain_destination))}")
+        destinations.append(f"C captain to {island_title(subject.island_name(subject.captain_destination))}")
     if subject.mutineer_destination is not None:
-        destinations.append(f"M mutineer to {_title(subject.island_name(subject.mutineer_destination))}")
+        destinations.append(f"M mutineer to {island_title(subject.island_name(subject.mutineer_destination))}")
     lines.extend(destinations)
     if subject.step in (Step.PLAY, Step.CHOOSE_ROLE):
         if isinstance(subject, State):
@@ -348,7 +348,7 @@ def _panel(
             line += 17
     sales = subject.sales[seat]
     if sales is not None:
-        parts = [f"{s.count} {s.card} on {_title(s.island)}" for s in sales] or ["nothing"]
+        parts = [f"{s.count} {s.card} on {island_title(s.island)}" for s in sales] or ["nothing"]
         for k, part in enumerate(parts):
             _el(group, "text", ("sold " if k == 0 else "and ") + part, x=x + 8, y=line + 11, class_="mt-s")
             line += 14
@@ -372,8 +372,12 @@ _TITLES: Final = {
 """The islands' names as printed on the cards (docs/rules.md, "The islands")."""
 
 
-def _title(name: str) -> str:
-    """An island's name as a person reads it: the card's name, or the notation name in words."""
+def island_title(name: str) -> str:
+    """An island's name as a person reads it: the card's name, or the notation name in words.
+
+    >>> island_title("karge_zunge"), island_title("frosthoehle")
+    ('Karge Zunge', 'Frosthöhle')
+    """
     return _TITLES.get(name) or name.replace("_", " ").title()
 
 

@@ -46,6 +46,7 @@ from meuterer.record import Record, make_record
 from meuterer.rules import Rules
 from meuterer.serialize import converter, structure
 from meuterer.server import DEFAULT_URL
+from meuterer.server.invites import Invite, Invites
 from meuterer.server.table import Seat, Table
 
 __all__ = ["DEFAULT_URL", "Store", "StoreError"]
@@ -85,6 +86,17 @@ actions = sa.Table(
     sa.Column("action", sa.String(200), nullable=False),
 )
 
+
+invites = sa.Table(
+    "meuterer_invites",
+    metadata,
+    sa.Column("table_id", sa.String(40), sa.ForeignKey("meuterer_tables.id"), primary_key=True),
+    sa.Column("title", sa.String(100), nullable=False),
+    sa.Column("private", sa.Boolean, nullable=False),
+    sa.Column("code", sa.String(20), nullable=False),
+    sa.Column("turn_seconds", sa.Float, nullable=True),
+)
+"""A table's name, privacy, invite code and turn time (:mod:`.invites`)."""
 
 lifecycle = sa.Table(
     "meuterer_lifecycle",
@@ -183,9 +195,10 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
-    def add(self, table: Table, opener: str | None = None) -> None:
+    def add(self, table: Table, opener: str | None = None, invite: Invite | None = None) -> None:
         """Keep a new table: its options and seats (and any actions it already has);
-        ``opener``: a hash of the address of the client who opened it."""
+        ``opener``: a hash of the address of the client who opened it; ``invite``: its name,
+        privacy, code and turn time."""
         with self.engine.begin() as connection:
             connection.execute(
                 tables.insert().values(
@@ -200,6 +213,8 @@ class Store:
             )
             connection.execute(seats.insert(), self._seat_rows(table))
             connection.execute(lifecycle.insert().values(table_id=table.id, opener=opener, archived=False))
+            if invite is not None:
+                connection.execute(invites.insert().values(table_id=table.id, **attrs.asdict(invite)))
             if len(table.game):
                 connection.execute(actions.insert(), self._action_rows(table.id, 0, table.game.actions))
 
@@ -261,9 +276,15 @@ class Store:
     def delete(self, table_id: str) -> None:
         """Forget the table (a table nobody sat down at in time)."""
         with self.engine.begin() as connection:
-            for table in (actions, seats, lifecycle):
+            for table in (actions, seats, lifecycle, invites):
                 connection.execute(table.delete().where(table.c.table_id == table_id))
             connection.execute(tables.delete().where(tables.c.id == table_id))
+
+    def invites(self) -> Invites:
+        """The invites of the tables kept."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(sa.select(invites)).all()
+        return Invites((r.table_id, Invite(r.title, r.private, r.code, r.turn_seconds)) for r in rows)
 
     def lives(self) -> dict[str, Life]:
         """The life of every table not archived, by its id."""

@@ -45,7 +45,6 @@ from rich.console import Console
 from meuterer.actions import Action, ChooseRole, Draw, parse_action
 from meuterer.agents import Agent, make_agent
 from meuterer.cards import Card, Role
-from meuterer.cli.play.narrate import Narrator
 from meuterer.cli.play.render import move_help, phase_help
 from meuterer.engine import apply, current_player, is_chance_node, is_terminal, sample_chance
 from meuterer.errors import MeutererError
@@ -56,6 +55,7 @@ from meuterer.referee import check_as
 from meuterer.rules import Rules
 from meuterer.rulings import winners
 from meuterer.server.bots import is_quick
+from meuterer.server.words import WordsNarrator, label, plain
 from meuterer.state import State, Step
 from meuterer.svg import board
 from meuterer.views import HiddenDraw, HiddenRole, PlayerView, Seen, seen, view
@@ -180,8 +180,8 @@ def state_frame(v: PlayerView, names: Sequence[str]) -> dict[str, Any]:
         "to_act": None if over else v.to_act,
         "scores": list(v.scores),
         "winners": list(winners(v)) if over else None,
-        "hint": phase_help(v) if legal else "",
-        "legal": [{"action": str(a), "help": move_help(v, a)} for a in legal],
+        "hint": plain(phase_help(v)) if legal else "",
+        "legal": [{"action": str(a), "label": label(v, a), "help": plain(move_help(v, a))} for a in legal],
         "svg": str(board(v, names=names)),
     }
 
@@ -196,7 +196,7 @@ class SeatLog:
         self.seen: list[str] = []
         self._console = _Lines()
         me = -1 if seat is None else seat
-        self._narrator = Narrator(cast(Console, self._console), me, lambda p: f"p{p}")
+        self._narrator = WordsNarrator(cast(Console, self._console), me, lambda p: f"p{p}")
         self._narrator.round_header(first)
 
     @property

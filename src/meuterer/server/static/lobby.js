@@ -43,10 +43,41 @@ function seatChoices(bots) {
       option.value = name; option.textContent = "bot: " + name;
       select.append(option);
     }
-    select.value = bots.includes("greedy") ? "greedy" : "";
+    select.value = "";  // open for a friend unless a bot is chosen for the seat
     label.append(select);
     box.append(label);
   }
+}
+
+// The seats of ``table`` as text and, for each open seat, a button that takes it (with the
+// invite code of a private table).
+function seatRow(table, seats, actions, code) {
+  table.seats.forEach((seat, index) => {
+    const span = document.createElement("span");
+    span.textContent = "p" + index + ": " + (seat.open ? "open" : seat.name) + (seat.stand_in ? " (stand-in)" : "") +
+      (seat.reserved ? " (left: kept for its player)" : "") + "  ";
+    seats.append(span);
+    if (seat.open) {
+      const button = document.createElement("button");
+      button.textContent = "Sit at seat " + index;
+      button.className = "join";
+      button.dataset.seat = String(index);
+      button.addEventListener("click", async () => {
+        try {
+          const name = document.getElementById("name").value || ("p" + index);
+          go(await post("/api/tables/" + encodeURIComponent(table.table) + "/join",
+                        {seat: index, name, key: browserKey(), code}));
+        } catch (error) { document.getElementById("notice").textContent = error.message; }
+      });
+      actions.append(button);
+    }
+  });
+}
+
+function describe(table) {
+  const turn = table.turn_seconds === null ? "no turn limit" : table.turn_seconds + " s a turn";
+  return (table.title || table.table) + (table.host ? ", host " + table.host : "") + ", " + turn +
+    (table.started ? " (playing)" : " (waiting)");
 }
 
 async function refresh() {
@@ -56,27 +87,10 @@ async function refresh() {
   for (const table of data.tables) {
     const row = document.createElement("tr");
     const id = document.createElement("td");
-    id.textContent = table.table + (table.started ? " (playing)" : " (waiting)");
+    id.textContent = describe(table);
     const seats = document.createElement("td");
     const actions = document.createElement("td");
-    table.seats.forEach((seat, index) => {
-      const span = document.createElement("span");
-      span.textContent = "p" + index + ": " + (seat.open ? "open" : seat.name) + (seat.stand_in ? " (stand-in)" : "") +
-        (seat.reserved ? " (left: kept for its player)" : "") + "  ";
-      seats.append(span);
-      if (seat.open) {
-        const button = document.createElement("button");
-        button.textContent = "Sit at seat " + index;
-        button.className = "join";
-        button.addEventListener("click", async () => {
-          try {
-            const name = document.getElementById("name").value || ("p" + index);
-            go(await post("/api/tables/" + encodeURIComponent(table.table) + "/join", {seat: index, name, key: browserKey()}));
-          } catch (error) { document.getElementById("notice").textContent = error.message; }
-        });
-        actions.append(button);
-      }
-    });
+    seatRow(table, seats, actions, null);
     const watch = document.createElement("a");
     watch.href = "/table/" + encodeURIComponent(table.table);
     watch.textContent = "watch";
@@ -87,9 +101,34 @@ async function refresh() {
   return data.bots;
 }
 
+// An invite (``/?join=CODE``, or a code typed in): the table and its free seats.
+async function invited(code) {
+  const data = await (await fetch("/api/tables?code=" + encodeURIComponent(code))).json();
+  const box = document.getElementById("invited");
+  if (!data.tables.length) {
+    document.getElementById("notice").textContent = "No table waits with the invite code " + code + ".";
+    box.hidden = true;
+    return;
+  }
+  const table = data.tables[0];
+  document.getElementById("invited-title").textContent = describe(table);
+  const seats = document.getElementById("invited-seats");
+  seats.replaceChildren();
+  const buttons = document.createElement("span");
+  seatRow(table, seats, buttons, code);
+  seats.append(document.createElement("br"), buttons);
+  box.hidden = false;
+}
+
 window.addEventListener("DOMContentLoaded", async () => {
   const bots = await refresh();
   seatChoices(bots);
+  const code = new URLSearchParams(location.search).get("join");
+  if (code) await invited(code);
+  document.getElementById("by-code").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    await invited(document.getElementById("code").value.trim());
+  });
   document.getElementById("players").addEventListener("change", () => seatChoices(bots));
   document.getElementById("create").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -104,8 +143,12 @@ window.addEventListener("DOMContentLoaded", async () => {
       if (value) chosen[seat] = value;
     }
     try {
+      const turn = document.getElementById("turn").value;
       go(await post("/api/tables", {players, rules, bots: chosen, seat: 0, key: browserKey(),
-                                    name: document.getElementById("name").value}));
+                                    name: document.getElementById("name").value,
+                                    title: document.getElementById("title").value,
+                                    private: document.getElementById("private").checked,
+                                    ...(turn === "default" ? {} : {turn_seconds: turn ? Number(turn) : null})}));
     } catch (error) { document.getElementById("notice").textContent = error.message; }
   });
   setInterval(refresh, 5000);

@@ -11,6 +11,10 @@ let lines = [];
 let mySeat = null;
 let retry = 500;
 let over = false;
+let invite = null;
+let deadline = null;  // when the turn's time runs out (this page's clock), or null: no clock
+let clockSeat = null;
+let yourTurn = false;
 
 const $ = (id) => document.getElementById(id);
 
@@ -49,14 +53,30 @@ function connect() {
   });
 }
 
+// The rematch's table: a page given its seat there goes at once; any other is shown the way.
+function goRematch(table, seatToken) {
+  const url = "/table/" + encodeURIComponent(table);
+  if (seatToken) { location.href = url + "#token=" + encodeURIComponent(seatToken); return; }
+  const link = $("rematch-link");
+  link.href = url;
+  link.hidden = false;
+}
+
 function receive(frame) {
   if (frame.type === "error") { say(frame.reason); return; }
+  if (frame.type === "rematch") { goRematch(frame.table, frame.token); return; }
+  if (frame.type === "chat") { chatLine(frame); return; }
   if (frame.type === "refused") { say("Refused: " + frame.reason); return; }
   if (frame.type === "snapshot") {
     lines = frame.lines.slice();
     mySeat = frame.seat;
+    invite = frame.invite || null;
+    $("chat").replaceChildren();
+    (frame.chat || []).forEach(chatLine);
+    $("chat-form").hidden = mySeat === null;
     if (frame.stale) say("The game had moved on; here is the table as it is now.");
     if (frame.dropped) say("This page's last connection was closed by the server: " + frame.dropped);
+    if (frame.rematch) goRematch(frame.rematch, null);
   } else if (frame.type === "update") {
     lines = lines.slice(0, frame.lines_from).concat(frame.lines);
     say("");
@@ -76,6 +96,10 @@ function render(frame) {
   else if (state.to_act === mySeat) status = "Your turn";
   else status = "Waiting for p" + state.to_act + " (" + frame.seats[state.to_act].name + ")";
   $("status").textContent = status;
+  yourTurn = !over && frame.started && state.to_act === mySeat && state.legal.length > 0;
+  clockSeat = frame.turn ? frame.turn.seat : null;
+  deadline = frame.turn ? Date.now() + frame.turn.left * 1000 : null;
+  tick();
   $("hint").textContent = state.hint;
   $("help").hidden = !state.hint;
   const box = $("actions");
@@ -84,7 +108,7 @@ function render(frame) {
     const button = document.createElement("button");
     button.className = "action";
     button.dataset.action = choice.action;
-    button.append(choice.action);
+    button.append(choice.label || choice.action);
     const help = document.createElement("small");
     help.textContent = choice.help;
     button.append(help);
@@ -107,6 +131,7 @@ function render(frame) {
   $("leave").hidden = mine === null || over;
   $("rematch").hidden = mine === null || !over;
   hostButtons(frame);
+  inviteBox(frame);
   $("record").href = "/api/tables/" + encodeURIComponent(tableId) + "/record";
   $("replay").href = $("record").href.replace("/record", "/replay");
   $("watch").href = "/table/" + encodeURIComponent(tableId);
@@ -136,6 +161,48 @@ function hostButtons(frame) {
     });
     box.append(button);
   });
+}
+
+// A seat's page, while seats are open, shows the table's invite link (the lobby, with its code)
+// and a button that copies it.
+function inviteBox(frame) {
+  if (invite) $("title").textContent = invite.title;
+  const show = Boolean(invite && invite.code) && !over && frame.seats.some((s) => s.open);
+  $("invite").hidden = !show;
+  if (!show) return;
+  $("invite-link").value = location.origin + "/?join=" + encodeURIComponent(invite.code);
+  $("invite-code").textContent = invite.code;
+}
+
+// The turn alert (the tab's title) and the turn's countdown, redrawn twice a second.
+function tick() {
+  const name = "Meuterer: " + ((invite && invite.title) || "a table");
+  document.title = yourTurn ? "\u25B6 Your turn \u2014 " + name : name;
+  const clock = $("clock");
+  if (deadline === null) { clock.textContent = ""; return; }
+  const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+  const text = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+  clock.textContent = (clockSeat === mySeat ? "your time: " : "p" + clockSeat + "'s time: ") + text;
+  clock.classList.toggle("short", left <= 15);
+}
+
+// One chat line, as text (a line with markup shows the markup).
+function chatLine(line) {
+  const p = document.createElement("p");
+  p.textContent = "p" + line.seat + " " + line.name + ": " + line.text;
+  const box = $("chat");
+  box.append(p);
+  box.scrollTop = box.scrollHeight;
+}
+
+function sendChat(text) {
+  if (text && socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({chat: text}));
+}
+
+async function copyInvite() {
+  const field = $("invite-link");
+  try { await navigator.clipboard.writeText(field.value); say("Invite link copied."); }
+  catch (error) { field.select(); say("Select the link and copy it."); }
 }
 
 async function post(action, extra) {
@@ -169,6 +236,14 @@ function postLink(event) {
 window.addEventListener("DOMContentLoaded", () => {
   $("record").addEventListener("click", postLink);
   $("replay").addEventListener("click", postLink);
+  $("copy").addEventListener("click", copyInvite);
+  setInterval(tick, 500);
+  $("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    sendChat($("chat-text").value.trim());
+    $("chat-text").value = "";
+  });
+  document.querySelectorAll("#chat-form .quick").forEach((b) => b.addEventListener("click", () => sendChat(b.textContent)));
   $("take-back").addEventListener("click", () => socket.send(JSON.stringify({take_back: true})));
   $("leave").addEventListener("click", async () => {
     try { await post("leave"); location.href = "/"; } catch (error) { say(error.message); }
@@ -176,8 +251,7 @@ window.addEventListener("DOMContentLoaded", () => {
   $("rematch").addEventListener("click", async () => {
     try {
       const answer = await post("rematch");
-      location.href = "/table/" + encodeURIComponent(answer.table) + "#token=" + encodeURIComponent(answer.token);
-      location.reload();
+      goRematch(answer.table, answer.token);  // a new page: the old one stays on the finished table
     } catch (error) { say(error.message); }
   });
   connect();

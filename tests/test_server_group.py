@@ -1,0 +1,166 @@
+"""The group at a table: a rematch moves every person at the finished table to the new one,
+each at his own seat; a seat nobody holds stays open unless the host asks for a bot."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient
+
+from meuterer.server import core
+from meuterer.server.app import create_app
+
+
+@pytest.fixture
+def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    monkeypatch.setattr(core, "RATE", 1e6)  # these sockets play as fast as they can
+    monkeypatch.setattr(core, "BURST", 1e6)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'group.db'}")) as test_client:
+        yield test_client
+
+
+def _snapshot(ws: Any) -> dict[str, Any]:
+    ws.send_json({"resync": True})
+    while True:
+        frame: dict[str, Any] = ws.receive_json()
+        if frame["type"] == "snapshot":
+            return frame
+
+
+def play_to_the_end(sockets: dict[int, Any]) -> list[dict[str, Any]]:
+    """Play the first legal action of whichever seat is to act until the game is over; every
+    frame each socket was sent (its last snapshot included), in order."""
+    frames: list[dict[str, Any]] = []
+    first = next(iter(sockets.values()))
+    while True:
+        frame = _snapshot(first)
+        frames.append(frame)
+        state = frame["state"]
+        if state["winners"] is not None:
+            return frames
+        ws = sockets.get(state["to_act"])
+        if ws is None:
+            continue
+        frame = _snapshot(ws)
+        frames.append(frame)
+        if frame["state"]["legal"]:
+            ws.send_json({"act": frame["state"]["legal"][0]["action"], "at": frame["at"]})
+
+
+def test_a_rematch_moves_everyone_at_the_table_to_his_own_seat(client: TestClient) -> None:
+    opened = client.post(
+        "/api/tables", json={"players": 3, "rules": {"rounds": 1}, "name": "ann", "seat": 0, "key": "a" * 16}
+    ).json()
+    table = opened["table"]
+    bob = client.post(f"/api/tables/{table}/join", json={"seat": 1, "name": "bob", "key": "b" * 16}).json()
+    carl = client.post(f"/api/tables/{table}/join", json={"seat": 2, "name": "carl"}).json()
+    assert client.post(f"/api/tables/{table}/leave", json={"token": carl["token"]}).json()["left"]
+    with client.websocket_connect(f"/ws/{table}") as ann_ws, client.websocket_connect(f"/ws/{table}") as bob_ws:
+        ann_ws.send_json({"token": opened["token"]})
+        bob_ws.send_json({"token": bob["token"]})
+        play_to_the_end({0: ann_ws, 1: bob_ws})
+        # only the host may ask for bots in the seats nobody will hold
+        asked = client.post(f"/api/tables/{table}/rematch", json={"token": bob["token"], "bots": {"2": "random"}})
+        assert asked.status_code == 403
+        answer = client.post(f"/api/tables/{table}/rematch", json={"token": opened["token"], "bots": {"2": "random"}})
+        assert answer.status_code == 200, answer.text
+        again = answer.json()
+        moved = {}
+        for seat, ws in ((0, ann_ws), (1, bob_ws)):
+            frame = ws.receive_json()
+            while frame["type"] != "rematch":
+                frame = ws.receive_json()
+            assert frame["table"] == again["table"] and frame["seat"] == seat
+            moved[seat] = frame["token"]
+    assert moved[0] == again["token"] and moved[1] != again["token"]
+    new = again["table"]
+    with client.websocket_connect(f"/ws/{new}") as ws:
+        ws.send_json({"token": moved[1]})
+        frame = ws.receive_json()
+        assert frame["seat"] == 1 and frame["seats"][1]["name"] == "bob" and frame["started"]
+        assert frame["seats"][2]["bot"] == "random"
+    # bob's page lost its token: his browser gets a fresh one for his seat there, nobody else does
+    assert client.post(f"/api/tables/{table}/rematch", json={"token": bob["token"]}).status_code == 409
+    fresh = client.post(f"/api/tables/{table}/rematch", json={"token": bob["token"], "key": "b" * 16}).json()
+    assert fresh["table"] == new and fresh["seat"] == 1 and fresh["token"] != moved[1]
+    with client.websocket_connect(f"/ws/{table}") as ws:  # a page coming back to the old table is shown the way
+        ws.send_json({"watch": True})
+        assert ws.receive_json()["rematch"] == new
+
+
+def test_a_private_table_is_joined_by_its_code_only_and_not_listed(client: TestClient) -> None:
+    body = {"players": 3, "name": "ann", "title": " Friday  night ", "private": True, "turn_seconds": None}
+    opened = client.post("/api/tables", json=body).json()
+    table, code = opened["table"], opened["code"]
+    shown = client.post("/api/tables", json={"players": 3, "name": "bo", "title": "open", "turn_seconds": 30}).json()
+    listed = client.get("/api/tables").json()["tables"]
+    assert [t["table"] for t in listed] == [shown["table"]] and listed[0]["turn_seconds"] == 30
+    assert listed[0]["title"] == "open" and listed[0]["host"] == "bo"
+    (found,) = client.get("/api/tables", params={"code": code.lower()}).json()["tables"]
+    assert found["table"] == table and found["title"] == "Friday night" and found["turn_seconds"] is None
+    assert "code" not in found and found["private"]
+    assert client.get("/api/tables", params={"code": "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY"}).json()["tables"] == []
+    refused = client.post(f"/api/tables/{table}/join", json={"seat": 1, "name": "bob"})
+    assert refused.status_code == 403 and "private" in refused.json()["error"]
+    wrong = client.post(f"/api/tables/{table}/join", json={"seat": 1, "name": "bob", "code": shown["code"]})
+    assert wrong.status_code == 403
+    bob = client.post(f"/api/tables/{table}/join", json={"seat": 1, "name": "bob", "code": code}).json()
+    with client.websocket_connect(f"/ws/{table}") as seat_ws, client.websocket_connect(f"/ws/{table}") as watch_ws:
+        seat_ws.send_json({"token": bob["token"]})
+        watch_ws.send_json({"watch": True})
+        assert seat_ws.receive_json()["invite"] == {
+            "title": "Friday night",
+            "private": True,
+            "turn_seconds": None,
+            "code": code,
+        }
+        assert "code" not in watch_ws.receive_json()["invite"]  # a spectator is not told the code
+    assert client.app.state.hub.tables[table].turn_seconds == math.inf  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "body", [{"turn_seconds": 5}, {"turn_seconds": "60"}, {"private": "yes"}, {"title": 7}, {"title": "a\u200bb"}]
+)
+def test_bad_invites_are_refused(client: TestClient, body: dict[str, Any]) -> None:
+    response = client.post("/api/tables", json={"players": 3, "name": "ann", **body})
+    assert response.status_code == 400, response.text
+
+
+def test_the_chat_tells_everyone_the_lines_of_the_seats_bounded_in_length_and_rate(client: TestClient) -> None:
+    opened = client.post("/api/tables", json={"players": 3, "name": "ann", "bots": {"2": "random"}}).json()
+    table = opened["table"]
+    bob = client.post(f"/api/tables/{table}/join", json={"seat": 1, "name": "bob"}).json()
+    with client.websocket_connect(f"/ws/{table}") as ann_ws, client.websocket_connect(f"/ws/{table}") as watch_ws:
+        ann_ws.send_json({"token": opened["token"]})
+        watch_ws.send_json({"watch": True})
+        first = ann_ws.receive_json()
+        watch_ws.receive_json()
+        assert first["chat"] == [] and first["turn"]["seat"] in (0, 1) and 100 < first["turn"]["left"] <= 120
+        ann_ws.send_json({"chat": "  <b>hi</b>\n bob "})
+        for ws in (ann_ws, watch_ws):
+            assert ws.receive_json() == {"type": "chat", "seat": 0, "name": "ann", "text": "<b>hi</b> bob"}
+        watch_ws.send_json({"chat": "me too"})
+        assert watch_ws.receive_json()["type"] == "refused"  # a spectator reads only
+        for bad in ("x" * 201, "", "a\u0007b", 7):
+            ann_ws.send_json({"chat": bad})
+            assert ann_ws.receive_json()["type"] == "refused", bad
+        said = 1
+        while True:
+            ann_ws.send_json({"chat": "again"})
+            frame = ann_ws.receive_json()
+            if frame["type"] != "chat":
+                break
+            said += 1
+        assert frame["type"] == "refused" and "wait" in frame["reason"] and said == 5
+    with client.websocket_connect(f"/ws/{table}") as ws:  # a page opening the table is sent the last lines
+        ws.send_json({"token": bob["token"]})
+        frame = ws.receive_json()
+        assert [line["text"] for line in frame["chat"]] == ["<b>hi</b> bob"] + ["again"] * 4
