@@ -41,7 +41,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 _OPTIONAL = {
-    "src/meuterer/openspiel.py": ("pyspiel",),
+    "src/meuterer/openspiel": ("pyspiel",),
     "src/meuterer/pettingzoo.py": ("pettingzoo",),
     "src/meuterer/gym.py": ("gymnasium",),
     "src/meuterer/envcore.py": ("numpy",),

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import meuterer
-from meuterer.conform import driver
+from meuterer.conform import fuzz
 from meuterer.conform.client import EngineFailure
 from meuterer.conform.driver import Capabilities, Difference, Fuzzer, Player, Report, Result, compare_legal, summary
 from meuterer.conform.engine import ReferenceEngine
@@ -301,9 +301,9 @@ def test_hypothesis_leaves_a_third_of_the_shrinking_time_to_cutting_rounds(
             self.now += 1.0
             return self.now
 
-    monkeypatch.setattr(driver, "time", Clock())
+    monkeypatch.setattr(fuzz, "time", Clock())
     if share is not None:
-        monkeypatch.setattr(driver, "HYPOTHESIS_SHARE", share)
+        monkeypatch.setattr(fuzz, "HYPOTHESIS_SHARE", share)
     time_left: list[bool] = []
     cut = meuterer.testing.drop_rounds
 
@@ -311,7 +311,7 @@ def test_hypothesis_leaves_a_third_of_the_shrinking_time_to_cutting_rounds(
         time_left.append(not out_of_time())
         return cut(differs, setup, actions, out_of_time)
 
-    monkeypatch.setattr(driver, "drop_rounds", drop_rounds)
+    monkeypatch.setattr(fuzz, "drop_rounds", drop_rounds)
     fuzzer = Fuzzer(Player(Recording(later_round=True), CAPS), lambda: None, shrink_seconds=30.0)
     assert fuzzer.run(20, seed=1, tick=lambda: None) is not None
     assert time_left == [share is None]

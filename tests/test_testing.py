@@ -12,7 +12,8 @@ from hypothesis import find, given, settings
 from hypothesis.errors import NoSuchExample
 
 import meuterer
-import meuterer.testing
+import meuterer.testing.harness
+import meuterer.testing.strategies
 from meuterer import Card, Rules, State
 from meuterer.actions import Play
 from meuterer.engine import run_table
@@ -104,7 +105,7 @@ def test_shrinking_stops_at_its_time_bound_with_the_best_counterexample_so_far(
     # second at each reading, so the bound is reached after a fixed number of steps however
     # fast the machine is.
     readings = itertools.count()
-    monkeypatch.setattr(meuterer.testing, "time", types.SimpleNamespace(monotonic=lambda: next(readings) / 4))
+    monkeypatch.setattr(meuterer.testing.harness, "time", types.SimpleNamespace(monotonic=lambda: next(readings) / 4))
     with pytest.raises(ConformanceError) as caught:
         check_engine(
             PirateShipGoesHome(),
@@ -152,11 +153,11 @@ def test_pirates_near_moves_piratennest_within_reach_of_the_merchant_ship() -> N
     drawn = meuterer.legal_actions(state)[12345]
     assert isinstance(drawn, meuterer.actions.ArrangeRing)
     for near in range(1, 5):
-        moved = meuterer.testing._pirates_near(state, drawn, near)
+        moved = meuterer.testing.strategies._pirates_near(state, drawn, near)
         assert meuterer.apply(state, moved).pirate == near
         assert moved.islands[0] == "hochland" and sorted(moved.islands) == sorted(drawn.islands)
     for near in (0, 5, 6):  # 0 and out of the first hand's reach: as drawn
-        assert meuterer.testing._pirates_near(state, drawn, near) is drawn
+        assert meuterer.testing.strategies._pirates_near(state, drawn, near) is drawn
 
 
 def _robberies(examples: int) -> int:
@@ -190,8 +191,8 @@ def test_pirate_games_are_steered_to_robberies_in_round_one(monkeypatch: pytest.
     games in one process rather than counting a few (200 games: 47 steered against 5 alone,
     32 against 8 after importing every module)."""
     steered = _robberies(200)
-    monkeypatch.setattr(meuterer.testing, "_robs", lambda state, action: False)
-    monkeypatch.setattr(meuterer.testing, "_pirates_near", lambda state, arrangement, near: arrangement)
+    monkeypatch.setattr(meuterer.testing.strategies, "_robs", lambda state, action: False)
+    monkeypatch.setattr(meuterer.testing.strategies, "_pirates_near", lambda state, arrangement, near: arrangement)
     uniform = _robberies(200)
     assert steered >= max(3 * uniform, 20), (steered, uniform)
 

@@ -20,26 +20,20 @@ import signal
 import subprocess
 import threading
 import time
-from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any, Final, Protocol
 
+from meuterer.conform.process import BUSY_FACTOR as BUSY_FACTOR
+from meuterer.conform.process import IDLE_SHARE as IDLE_SHARE
+from meuterer.conform.process import STDERR_KEPT as STDERR_KEPT
+from meuterer.conform.process import StderrTail, exit_status, group_cpu_seconds, verdict
 from meuterer.rules import Rules
 from meuterer.serialize import converter
 
 MAX_LINE_BYTES: Final = 1 << 20
 """The longest reply line the driver reads (1 MiB)."""
-STDERR_KEPT: Final = 64 << 10
-"""How much of the engine's stderr is kept (the last 64 KiB) for reports."""
 HELLO_TIMEOUT: Final = 10.0
 """Seconds allowed for the reply to ``hello`` (the engine's start-up)."""
-BUSY_FACTOR: Final = 10
-"""A reply is awaited at most this many times the time limit while the engine keeps using CPU
-time (a slow or starved engine); see :meth:`EngineProcess.pipeline`."""
-IDLE_SHARE: Final = 0.01
-"""An engine that used less CPU time than this share of a waiting period is idle (hung)."""
-_TICK: Final = 1 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.01
-
 Reply = dict[str, Any]
 
 
@@ -51,35 +45,6 @@ class EngineFailure(Exception):
     def __init__(self, kind: str, message: str, stderr: str = "") -> None:
         super().__init__(message)
         self.kind, self.message, self.stderr = kind, message, stderr
-
-
-def group_cpu_seconds(pgid: int) -> float | None:
-    """The CPU time (user and system, seconds) the live processes of process group ``pgid``
-    have used, with that of their children they waited for; ``None`` where it cannot be read
-    (no ``/proc``).
-
-    >>> group_cpu_seconds(os.getpgid(0)) is None or group_cpu_seconds(os.getpgid(0)) > 0
-    True
-    """
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return None
-    ticks = 0
-    found = False
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as stat:
-                text = stat.read()
-        except OSError:  # gone meanwhile
-            continue
-        fields = text[text.rfind(b")") + 2 :].split()
-        if len(fields) > 14 and int(fields[2]) == pgid:
-            found = True
-            ticks += sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
-    return ticks * _TICK if found else None
 
 
 def rules_data(rules: Rules) -> dict[str, Any]:
@@ -115,9 +80,7 @@ class EngineProcess:
         self._next_id = 0
         self._proc: subprocess.Popen[bytes] | None = None
         self._buffer = b""
-        self._stderr: deque[bytes] = deque()
-        self._stderr_size = 0
-        self._lock = threading.Lock()
+        self._stderr = StderrTail()
         self._drainer: threading.Thread | None = None
         self.hello: Reply | None = None
         self.restarts = 0
@@ -139,10 +102,9 @@ class EngineProcess:
         except OSError as error:
             raise EngineFailure("start", f"cannot start {' '.join(self.command)}: {error}") from None
         self._buffer = b""
-        self._stderr.clear()
-        self._stderr_size = 0
+        self._stderr = StderrTail()
         assert self._proc.stderr is not None
-        self._drainer = threading.Thread(target=self._drain, args=(self._proc.stderr,), daemon=True)
+        self._drainer = threading.Thread(target=self._stderr.drain, args=(self._proc.stderr,), daemon=True)
         self._drainer.start()
         try:
             reply = self._greet()
@@ -169,7 +131,7 @@ class EngineProcess:
 
     @property
     def alive(self) -> bool:
-        return self._proc is not None and _exit_status(self._proc) is None
+        return self._proc is not None and exit_status(self._proc) is None
 
     def close(self) -> None:
         """Ask the engine to quit (if it is alive), wait up to 2 s for it to exit, then end
@@ -177,10 +139,10 @@ class EngineProcess:
         proc = self._proc
         if proc is None:
             return
-        if _exit_status(proc) is None:
+        if exit_status(proc) is None:
             with contextlib.suppress(EngineFailure):
                 self._exchange([{"cmd": "quit"}], min(self.timeout, 2.0), patient=False)
-            _exit_status(proc, 2.0)
+            exit_status(proc, 2.0)
         self.kill()
 
     def kill(self) -> None:
@@ -200,26 +162,10 @@ class EngineProcess:
                 with contextlib.suppress(OSError):
                     stream.close()
 
-    def _drain(self, stream: Any) -> None:
-        while True:
-            try:
-                chunk = stream.read1(1 << 14) if hasattr(stream, "read1") else stream.read(1 << 14)
-            except (OSError, ValueError):
-                return
-            if not chunk:
-                return
-            with self._lock:
-                self._stderr.append(chunk)
-                self._stderr_size += len(chunk)
-                while self._stderr_size - len(self._stderr[0]) >= STDERR_KEPT:
-                    self._stderr_size -= len(self._stderr.popleft())
-
     @property
     def stderr(self) -> str:
         """The last 64 KiB of the engine's stderr."""
-        with self._lock:
-            data = b"".join(self._stderr)[-STDERR_KEPT:]
-        return data.decode("utf-8", "replace")
+        return self._stderr.text()
 
     # Requests -----------------------------------------------------------------------------
 
@@ -234,7 +180,7 @@ class EngineProcess:
         driver waits as long again and measures the CPU time of the engine's processes
         meanwhile: none used, the engine is hung (an ``EngineFailure`` of kind ``timeout``
         that says so); some used, it is slow (starved by a loaded machine, or computing) and
-        the driver keeps waiting, up to :data:`BUSY_FACTOR` times ``timeout`` in all. Where
+        the driver keeps waiting, up to :data:`~meuterer.conform.process.BUSY_FACTOR` times ``timeout`` in all. Where
         CPU time cannot be measured, the second wait is a plain retry."""
         limit = self.timeout if timeout is None else timeout
         return self._exchange(requests, limit, patient=True)
@@ -262,21 +208,7 @@ class EngineProcess:
             line = self._read_line(limit, patient)
             if self.transcript is not None:
                 self.transcript.append("< " + line.decode("utf-8", "replace"))
-            try:
-                reply = json.loads(line)
-            except ValueError:
-                raise EngineFailure(
-                    "garbage", f"the engine wrote a line that is not JSON: {_clip(line)}", self.stderr
-                ) from None
-            if not isinstance(reply, dict):
-                raise EngineFailure(
-                    "garbage", f"the engine wrote JSON that is not an object: {_clip(line)}", self.stderr
-                )
-            if reply.get("id") != ident or type(reply.get("id")) is not int:
-                raise EngineFailure("wrong-id", f"expected a reply with id {ident}, got {_clip(line)}", self.stderr)
-            if reply.get("status") not in ("ok", "refused", "skipped", "errored"):
-                raise EngineFailure("garbage", f"a reply with an unknown status: {_clip(line)}", self.stderr)
-            replies.append(reply)
+            replies.append(_reply(line, ident, self._stderr))
         return replies
 
     def _read_line(self, limit: float, patient: bool = True) -> bytes:
@@ -308,20 +240,20 @@ class EngineProcess:
                     continue
                 if time.monotonic() < deadline:
                     continue
-                if _exit_status(proc) is not None:  # its children hold the pipe open
+                if exit_status(proc) is not None:  # its children hold the pipe open
                     raise EngineFailure("died", self._death("before it replied"), self.stderr)
                 if not patient:
                     raise EngineFailure("timeout", f"no reply within {limit:g} s", self.stderr)
                 cpu.append(group_cpu_seconds(proc.pid))
                 waited = time.monotonic() - began
-                verdict = _verdict(cpu, limit, waited)
-                if verdict is not None:
-                    raise EngineFailure("timeout", verdict, self.stderr)
+                found = verdict(cpu, limit, waited)
+                if found is not None:
+                    raise EngineFailure("timeout", found, self.stderr)
                 deadline = time.monotonic() + limit
 
     def _death(self, when: str) -> str:
         proc = self._proc
-        code = None if proc is None else _exit_status(proc, 1.0)
+        code = None if proc is None else exit_status(proc, 1.0)
         if code is None:
             return f"the engine closed its output {when}"
         # It has exited: let the reader take in what it wrote to stderr last (the error
@@ -332,63 +264,21 @@ class EngineProcess:
         return f"the engine exited with status {code} {when}"
 
 
-def _exit_status(proc: subprocess.Popen[bytes], wait: float = 0.0) -> int | None:
-    """The engine's exit status once it has exited (waiting up to ``wait`` seconds), else
-    ``None``, without reaping it: until :meth:`EngineProcess.kill` reaps it, its pid (the
-    id of its process group) stays its own."""
-    if proc.returncode is not None:
-        return proc.returncode
-    if not hasattr(os, "waitid"):  # pragma: no cover - POSIX systems without waitid
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            return proc.wait(wait)
-        return None
-    end = time.monotonic() + wait
-    while True:
-        try:
-            info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        except ChildProcessError:  # pragma: no cover - reaped by someone else
-            return proc.poll()
-        if info is not None:
-            return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
-        if time.monotonic() >= end:
-            return None
-        time.sleep(0.01)
-
-
-def _verdict(cpu: list[float | None], limit: float, waited: float) -> str | None:
-    """Why to stop waiting for a reply, or ``None`` to wait ``limit`` seconds more. ``cpu``:
-    the engine's CPU time at each deadline passed so far, ``waited``: seconds since the
-    request.
-
-    >>> _verdict([3.0], 2, 2.0) is None  # first deadline: measure over the next period
-    True
-    >>> _verdict([3.0, 4.5], 2, 4.0) is None  # it computes: slow, not hung
-    True
-    >>> _verdict([3.0, 3.0], 2, 4.0)
-    'hung: no reply within 4.0 s, and the engine used no CPU time in the last 2 s'
-    >>> _verdict([3.0 + n for n in range(10)], 2, 20.0)[:63]
-    'slow: no reply within 20.0 s although the engine kept computing'
-    >>> _verdict([None, None], 2, 4.0)[:60]  # no /proc: the second period was a plain retry
-    'no reply within 4.0 s (the time limit, then as long again: t'
-
-    """
-    if len(cpu) < 2:
-        return None
-    before, now = cpu[-2], cpu[-1]
-    if before is None or now is None:
-        return (
-            f"no reply within {waited:.1f} s (the time limit, then as long again: the engine's CPU time "
-            "cannot be measured here to tell a slow engine from a hung one)"
-        )
-    if now - before < max(_TICK, IDLE_SHARE * limit):
-        return f"hung: no reply within {waited:.1f} s, and the engine used no CPU time in the last {limit:g} s"
-    if waited >= BUSY_FACTOR * limit:
-        first = cpu[0] or 0.0
-        return (
-            f"slow: no reply within {waited:.1f} s although the engine kept computing ({now - first:.1f} s of CPU "
-            f"time after the first {limit:g} s); raise --timeout if it is only slow"
-        )
-    return None
+def _reply(line: bytes, ident: int, tail: StderrTail) -> Reply:
+    """The reply that ``line`` holds, checked: a JSON object with id ``ident`` and a known status."""
+    try:
+        reply = json.loads(line)
+    except ValueError:
+        raise EngineFailure(
+            "garbage", f"the engine wrote a line that is not JSON: {_clip(line)}", tail.text()
+        ) from None
+    if not isinstance(reply, dict):
+        raise EngineFailure("garbage", f"the engine wrote JSON that is not an object: {_clip(line)}", tail.text())
+    if reply.get("id") != ident or type(reply.get("id")) is not int:
+        raise EngineFailure("wrong-id", f"expected a reply with id {ident}, got {_clip(line)}", tail.text())
+    if reply.get("status") not in ("ok", "refused", "skipped", "errored"):
+        raise EngineFailure("garbage", f"a reply with an unknown status: {_clip(line)}", tail.text())
+    return reply
 
 
 def _clip(line: bytes | str, most: int = 200) -> str:

@@ -26,16 +26,11 @@ True
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import hashlib
 import importlib
 import itertools
 import os
 import random
-import signal
-import sys
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -52,10 +47,11 @@ from meuterer.errors import SetupError
 from meuterer.fast import FastGame
 from meuterer.fast import play_game as fast_play_game
 from meuterer.game import Game
-from meuterer.record import PENDING_WRITES, write_record, write_text_atomic
+from meuterer.record import write_record, write_text_atomic
 from meuterer.rules import Rules
 from meuterer.tournament.results import GameResult
 from meuterer.tournament.statistics import Summary, summarize
+from meuterer.tournament.workers import worker_init
 
 __all__ = [
     "Backend",
@@ -226,46 +222,13 @@ def _tasks(
     ]
 
 
-_PR_SET_PDEATHSIG = 1
-"""``prctl`` option (Linux): the signal a process gets when its parent dies."""
-
-
-def _worker_init() -> None:  # pragma: no cover - runs in the worker processes
-    """In a worker: leave Ctrl-C to the main process, which stops the workers itself, and
-    die with the main process however it ends (even ``SIGKILL``): on Linux the kernel
-    sends ``SIGKILL`` when the parent dies (``PR_SET_PDEATHSIG``); everywhere a thread
-    watches the parent and ends the worker once it is gone."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _stop_worker)
-    parent = os.getppid()
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    threading.Thread(target=_watch_parent, args=(parent,), name="meuterer-parent-watch", daemon=True).start()
-
-
-def _stop_worker(signum: int, frame: object) -> None:  # pragma: no cover - runs in the workers
-    """On ``SIGTERM`` (the pool stopping): remove a record being written, and end at once."""
-    for temporary in list(PENDING_WRITES):
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-    os._exit(128 + signum)
-
-
-def _watch_parent(parent: int, every: float = 0.5) -> None:  # pragma: no cover - runs in the workers
-    """End this process (at once, without clean-up) when its parent ``parent`` is gone."""
-    while os.getppid() == parent:
-        time.sleep(every)
-    os._exit(1)
-
-
 def _local(tasks: Sequence[_Task], jobs: int) -> Iterator[Finished]:
     if jobs <= 1:
         for task in tasks:
             for index in task.indices:  # one game at a time, so that each is reported at once
                 yield _run_task(attrs.evolve(task, indices=(index,)))
         return
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_init)
     # A few tasks per worker are in flight at a time, not all of them: a run of a million
     # games holds a few dozen futures, and stopping it (Ctrl-C) has little to cancel.
     waiting = iter(tasks)
@@ -320,6 +283,39 @@ def _ray(tasks: Sequence[_Task], jobs: int, address: str | None) -> Iterator[lis
         done, pending = ray.wait(pending, num_returns=1)
         for ref in done:
             yield ray.get(ref)
+
+
+def gather(
+    tasks: Sequence[_Task],
+    jobs: int,
+    backend: Backend,
+    ray_address: str | None,
+    known: Iterable[GameResult],
+    on_result: Callable[[GameResult], None] | None,
+    progress: Progress | None,
+    write: Callable[[GameResult, str], None] | None = None,
+) -> list[GameResult]:
+    """Play ``tasks`` on ``backend``: the results after those ``known``, in game order. Each
+    goes to ``on_result`` (and its record, if any, to ``write``) as it comes; ``progress`` hears
+    of each finished chunk. However it ends, the workers are stopped and waited for."""
+    chunks = _ray(tasks, jobs, ray_address) if backend == "ray" else _local(tasks, jobs)
+    results = list(known)
+    try:
+        for finished in chunks:
+            for result, record in finished:
+                if write is not None and record is not None:
+                    write(result, record)
+                results.append(result)
+                if on_result is not None:
+                    on_result(result)
+            if progress is not None:
+                progress(len(finished))
+    finally:
+        close = getattr(chunks, "close", None)
+        if close is not None:
+            close()  # stops and waits for the workers
+    results.sort(key=lambda r: r.index)
+    return results
 
 
 @attrs.frozen
@@ -403,26 +399,17 @@ def run_tournament(
     if directory is not None and backend == "local" and jobs > 1:
         tasks = [attrs.evolve(task, directory=str(directory)) for task in tasks]
     start = time.perf_counter()
-    chunks = _ray(tasks, jobs, ray_address) if backend == "ray" else _local(tasks, jobs)
-    results: list[GameResult] = list(known.values())
+
+    def write(result: GameResult, record: str) -> None:
+        assert directory is not None
+        write_text_atomic(directory / f"game-{result.index:06d}.json", record)
+
     try:
-        for finished in chunks:
-            for result, record in finished:
-                if directory is not None and record is not None:
-                    write_text_atomic(directory / f"game-{result.index:06d}.json", record)
-                results.append(result)
-                if on_result is not None:
-                    on_result(result)
-            if progress is not None:
-                progress(len(finished))
+        results = gather(tasks, jobs, backend, ray_address, known.values(), on_result, progress, write)
     finally:
-        close = getattr(chunks, "close", None)
-        if close is not None:
-            close()  # stops and waits for the workers
         if directory is not None:  # a record a stopped worker was writing
             for temporary in directory.glob(".game-*.json.*.tmp"):
                 temporary.unlink(missing_ok=True)
-    results.sort(key=lambda r: r.index)
     return Tournament(
         specs=tuple(agent_label(spec) for spec in specs),
         players=players,

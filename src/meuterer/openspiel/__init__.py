@@ -71,13 +71,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from enum import StrEnum
-from typing import Any, Final
-
-import attrs
+from typing import Any
 
 try:
-    import numpy as np
+    import numpy  # noqa: F401 - the observer needs it: fail here, with the message below
     import pyspiel
 except ImportError as error:  # pragma: no cover - without the extra
     raise ImportError(f"meuterer.openspiel needs OpenSpiel: pip install 'meuterer[openspiel]' ({error})") from error
@@ -88,21 +85,31 @@ from meuterer.cards import counts_str
 from meuterer.encoding import NUM_DRAWS, UTILITIES, ActionIds, action_ids, utilities, utility_bounds
 from meuterer.envcore import legal_moves
 from meuterer.errors import MeutererError
-from meuterer.rules import DEFAULT_RULES, Ring, Rules
+from meuterer.openspiel.history import _Move, _Node, _Origin, _Setup
+from meuterer.openspiel.observer import _Observer
+from meuterer.openspiel.params import (
+    _CHANCE,
+    _TERMINAL,
+    GAME_TYPE,
+    PARAMETERS,
+    REWARDS,
+    SHORT_NAME,
+    _checked,
+    game_type,
+    parameters,
+    rules_from_parameters,
+)
+from meuterer.rules import Ring
 from meuterer.rulings import draw_pool, legal_draw
 from meuterer.state import State, Step
 from meuterer.views import (
-    PRIVATE_PIECES,
     Layout,
     PlayerView,
     Rounds,
     history_layout,
     observation_layout,
     observation_text,
-    private_text,
     sample_state,
-    seen,
-    update_rounds,
     view,
 )
 
@@ -122,259 +129,6 @@ __all__ = [
     "utilities",
     "utility_bounds",
 ]
-
-SHORT_NAME: Final = "python_meuterer"
-_CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
-_TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
-
-REWARDS: Final[Mapping[str, str]] = {
-    "terminal": "rewards only at the end (the returns): what mcts.MCTSBot and most algorithms expect",
-    "step": "the change of utility since the previous decision (by anyone); 0 at chance nodes",
-    "turn": "on a player's turns and at the end, his change of utility since his previous turn (DQN, NFSP)",
-}
-"""The values of the ``reward`` parameter and what each is for."""
-
-
-def _parameter(value: object) -> int | bool | str:
-    """A rule option's value as a game parameter: ``rounds=None`` is 0, a choice its name."""
-    if value is None:
-        return 0
-    if isinstance(value, StrEnum):
-        return value.value
-    assert isinstance(value, int)
-    return value
-
-
-PARAMETERS: Final[Mapping[str, int | bool | str]] = {
-    "players": 4,
-    "first_captain": 0,
-    "reward": "terminal",
-    "utility": "score",
-    **{
-        field.name: _parameter(getattr(DEFAULT_RULES, field.name))
-        for field in attrs.fields(Rules)
-        if not isinstance(getattr(DEFAULT_RULES, field.name), tuple)  # not the tables (islands, deck)
-    },
-}
-"""The game parameters and their defaults (``rounds=0``: 8 rounds with 4 players, 9 with 3):
-the game's, then every rule option but the tables, read from the fields of :class:`Rules`."""
-
-_CHOICES: Final = {
-    **{
-        field.name: tuple(member.value for member in type(default))
-        for field in attrs.fields(Rules)
-        if isinstance(default := getattr(DEFAULT_RULES, field.name), StrEnum)
-    },
-    "reward": tuple(REWARDS),
-    "utility": tuple(UTILITIES),
-}
-_GAME_OPTIONS: Final = ("players", "first_captain", "reward", "utility")
-_RULE_OPTIONS: Final = tuple(name for name in PARAMETERS if name not in _GAME_OPTIONS)
-
-
-def game_type(reward: str = "terminal", utility: str = "score") -> Any:
-    """The ``pyspiel.GameType`` of a game with these ``reward`` and ``utility`` parameters.
-
-    >>> kind = game_type("turn", "relative")
-    >>> kind.reward_model == pyspiel.GameType.RewardModel.REWARDS, kind.utility == pyspiel.GameType.Utility.ZERO_SUM
-    (True, True)
-    """
-    models = pyspiel.GameType.RewardModel
-    kinds = pyspiel.GameType.Utility
-    return pyspiel.GameType(
-        short_name=SHORT_NAME,
-        long_name="Python Meuterer",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility={"score": kinds.GENERAL_SUM, "relative": kinds.ZERO_SUM, "win": kinds.CONSTANT_SUM}[utility],
-        reward_model=models.TERMINAL if reward == "terminal" else models.REWARDS,
-        max_num_players=4,
-        min_num_players=3,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=dict(PARAMETERS),
-    )
-
-
-GAME_TYPE: Final = game_type()
-"""The registered game type (the default parameters: terminal rewards, scores)."""
-
-
-def rules_from_parameters(params: Mapping[str, Any]) -> Rules:
-    """The rule set named by game parameters (missing ones take their defaults)."""
-    values = _checked(params)
-    options = {name: values[name] for name in _RULE_OPTIONS}
-    options["rounds"] = options["rounds"] or None
-    return Rules(**options)
-
-
-def _checked(params: Mapping[str, Any]) -> dict[str, Any]:
-    values = {**PARAMETERS, **params}
-    unknown = sorted(set(values) - set(PARAMETERS))
-    if unknown:
-        raise ValueError(f"unknown {SHORT_NAME} parameter(s) {', '.join(unknown)}; known: {', '.join(PARAMETERS)}")
-    for name, value in values.items():
-        if type(value) is not type(PARAMETERS[name]):
-            raise ValueError(f"parameter {name} must be {type(PARAMETERS[name]).__name__}, got {value!r}")
-        choices = _CHOICES.get(name)
-        if choices is not None and value not in choices:
-            raise ValueError(f"parameter {name} must be one of {', '.join(choices)}, got {value!r}")
-    return values
-
-
-def parameters(
-    rules: Rules | None = None,
-    players: int = 4,
-    first_captain: int = 0,
-    reward: str = "terminal",
-    utility: str = "score",
-) -> dict[str, int | bool | str]:
-    """The game parameters of a game (for ``pyspiel.load_game``).
-
-    Raises ``ValueError`` if ``rules`` has its own island table or deck, which parameters
-    cannot carry.
-
-    >>> parameters(Rules(pirates=True, rounds=2), players=3)["rounds"]
-    2
-    """
-    rules = Rules() if rules is None else rules
-    values: dict[str, int | bool | str] = {
-        "players": players,
-        "first_captain": first_captain,
-        "reward": reward,
-        "utility": utility,
-    }
-    for name in _RULE_OPTIONS:
-        value = getattr(rules, name)
-        values[name] = 0 if value is None else value if isinstance(value, bool | int) else str(value)
-    if rules_from_parameters(values) != rules:
-        raise ValueError("game parameters cannot carry an island table or deck of one's own")
-    return values
-
-
-class _Move:
-    """One applied action, linked to the one before (a shared, immutable history)."""
-
-    __slots__ = ("action", "after", "before", "previous", "rounds")
-
-    def __init__(self, previous: _Move | None, before: State, action: Action, after: State) -> None:
-        self.previous = previous
-        self.before = before
-        self.action = action
-        self.after = after
-        self.rounds: Rounds | None = None
-        """The public facts of each round once this action is applied (computed when asked)."""
-
-
-@attrs.frozen
-class _Origin:
-    """Where a resampled state's history starts: each column's record (each seat, then a
-    spectator) and the rounds so far, as the resampled player may know them."""
-
-    records: tuple[tuple[str, ...], ...]
-    rounds: Rounds
-
-
-@attrs.frozen
-class _Setup:
-    """What every state of one game shares."""
-
-    ids: ActionIds
-    reward: str
-    utility: str
-
-
-class _Node:
-    """Everything a state holds, never changed once made (so cloning a state copies nothing);
-    ``memo`` keeps what was computed for it (the player to act, legal ids, chance outcomes)."""
-
-    __slots__ = ("bases", "last", "memo", "origin", "placed", "player", "previous", "setup", "state")
-
-    def __init__(
-        self,
-        setup: _Setup,
-        state: State,
-        placed: tuple[int, ...] = (),
-        last: _Move | None = None,
-        origin: _Origin | None = None,
-        previous: tuple[float, ...] | None = None,
-        bases: tuple[float, ...] | None = None,
-    ) -> None:
-        self.setup = setup
-        self.state = state
-        self.placed = placed
-        """Shuffled ring being laid out: table indices of the islands placed after Hochland."""
-        self.last = last
-        """The last action applied (the history, as a linked list)."""
-        self.origin = origin
-        """For a resampled state: the history before the resample."""
-        self.previous = previous
-        """``reward="step"``: the utilities at the last state that was not a chance node, before this one."""
-        self.bases = bases
-        """``reward="turn"``: each seat's utility when he last decided."""
-        self.memo: dict[Any, Any] = {}
-        player = engine.current_player(state)
-        self.player: int = _TERMINAL if player is None else _CHANCE if player == engine.CHANCE else player
-        """The seat to act, ``PlayerId.CHANCE`` or ``PlayerId.TERMINAL`` (pyspiel's numbers)."""
-
-    def __deepcopy__(self, memo: object) -> _Node:
-        return self
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled flat: a linked list as deep as the game would exhaust pickle's recursion.
-        moves = [(move.before, move.action, move.after) for move in self.moves()]
-        return _restore, (self.setup, self.state, self.placed, moves, self.origin, self.previous, self.bases)
-
-    def moves(self) -> list[_Move]:
-        """The actions applied since the start (or the resample), in order."""
-        moves = []
-        move = self.last
-        while move is not None:
-            moves.append(move)
-            move = move.previous
-        moves.reverse()
-        return moves
-
-    def record(self, player: int | None) -> tuple[str, ...]:
-        """The game so far as ``player`` (a seat, or ``None``) saw it, one action a line."""
-        lines = list(self.origin.records[self.state.players if player is None else player]) if self.origin else []
-        lines += [str(seen(move.before, move.action, move.after, player)) for move in self.moves()]
-        return tuple(lines)
-
-    def rounds(self) -> Rounds:
-        """The public facts of each round so far (:func:`meuterer.views.update_rounds`)."""
-        pending = []
-        move = self.last
-        while move is not None and move.rounds is None:
-            pending.append(move)
-            move = move.previous
-        if move is not None and move.rounds is not None:
-            rounds = move.rounds
-        elif self.origin is not None:
-            rounds = self.origin.rounds
-        else:
-            rounds = update_rounds((), pending[-1].before if pending else self.state)
-        for move in reversed(pending):
-            rounds = move.rounds = update_rounds(rounds, move.after)
-        return rounds
-
-
-def _restore(
-    setup: _Setup,
-    state: State,
-    placed: tuple[int, ...],
-    moves: list[tuple[State, Action, State]],
-    origin: _Origin | None,
-    previous: tuple[float, ...] | None,
-    bases: tuple[float, ...] | None,
-) -> _Node:
-    last = None
-    for before, action, after in moves:
-        last = _Move(last, before, action, after)
-    return _Node(setup, state, placed, last, origin, previous, bases)
 
 
 class MeutererGame(pyspiel.Game):  # type: ignore[misc]
@@ -672,67 +426,6 @@ def resample(state: MeutererState, player: int, rng: random.Random) -> MeutererS
 def resampler(rng: random.Random) -> Callable[[MeutererState, int], MeutererState]:
     """A resampling function for ``ISMCTSBot.set_resampler`` that draws with ``rng`` (reproducible)."""
     return lambda state, player: resample(state, player, rng)
-
-
-class _Observer:
-    """A pyspiel Python observer (``tensor``, ``dict``, ``set_from``, ``string_from``)."""
-
-    def __init__(self, game: MeutererGame, iig_obs_type: Any, params: Mapping[str, Any] | None) -> None:
-        if params:
-            raise ValueError(f"observation parameters are not supported, got {dict(params)}")
-        if iig_obs_type is None:
-            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
-        private = iig_obs_type.private_info
-        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            raise ValueError("observations include the public information and at most one player's own")
-        self._public = bool(iig_obs_type.public_info)
-        self._private = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        self._recall = bool(iig_obs_type.perfect_recall)
-        layout = game.observation_layout
-        if not self._public:
-            layout = layout.subset(PRIVATE_PIECES if self._private else ())
-        self._layout = layout
-        self._history = game.history_layout if self._recall and self._public else None
-        self._kind = (self._public, self._private, self._recall)
-        size = layout.size + (self._history.size if self._history else 0)
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {name: self.tensor[part] for name, part in layout.slices.items()}
-        if self._history:
-            offset = layout.size
-            for name, part in self._history.slices.items():
-                self.dict[name] = self.tensor[offset + part.start : offset + part.stop]
-
-    def _view(self, state: MeutererState, player: int) -> PlayerView:
-        return view(state.meuterer_state, player if self._private else None)
-
-    def set_from(self, state: MeutererState, player: int) -> None:
-        """Write what ``player`` observes into :attr:`tensor` (remembered per state and player)."""
-        memo = state._node.memo
-        key = ("tensor", self._kind, player if self._private else None)
-        values: np.ndarray | None = memo.get(key)
-        if values is None:
-            values = np.empty(len(self.tensor), np.float32)
-            size = self._layout.size
-            if size:
-                values[:size] = self._layout.vector(self._view(state, player))
-            if self._history:
-                rounds = memo.get("rounds tensor")
-                if rounds is None:  # public: the same for every player
-                    rounds = memo["rounds tensor"] = np.array(self._history.vector(state.public_rounds()), np.float32)
-                values[size:] = rounds
-            memo[key] = values
-        self.tensor[:] = values
-
-    def string_from(self, state: MeutererState, player: int) -> str:
-        """What ``player`` observes as text; with perfect recall, followed by his record."""
-        v = self._view(state, player)
-        text = observation_text(v) if self._public else private_text(v)
-        if not self._recall:
-            return text
-        lines = state.record(player if self._private else None)
-        if not self._public:  # only what he saw differently from a spectator
-            lines = tuple(mine for mine, public in zip(lines, state.record(None), strict=True) if mine != public)
-        return text + f"history ({len(lines)} actions):\n" + "".join(line + "\n" for line in lines)
 
 
 if SHORT_NAME not in pyspiel.registered_names():
