@@ -71,10 +71,13 @@ def test_the_harness_catches_a_changed_rule_with_a_minimal_counterexample() -> N
     error = caught.value
     shown = error.actions[: error.step]
     assert error.what in {"public view", "scores", "legal actions"}
-    # The shortest games that show it: the deal, the offer, phase 2 with a mutineer, the supports.
+    # Shrunk to the first round: the deal, the offer, phase 2 with a mutineer, the supports.
+    # (How short depends on the stream hypothesis draws, which mixes in constants from the
+    # modules imported before: 45 actions alone, 79 after other test files.)
     assert any(a.endswith("role mutineer") for a in shown)
     assert shown[-1].split()[1] == "support"
-    assert len(shown) <= 45, shown
+    assert [a.split()[1] for a in shown].count("offer") == 1, shown
+    assert len(shown) <= 100, shown
     assert "differs after" in str(error) and shown[-1] in str(error)
     assert not error.bounded and f"shrunk in {error.shrink_seconds:.1f} s" in str(error)
 
