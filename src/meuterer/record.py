@@ -35,11 +35,11 @@ from meuterer.engine import apply, is_terminal, new_game, winners
 from meuterer.errors import FormatError, MeutererError, SetupError
 from meuterer.game import Game
 from meuterer.rules import Rules
-from meuterer.serialize import converter, has_lone_surrogate, parse_json, state_digest, structure
+from meuterer.serialize import converter, state_digest, structure
 from meuterer.state import State
 from meuterer.textio import PENDING_WRITES as PENDING_WRITES  # re-exported: record was their home
 from meuterer.textio import display as display
-from meuterer.textio import expect, list_of, read_text, some
+from meuterer.textio import expect, has_lone_surrogate, list_of, parse_json, read_text, some
 from meuterer.textio import write_text_atomic as write_text_atomic
 
 FORMAT_NAME = "meuterer-record"
