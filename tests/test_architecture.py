@@ -30,7 +30,7 @@ FLOORS: dict[int, tuple[str, ...]] = {
     5: ("views", "game", "encoding", "fast.observation"),
     6: ("record", "redact", "agents", "referee", "fast", "fast.play", "vector", "envcore"),
     7: (
-        *("openspiel", "pettingzoo", "gym", "vector.env", "tournament", "svg", "svg_parts"),
+        *("openspiel", "pettingzoo", "gym", "gym_seeding", "vector.env", "tournament", "svg", "svg_parts"),
         *("viewer", "testing", "corpus", "narrate", "diagram", "conform"),
     ),
     8: ("cli", "__main__", "bench", "server"),
