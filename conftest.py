@@ -44,6 +44,7 @@ _OPTIONAL = {
     "src/meuterer/openspiel": ("pyspiel",),
     "src/meuterer/pettingzoo.py": ("pettingzoo",),
     "src/meuterer/gym.py": ("gymnasium",),
+    "src/meuterer/gym_seeding.py": ("gymnasium",),
     "src/meuterer/envcore.py": ("numpy",),
     "src/meuterer/vector": ("numpy",),
     "src/meuterer/vector/env.py": ("numpy", "gymnasium"),

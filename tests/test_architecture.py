@@ -3,6 +3,8 @@ functions, under ``TYPE_CHECKING`` and in ``try``. Every module imports only mod
 floor or below, the ``meuterer`` modules import one another without a cycle, the cursor of
 ``meuterer.fast`` moves the reference itself (it reads the engine and the machine, no rule
 function of its own), and no environment adapter imports another (they share ``envcore``).
+No module outgrows 450 lines and no class 200 unless the "Size exceptions" of the docs list
+it, and every listed one is really over.
 
 Pictures hang off the objects by registration (:func:`meuterer.svg.register_pictures`), so the
 core never reaches up to draw itself.
@@ -22,7 +24,7 @@ import meuterer
 PACKAGE = Path(meuterer.__file__).parent
 
 FLOORS: dict[int, tuple[str, ...]] = {
-    0: ("cards", "islands", "errors", "_version", "_cache"),
+    0: ("cards", "islands", "errors", "_version", "_cache", "textio"),
     1: ("rules", "actions", "state"),
     2: ("phases", "rulings"),
     3: ("machine", "invariants", "serialize"),
@@ -30,7 +32,7 @@ FLOORS: dict[int, tuple[str, ...]] = {
     5: ("views", "game", "encoding", "fast.observation"),
     6: ("record", "redact", "agents", "referee", "fast", "fast.play", "vector", "envcore"),
     7: (
-        *("openspiel", "pettingzoo", "gym", "vector.env", "tournament", "svg"),
+        *("openspiel", "pettingzoo", "gym", "gym_seeding", "vector.env", "tournament", "svg", "svg_parts"),
         *("viewer", "testing", "corpus", "narrate", "diagram", "conform"),
     ),
     8: ("cli", "__main__", "bench", "server"),
@@ -232,3 +234,136 @@ def test_the_floor_table_is_the_one_in_the_docs() -> None:
         for name in names:
             shown = name.replace(".", "/") if name in ("fast.engine", "fast.play", "fast.observation") else name
             assert shown in block, f"{name} is not on floor {floor} in docs/architecture.md"
+
+
+# Sizes ------------------------------------------------------------------------------------
+
+MODULE_LIMIT = 450
+"""The most lines a module of ``src/meuterer`` may have unless docs/architecture.md lists it."""
+CLASS_LIMIT = 200
+"""The most lines a class may have (``class`` to its last line, by ``ast``) unless listed."""
+ARCHITECTURE = Path(__file__).parents[1] / "docs" / "architecture.md"
+
+
+def class_sizes(module: str, source: str) -> dict[str, int]:
+    """Each class of ``source`` (the text of the module shown as ``module``, e.g.
+    ``server/table``) by name (``server/table.Table``, a nested one ``m.Outer.Inner``),
+    with its lines from ``class`` to its last line."""
+    found: dict[str, int] = {}
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                name = f"{prefix}.{child.name}"
+                if isinstance(child, ast.ClassDef):
+                    assert child.end_lineno is not None
+                    found[name] = child.end_lineno - child.lineno + 1
+                visit(child, name)
+            else:
+                visit(child, prefix)
+
+    visit(ast.parse(source), module)
+    return found
+
+
+def sizes(root: Path = PACKAGE) -> tuple[dict[str, int], dict[str, int]]:
+    """The lines of every module under ``root`` (by path, ``server/app.py``) and of every
+    class (see :func:`class_sizes`)."""
+    module_lines: dict[str, int] = {}
+    class_lines: dict[str, int] = {}
+    for path in sorted(root.rglob("*.py")):
+        name = path.relative_to(root).as_posix()
+        source = path.read_text(encoding="utf-8")
+        module_lines[name] = len(source.splitlines())
+        class_lines.update(class_sizes(name.removesuffix(".py"), source))
+    return module_lines, class_lines
+
+
+def size_exceptions(doc: str) -> tuple[list[str], list[str]]:
+    """The names listed under "Modules:" and "Classes:" in the "## Size exceptions" section
+    of ``doc`` (each entry a bullet ``- `name` (~lines): reason``; the figure is not read)."""
+    assert "\n## Size exceptions\n" in doc, "docs/architecture.md has no '## Size exceptions' section"
+    section = doc.split("\n## Size exceptions\n", 1)[1].split("\n## ", 1)[0]
+    lists: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in section.splitlines():
+        if line in ("Modules:", "Classes:"):
+            current = lists.setdefault(line, [])
+        elif line.startswith("- ") and current is not None:
+            name = line[2:].split("`")
+            assert line.startswith("- `") and len(name) >= 3, (
+                f"a size exception is '- `name` (~lines): why', got {line!r}"
+            )
+            current.append(name[1])
+    assert set(lists) == {"Modules:", "Classes:"}, "the section needs a 'Modules:' list and a 'Classes:' list"
+    return lists["Modules:"], lists["Classes:"]
+
+
+def test_the_size_exceptions_are_read_from_both_lists() -> None:
+    doc = textwrap.dedent(
+        """
+        ## Size exceptions
+
+        Text, with - a dash.
+
+        Modules:
+
+        - `server/app.py` (~792): the routes
+          and the hub.
+        - `testing.py` (~457): the kit.
+
+        Classes:
+
+        - `server/table.Table` (~311): one table.
+
+        ## Next
+        - `not/this.py` (~900): another section.
+        """
+    )
+    assert size_exceptions(doc) == (["server/app.py", "testing.py"], ["server/table.Table"])
+    with pytest.raises(AssertionError, match="'Classes:' list"):
+        size_exceptions(doc.replace("Classes:", "Types:"))
+
+
+def test_classes_are_measured_from_class_to_their_last_line() -> None:
+    source = "class A:\n    x = 1\n\n    class B:\n        y = 2\n\n\ndef f():\n    class C:\n        pass\n"
+    assert class_sizes("m", source) == {"m.A": 5, "m.A.B": 2, "m.f.C": 2}
+
+
+def test_every_module_and_class_over_the_limit_is_a_listed_exception() -> None:
+    module_lines, class_lines = sizes()
+    modules_listed, classes_listed = size_exceptions(ARCHITECTURE.read_text(encoding="utf-8"))
+    problems = [
+        f"module {name} has {lines} lines (at most {MODULE_LIMIT}): split it along a seam"
+        f" (a cohesive part into a module of its own, re-exported where users import it), or,"
+        f" if it must stay whole, add '- `{name}` (~{lines}): why' under 'Modules:'"
+        for name, lines in sorted(module_lines.items())
+        if lines > MODULE_LIMIT and name not in modules_listed
+    ]
+    problems += [
+        f"class {name} has {lines} lines (at most {CLASS_LIMIT}): move helpers out of it (module"
+        f" functions or a small helper class), or, if it must stay whole, add '- `{name}` (~{lines}): why'"
+        f" under 'Classes:'"
+        for name, lines in sorted(class_lines.items())
+        if lines > CLASS_LIMIT and name not in classes_listed
+    ]
+    assert not problems, "docs/architecture.md, '## Size exceptions':\n" + "\n".join(problems)
+
+
+def test_every_listed_size_exception_is_still_over_the_limit() -> None:
+    module_lines, class_lines = sizes()
+    modules_listed, classes_listed = size_exceptions(ARCHITECTURE.read_text(encoding="utf-8"))
+    stale = [
+        f"module {name}: " + (f"{module_lines[name]} lines now" if name in module_lines else "no such module")
+        for name in modules_listed
+        if module_lines.get(name, 0) <= MODULE_LIMIT
+    ]
+    stale += [
+        f"class {name}: " + (f"{class_lines[name]} lines now" if name in class_lines else "no such class")
+        for name in classes_listed
+        if class_lines.get(name, 0) <= CLASS_LIMIT
+    ]
+    assert not stale, (
+        "docs/architecture.md, '## Size exceptions' lists what is not over the limit any more"
+        f" ({MODULE_LIMIT} lines a module, {CLASS_LIMIT} a class): remove these entries:\n" + "\n".join(stale)
+    )

@@ -56,8 +56,6 @@ from typing import Any, Final
 try:
     import gymnasium
     import numpy as np
-    from gymnasium import spaces
-    from gymnasium.utils import seeding
 except ImportError as error:  # pragma: no cover - without the extra
     raise ImportError(f"meuterer.gym needs Gymnasium: pip install 'meuterer[gym]' ({error})") from error
 
@@ -78,6 +76,7 @@ from meuterer.envcore import (
 )
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.fast import FastGame
+from meuterer.gym_seeding import Actions, SeededWhenRead
 from meuterer.rules import Rules
 from meuterer.state import State, Step
 from meuterer.views import Layout, PlayerView, observation_layout, observation_text, view
@@ -110,52 +109,6 @@ def observe(layout: Layout[PlayerView], v: PlayerView, observation: str) -> np.n
     return np.array(layout.encode(v), np.float32)
 
 
-class _SeededWhenRead:
-    """Gymnasium's ``_np_random`` made when first read: a seeded reset (or ``seed``) keeps
-    the seed in ``_np_seed``, and the generator is made from it on the first read of
-    ``np_random`` (or ``_np_random``, as Gymnasium's checker reads it). Making a NumPy
-    generator (a SeedSequence, a PCG64) costs as much as several steps of the game, and
-    most episodes never draw from it; nothing can draw from it before it is read, so it is
-    the generator seeding would have made, in the same state."""
-
-    _np_seed: int | None = None
-    _np_generator: np.random.Generator | None = None
-
-    @property
-    def _np_random(self) -> np.random.Generator | None:
-        seed = self._np_seed
-        if seed is not None:
-            self._np_seed = None
-            self._np_generator, _ = seeding.np_random(seed)
-        return self._np_generator
-
-    @_np_random.setter
-    def _np_random(self, value: np.random.Generator | None) -> None:
-        self._np_seed = None
-        self._np_generator = value
-
-
-class _Actions(_SeededWhenRead, spaces.Discrete):  # type: ignore[misc]  # a property for its attribute
-    """``Discrete(n)`` whose :meth:`seed` with an int keeps it and makes the generator from
-    it when ``np_random`` is first read (the same generator, in the same state, as
-    ``Discrete.seed`` makes at once): the environment seeds its action space at every
-    seeded reset, and few ever sample from it.
-
-    >>> space, plain = _Actions(5), spaces.Discrete(5)
-    >>> space.seed(3) == plain.seed(3), space == plain
-    (True, True)
-    >>> [int(space.sample()) for _ in range(6)] == [int(plain.sample()) for _ in range(6)]
-    True
-    """
-
-    def seed(self, seed: int | None = None) -> int:
-        """As ``Space.seed``: ``seed``'s generator (made when first read), or a random one for ``None``."""
-        if type(seed) is int and seed >= 0:
-            self._np_seed = seed
-            return seed  # a SeedSequence's entropy is its int seed
-        return super().seed(seed)
-
-
 def _policy(spec: Any) -> Policy:
     if isinstance(spec, str):
         from meuterer.agents import make_agent
@@ -169,7 +122,79 @@ def _policy(spec: Any) -> Policy:
     raise SetupError(f"an opponent is an agent name, an agent or a callable policy, got {spec!r}")
 
 
-class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
+class _Episode:
+    """The learner's episode as :class:`MeutererEnv` keeps it: his legal ids and mask, his
+    utility, observation and info, and the seats the game plays itself."""
+
+    players: int
+    seat: int
+    utility: str
+    _game: FastGame
+    _legal_ids: LegalIds
+    _observe: Any
+    _moves: dict[int, int] | None
+    _mask: np.ndarray | None
+    _utility_scores: tuple[int, ...] | None
+    _utility_over: bool
+    _utilities: tuple[float, ...]
+    _opponent_rngs: list[random.Random]
+    _blind: list[bool]
+    _seat_rngs: tuple[int, list[random.Random], list[random.Random | None]]
+
+    def _legal(self) -> dict[int, int]:
+        # The learner's legal ids, each with the place of its action in the game's legal list.
+        moves = self._moves
+        if moves is None:
+            game = self._game
+            entry = game.read(self._legal_ids, game.legal_actions())
+            moves, self._mask = entry[0], entry[1]
+            self._moves = moves
+        return moves
+
+    def _utility(self) -> float:
+        # The learner's utility (the core's, worked out again only when the scores or the end change).
+        game = self._game
+        scores, over = game.scores, game.step is _OVER
+        if over is not self._utility_over or scores != self._utility_scores:
+            self._utility_scores, self._utility_over = scores, over
+            self._utilities = score_utilities(scores, over, self.utility)
+        return self._utilities[self.seat]
+
+    def _blind_seats(self) -> list[random.Random | None]:
+        # Each seat's generator if a blind opponent plays it (the game plays those
+        # seats itself, as RandomAgent.act, without a view), else None (the learner, and the
+        # opponents that read a view). Kept with the seat and the generators' list it was
+        # worked out for, and worked out again when either changes.
+        seat, rngs = self.seat, self._opponent_rngs
+        known = self._seat_rngs
+        if known[0] == seat and known[1] is rngs:
+            return known[2]
+        seats: list[random.Random | None] = [None] * self.players
+        for which, (rng, blind) in enumerate(zip(rngs, self._blind, strict=True)):
+            if blind:
+                seats[which if which < seat else which + 1] = rng
+        self._seat_rngs = (seat, rngs, seats)
+        return seats
+
+    def _observation(self) -> np.ndarray:
+        # The learner's observation, read straight off the state (the declared layout's).
+        return self._game.read(self._observe, self.seat)
+
+    def _current_mask(self) -> np.ndarray:
+        # The learner's legal ids as booleans (worked out on first demand after each move).
+        mask = self._mask
+        if mask is None:
+            self._legal()
+            mask = self._mask
+            assert mask is not None
+        return mask
+
+    def _info(self) -> dict[str, Any]:
+        # (written out in step too)
+        return {"action_mask": self._current_mask().copy(), "seat": self.seat, "scores": self._game.scores}
+
+
+class MeutererEnv(_Episode, SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
     """Meuterer for one learning seat against ``opponents`` (see the module's documentation)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
@@ -195,20 +220,7 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
         self.rules: Rules = self._initial.rules
         """The rule set."""
         self.players = players
-        check_choice("reward", reward, ("step", "terminal"))
-        check_choice("utility", utility, tuple(UTILITIES))
-        check_choice("illegal", illegal, ("end", "raise"))
-        if not (seat in ("rotate", "random") or (type(seat) is int and 0 <= seat < players)):
-            raise SetupError(f"seat must be a seat from 0 to {players - 1}, 'rotate' or 'random', got {seat!r}")
-        if render_mode is not None and not isinstance(render_mode, str):
-            raise TypeError(f"render_mode is ansi, human or None, got {type(render_mode).__name__}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            # as Gymnasium's own environments do: accepted with a warning (Stable-Baselines3's
-            # make_vec_env asks every environment for "rgb_array")
-            gymnasium.logger.warn(f"render_mode {render_mode!r} is not one of ansi, human: render() will return None")
-        specs = list(opponents) if isinstance(opponents, list | tuple) else [opponents] * (players - 1)
-        if len(specs) != players - 1:
-            raise SetupError(f"{players - 1} opponents are needed, got {len(specs)}")
+        specs = _check_arguments(players, opponents, seat, reward, utility, illegal, render_mode)
         self._opponent_specs = specs
         self._policies = [_policy(spec) for spec in specs]
         # Opponents that read no view (uniformly random ones) get none built.
@@ -231,7 +243,7 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
         # the learner's observation, read straight off the state into this environment's
         # own scratch arrays (encoded as Layout.encode_values)
         self._observe = observer(self.layout, observation, self.rules)
-        self.action_space = _Actions(self.ids.num_actions)
+        self.action_space = Actions(self.ids.num_actions)
         self._legal_ids = LegalIds(self.ids)
         self._game = FastGame(self._initial)
         self._moves: dict[int, int] | None = None
@@ -265,7 +277,7 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
         if options and "state" in options:
             start = loadable(options["state"], self.players, self.rules)
         if type(seed) is int and seed >= 0:
-            # Gymnasium's seeding of np_random, the generator made when first read (_SeededWhenRead)
+            # Gymnasium's seeding of np_random, the generator made when first read (SeededWhenRead)
             super().reset(options=options)
             self._np_seed, self._np_random_seed = seed, seed  # a SeedSequence's entropy is its int seed
         else:
@@ -325,12 +337,7 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal action ids as booleans (sb3-contrib's ``MaskablePPO`` asks for this)."""
-        mask = self._mask
-        if mask is None:
-            self._legal()
-            mask = self._mask
-            assert mask is not None
-        return mask.copy()
+        return self._current_mask().copy()
 
     def render(self) -> str | None:
         """The learner's view as text: returned (``"ansi"``) or printed (``"human"``)."""
@@ -369,25 +376,6 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
         """
         return self.reset(seed=seed, options={"state": state})
 
-    def _legal(self) -> dict[int, int]:
-        # The learner's legal ids, each with the place of its action in the game's legal list.
-        moves = self._moves
-        if moves is None:
-            game = self._game
-            entry = game.read(self._legal_ids, game.legal_actions())
-            moves, self._mask = entry[0], entry[1]
-            self._moves = moves
-        return moves
-
-    def _utility(self) -> float:
-        # The learner's utility (the core's, worked out again only when the scores or the end change).
-        game = self._game
-        scores, over = game.scores, game.step is _OVER
-        if over is not self._utility_over or scores != self._utility_scores:
-            self._utility_scores, self._utility_over = scores, over
-            self._utilities = score_utilities(scores, over, self.utility)
-        return self._utilities[self.seat]
-
     def _advance(self) -> None:
         """Play chance and the opponents (chance drawn from the dealer's generator as the
         reference's sample_chance draws it) until the learner is to decide or the game is
@@ -407,34 +395,26 @@ class MeutererEnv(_SeededWhenRead, gymnasium.Env[np.ndarray, np.int64]):
             game.apply(self._policies[which](view(game.state, player), legal, self._opponent_rngs[which]))
             game.play_random(chance, blind)
 
-    def _blind_seats(self) -> list[random.Random | None]:
-        # Each seat's generator if a blind opponent plays it (the game plays those
-        # seats itself, as RandomAgent.act, without a view), else None (the learner, and the
-        # opponents that read a view). Kept with the seat and the generators' list it was
-        # worked out for, and worked out again when either changes.
-        seat, rngs = self.seat, self._opponent_rngs
-        known = self._seat_rngs
-        if known[0] == seat and known[1] is rngs:
-            return known[2]
-        seats: list[random.Random | None] = [None] * self.players
-        for which, (rng, blind) in enumerate(zip(rngs, self._blind, strict=True)):
-            if blind:
-                seats[which if which < seat else which + 1] = rng
-        self._seat_rngs = (seat, rngs, seats)
-        return seats
 
-    def _observation(self) -> np.ndarray:
-        # The learner's observation, read straight off the state (the declared layout's).
-        return self._game.read(self._observe, self.seat)
-
-    def _info(self) -> dict[str, Any]:
-        # (written out in step too)
-        mask = self._mask
-        if mask is None:
-            self._legal()
-            mask = self._mask
-            assert mask is not None
-        return {"action_mask": mask.copy(), "seat": self.seat, "scores": self._game.scores}
+def _check_arguments(
+    players: int, opponents: Any, seat: int | str, reward: str, utility: str, illegal: str, render_mode: str | None
+) -> list[Any]:
+    """Refuse :class:`MeutererEnv`'s arguments as its documentation says; the opponents' specs."""
+    check_choice("reward", reward, ("step", "terminal"))
+    check_choice("utility", utility, tuple(UTILITIES))
+    check_choice("illegal", illegal, ("end", "raise"))
+    if not (seat in ("rotate", "random") or (type(seat) is int and 0 <= seat < players)):
+        raise SetupError(f"seat must be a seat from 0 to {players - 1}, 'rotate' or 'random', got {seat!r}")
+    if render_mode is not None and not isinstance(render_mode, str):
+        raise TypeError(f"render_mode is ansi, human or None, got {type(render_mode).__name__}")
+    if render_mode is not None and render_mode not in MeutererEnv.metadata["render_modes"]:
+        # as Gymnasium's own environments do: accepted with a warning (Stable-Baselines3's
+        # make_vec_env asks every environment for "rgb_array")
+        gymnasium.logger.warn(f"render_mode {render_mode!r} is not one of ansi, human: render() will return None")
+    specs = list(opponents) if isinstance(opponents, list | tuple) else [opponents] * (players - 1)
+    if len(specs) != players - 1:
+        raise SetupError(f"{players - 1} opponents are needed, got {len(specs)}")
+    return specs
 
 
 def _is_random(policy: Policy) -> bool:

@@ -162,7 +162,78 @@ class _Iterator(AECOrderEnforcingIterator):  # type: ignore[misc]
         return agent
 
 
-class raw_env(AECEnv):  # type: ignore[misc]
+def _check_rendering(players: int, render_mode: str | None, render_view: str | None) -> None:
+    """Refuse a render mode or a render view that :class:`raw_env` does not know."""
+    modes = raw_env.metadata["render_modes"]
+    if render_mode is not None and render_mode not in modes:
+        raise SetupError(f"render_mode must be one of {modes} or None, got {render_mode!r}")
+    names = [f"player_{seat}" for seat in range(players)] if players in (3, 4) else []
+    if render_view not in (None, "current", *names):
+        raise SetupError(f"render_view must be None, 'current' or an agent name, got {render_view!r}")
+
+
+class _Moves(AECEnv):  # type: ignore[misc]
+    """What :class:`raw_env` does between its API calls: the legal ids, the chance steps, and
+    an action other than a legal id checked, refused or ending the game."""
+
+    _moves: dict[int, int] | None
+    _observed: dict[str, dict[str, Any]]
+    infos: dict[str, dict[str, Any]]
+
+    def _legal(self) -> dict[int, int]:
+        # Each legal id and the place of its action in the game's legal list (and the int8
+        # mask of the ids).
+        moves = self._moves
+        if moves is None:
+            game = self._game
+            entry = game.read(self._legal_ids, game.legal_actions())
+            moves = self._moves = entry[0]
+            self._mask = entry[2]
+        return moves
+
+    def _chance(self) -> None:
+        # The chance steps, drawn from the environment's generator as the reference's
+        # sample_chance draws them.
+        self._game.play_random(self._rng, self._no_seats)  # chance only: no seat plays at random
+        self._moves = None
+        self._observed = {}
+
+    def _index(self, agent: str, action: Any) -> int | None:
+        # The place in the legal list of an action other than a plain int legal id: None
+        # is refused, other types converted; an id out of range or not legal is refused,
+        # or ends the game (illegal="terminate": then None).
+        if action is None:
+            raise TypeError(f"{agent} must act: an action id, not None (None is only for agents who are done)")
+        number = action if type(action) is int else as_action_id(action)
+        if not 0 <= number < self._num_actions:
+            raise IllegalActionError(
+                f"action id {number}", f"not in the action space of {agent}: ids are 0 to {self.ids.num_actions - 1}"
+            )
+        index = self._legal().get(number)
+        if index is None:
+            if self.illegal == "terminate":
+                self._terminate_illegal(agent)
+                return None
+            # The reference engine words the refusal (and leaves everything as it was).
+            state = self.game_state
+            engine.apply(state, self.ids.action(state, number))
+            raise AssertionError(f"the engine accepted action id {action}, which is not legal")  # pragma: no cover
+        return index
+
+    def _terminate_illegal(self, agent: str) -> None:
+        # What pettingzoo.utils.wrappers.TerminateIllegalWrapper does.
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.infos = {name: {} for name in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = -1.0
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+
+class raw_env(_Moves):
     """Meuterer for ``players`` seats under ``rules``, ``first_captain`` captain in round 1."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -185,12 +256,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         check_choice("illegal", illegal, ("raise", "terminate"))
         self.illegal = illegal
         """``"raise"``: an illegal action raises; ``"terminate"``: it ends the game, reward -1 for its player."""
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise SetupError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        _check_rendering(players, render_mode, render_view)
         self.render_mode = render_mode
-        names = [f"player_{seat}" for seat in range(players)] if players in (3, 4) else []
-        if render_view not in (None, "current", *names):
-            raise SetupError(f"render_view must be None, 'current' or an agent name, got {render_view!r}")
         self.render_view = render_view
         """Whose view :meth:`render` shows: ``None`` a spectator's, ``"current"`` the agent to act's, or an agent's."""
         self._initial = engine.new_game(players, first_captain, rules)
@@ -242,17 +309,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
         """The engine's state (after any chance steps)."""
         return self._game.state
 
-    def _legal(self) -> dict[int, int]:
-        # Each legal id and the place of its action in the game's legal list (and the int8
-        # mask of the ids).
-        moves = self._moves
-        if moves is None:
-            game = self._game
-            entry = game.read(self._legal_ids, game.legal_actions())
-            moves = self._moves = entry[0]
-            self._mask = entry[2]
-        return moves
-
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent``."""
         return self.observation_spaces[agent]
@@ -260,13 +316,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """The action space of ``agent``."""
         return self.action_spaces[agent]
-
-    def _chance(self) -> None:
-        # The chance steps, drawn from the environment's generator as the reference's
-        # sample_chance draws them.
-        self._game.play_random(self._rng, self._no_seats)  # chance only: no seat plays at random
-        self._moves = None
-        self._observed = {}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; ``seed`` reseeds the generator that plays chance.
@@ -342,40 +391,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[game.to_act]
         if self.render_mode == "human":
             self.render()
-
-    def _index(self, agent: str, action: Any) -> int | None:
-        # The place in the legal list of an action other than a plain int legal id: None
-        # is refused, other types converted; an id out of range or not legal is refused,
-        # or ends the game (illegal="terminate": then None).
-        if action is None:
-            raise TypeError(f"{agent} must act: an action id, not None (None is only for agents who are done)")
-        number = action if type(action) is int else as_action_id(action)
-        if not 0 <= number < self._num_actions:
-            raise IllegalActionError(
-                f"action id {number}", f"not in the action space of {agent}: ids are 0 to {self.ids.num_actions - 1}"
-            )
-        index = self._legal().get(number)
-        if index is None:
-            if self.illegal == "terminate":
-                self._terminate_illegal(agent)
-                return None
-            # The reference engine words the refusal (and leaves everything as it was).
-            state = self.game_state
-            engine.apply(state, self.ids.action(state, number))
-            raise AssertionError(f"the engine accepted action id {action}, which is not legal")  # pragma: no cover
-        return index
-
-    def _terminate_illegal(self, agent: str) -> None:
-        # What pettingzoo.utils.wrappers.TerminateIllegalWrapper does.
-        EnvLogger.warn_on_illegal_move()
-        self._cumulative_rewards[agent] = 0.0
-        self.terminations = dict.fromkeys(self.agents, True)
-        self.truncations = dict.fromkeys(self.agents, True)
-        self.infos = {name: {} for name in self.agents}
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.rewards[agent] = -1.0
-        self._accumulate_rewards()
-        self._deads_step_first()
 
     def observe(self, agent: str) -> dict[str, Any]:
         """``agent``'s view as an observation, and the mask of his legal action ids (built

@@ -24,10 +24,7 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import tempfile
 from collections.abc import Sequence
-from pathlib import Path
 from typing import IO, Any
 
 import attrs
@@ -38,8 +35,12 @@ from meuterer.engine import apply, is_terminal, new_game, winners
 from meuterer.errors import FormatError, MeutererError, SetupError
 from meuterer.game import Game
 from meuterer.rules import Rules
-from meuterer.serialize import converter, has_lone_surrogate, parse_json, state_digest, structure
+from meuterer.serialize import converter, state_digest, structure
 from meuterer.state import State
+from meuterer.textio import PENDING_WRITES as PENDING_WRITES  # re-exported: record was their home
+from meuterer.textio import display as display
+from meuterer.textio import expect, has_lone_surrogate, list_of, parse_json, read_text, some
+from meuterer.textio import write_text_atomic as write_text_atomic
 
 FORMAT_NAME = "meuterer-record"
 FORMAT_VERSION = 1
@@ -54,21 +55,6 @@ MAX_NAME_CHARS = 100
 """The longest seat name."""
 MAX_LIBRARY_CHARS = 200
 """The longest ``library`` text."""
-
-
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
-
-
-def display(text: str) -> str:
-    """``text`` safe to show on a terminal or a page: control characters (ANSI escape
-    sequences start with one) and bidirectional controls become visible ``\\x..`` /
-    ``\\u....`` escapes, so a seat name can neither move the cursor, recolour the
-    terminal nor reorder the text around it.
-
-    >>> print(display("Ann\\x1b[2J\\u202egnp.exe"))
-    Ann\\x1b[2J\\u202egnp.exe
-    """
-    return _UNSAFE.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text)
 
 
 @attrs.frozen
@@ -247,43 +233,6 @@ def write_record(game: Game, file: os.PathLike[str] | IO[str] | None = None, nam
     return text
 
 
-PENDING_WRITES: set[str] = set()
-"""The temporary files :func:`write_text_atomic` is writing now (a process stopped by a
-signal removes them before it ends)."""
-
-
-def write_text_atomic(path: str | os.PathLike[str], text: str, durable: bool = True) -> None:
-    """Write ``text`` to ``path`` so that it holds either its old content or all of
-    ``text``, never a part: a temporary file in the same directory, then a rename.
-    ``durable`` also waits for the disk before the rename (``fsync``)."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    PENDING_WRITES.add(temporary)
-    try:
-        os.chmod(temporary, _mode(target))
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-            if durable:
-                stream.flush()
-                os.fsync(stream.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    finally:
-        PENDING_WRITES.discard(temporary)
-
-
-def _mode(target: Path) -> int:
-    """The permissions of ``target`` if it exists, else those a new file gets (the umask's)."""
-    try:
-        return target.stat().st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0o022)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
 # Reading -------------------------------------------------------------------------------
 
 
@@ -295,37 +244,7 @@ def read_source(source: str | bytes | os.PathLike[str] | IO[str], what: str = "a
     """The text of ``source`` (text, UTF-8 bytes, a path or a text stream), at most
     :data:`MAX_RECORD_CHARS` characters; raises :class:`FormatError`, or :class:`TypeError`
     for any other kind of argument (``None``, a number, a dict...)."""
-    if isinstance(source, os.PathLike):
-        try:
-            with open(source, encoding="utf-8") as stream:
-                text = stream.read(MAX_RECORD_CHARS + 1)
-        except OSError as error:
-            raise FormatError("$", f"cannot read {os.fspath(source)!r}: {error.strerror}") from None
-        except UnicodeDecodeError as error:
-            raise FormatError("$", f"not UTF-8 text: {error}") from None
-    elif isinstance(source, bytes | bytearray | memoryview):
-        if len(source) > 4 * MAX_RECORD_CHARS:
-            raise FormatError("$", f"{what} is at most {MAX_RECORD_CHARS} characters")
-        try:
-            text = bytes(source).decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise FormatError("$", f"not UTF-8 text: {error}") from None
-    elif isinstance(source, str):
-        text = source
-    elif callable(getattr(source, "read", None)):
-        try:
-            text = source.read(MAX_RECORD_CHARS + 1)
-        except UnicodeDecodeError as error:
-            raise FormatError("$", f"not UTF-8 text: {error}") from None
-        except OSError as error:
-            raise FormatError("$", f"cannot read the stream: {error}") from None
-        if not isinstance(text, str):
-            raise FormatError("$", f"expected a text stream, got {type(text).__name__} from it")
-    else:
-        raise TypeError(f"{what} is read from text, bytes, a path or a text stream, not {type(source).__name__}")
-    if len(text) > MAX_RECORD_CHARS:
-        raise FormatError("$", f"{what} is at most {MAX_RECORD_CHARS} characters")
-    return text
+    return read_text(source, MAX_RECORD_CHARS, what)
 
 
 def parse_source(source: str | bytes | os.PathLike[str] | IO[str], what: str = "a record") -> object:
@@ -340,42 +259,6 @@ def parse_source(source: str | bytes | os.PathLike[str] | IO[str], what: str = "
             hint = f"; a str is read as JSON text: to read the file, pass pathlib.Path({stripped[:100]!r})"
             raise FormatError(error.path, error.message + hint) from None
         raise
-
-
-def _expect(data: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
-    value = data[key]
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise FormatError(f"$.{key}", f"expected {what}, got {_shown(value)}")
-    return value
-
-
-def _shown(value: object) -> str:
-    """At most 60 characters of ``value`` as JSON (never the whole of a huge value)."""
-    if isinstance(value, str):
-        return json.dumps(value[:60])[:60]
-    if isinstance(value, list | dict):
-        return f"a JSON {'array' if isinstance(value, list) else 'object'} of {len(value)} entries"
-    return json.dumps(value)[:60]
-
-
-def _some(names: Sequence[str], most: int = 10) -> str:
-    """At most ``most`` of ``names`` (60 characters of each), and how many more there are.
-
-    >>> print(_some(["a", "b", "c"], most=2))
-    'a', 'b' and 1 more
-    """
-    shown = ", ".join(repr(name[:60]) for name in names[:most])
-    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
-
-
-def _list_of(data: dict[str, Any], key: str, kind: type, what: str, limit: int) -> list[Any]:
-    values: list[Any] = _expect(data, key, list, f"a list of {what}")
-    if len(values) > limit:
-        raise FormatError(f"$.{key}", f"at most {limit} entries, got {len(values)}")
-    for index, value in enumerate(values):
-        if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-            raise FormatError(f"$.{key}[{index}]", f"expected {what}, got {_shown(value)}")
-    return values
 
 
 @attrs.frozen
@@ -403,29 +286,29 @@ def read_document(data: object, name: str, own: dict[str, bool], what: str = "a 
         raise FormatError("$", f"{what} is a JSON object, got {type(data).__name__}")
     unknown = sorted(set(data) - _COMMON_KEYS - set(own))
     if unknown:
-        raise FormatError("$", f"unknown key(s) {_some(unknown)}")
+        raise FormatError("$", f"unknown key(s) {some(unknown)}")
     missing = sorted((_COMMON_REQUIRED | {key for key, required in own.items() if required}) - set(data))
     if missing:
-        raise FormatError("$", f"missing key(s) {_some(missing)}")
-    fmt = _expect(data, "format", dict, "an object")
+        raise FormatError("$", f"missing key(s) {some(missing)}")
+    fmt = expect(data, "format", dict, "an object")
     if fmt.get("name") != name or set(fmt) != {"name", "version"}:
         raise FormatError("$.format", f'expected {{"name": "{name}", "version": {FORMAT_VERSION}}}')
     if fmt["version"] != FORMAT_VERSION or type(fmt["version"]) is not int:
         raise FormatError("$.format.version", f"this library reads version {FORMAT_VERSION}, got {fmt['version']!r}")
-    library = _expect(data, "library", str, "text") if "library" in data else "unknown"
+    library = expect(data, "library", str, "text") if "library" in data else "unknown"
     if len(library) > MAX_LIBRARY_CHARS:
         raise FormatError("$.library", f"at most {MAX_LIBRARY_CHARS} characters")
     rules = structure(data["rules"], Rules, "$.rules")
-    players = _list_of(data, "players", str, "a seat name", 4)
+    players = list_of(data, "players", str, "a seat name", 4)
     if len(players) not in (3, 4):
         raise FormatError("$.players", f"3 or 4 seats, got {len(players)}")
     for index, player in enumerate(players):
         if not 0 < len(player) <= MAX_NAME_CHARS:
             raise FormatError(f"$.players[{index}]", f"a name has 1 to {MAX_NAME_CHARS} characters")
-    first_captain = _expect(data, "first_captain", int, "a seat number")
+    first_captain = expect(data, "first_captain", int, "a seat number")
     if not 0 <= first_captain < len(players):
         raise FormatError("$.first_captain", f"a seat from 0 to {len(players) - 1}, got {first_captain}")
-    texts = _list_of(data, "actions", str, "an action in canonical notation", MAX_ACTIONS)
+    texts = list_of(data, "actions", str, "an action in canonical notation", MAX_ACTIONS)
     for index, text in enumerate(texts):
         if len(text) > MAX_ACTION_CHARS:
             raise FormatError(f"$.actions[{index}]", f"an action has at most {MAX_ACTION_CHARS} characters")
@@ -459,7 +342,7 @@ def record_from_data(data: object) -> Record:
             raise FormatError(f"$.actions[{index}]", str(error)) from None
     digests = None
     if "digests" in data:
-        digests = tuple(_list_of(data, "digests", str, "a SHA-256 in hexadecimal", MAX_ACTIONS))
+        digests = tuple(list_of(data, "digests", str, "a SHA-256 in hexadecimal", MAX_ACTIONS))
         if not _all_hex_digests(digests):
             for index, digest in enumerate(digests):
                 if len(digest) != 64 or digest.strip(_HEX):

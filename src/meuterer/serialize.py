@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import json
 import operator
-import re
 import typing
 from collections.abc import Callable, Mapping
 from itertools import compress
@@ -39,6 +38,10 @@ from meuterer.errors import FormatError, MeutererError
 from meuterer.invariants import check_state
 from meuterer.rules import DiscardPool, Reshuffle, Ring, Rules, SaleOrder
 from meuterer.state import FIELDS, State, Step, fields_of
+from meuterer.textio import MAX_CONTAINERS as MAX_CONTAINERS  # re-exported: the parser lived here
+from meuterer.textio import MAX_KEYS as MAX_KEYS
+from meuterer.textio import has_lone_surrogate as has_lone_surrogate
+from meuterer.textio import parse_json as parse_json
 
 T = TypeVar("T")
 
@@ -350,126 +353,6 @@ def loads_state(text: str | bytes) -> State:
     if len(text) > MAX_STATE_TEXT:
         raise FormatError("$", f"a state text is at most {MAX_STATE_TEXT} characters, got {len(text)}")
     return structure_state(parse_json(text))
-
-
-MAX_CONTAINERS = 10_000
-"""The most JSON arrays and objects (counted as ``[`` and ``{`` characters) a document
-may hold; records, states and views hold a few dozen."""
-
-
-MAX_KEYS = 1_000
-"""The most members a JSON object may have (a rule set's island table has the most a
-document needs: a few dozen)."""
-
-
-class _DuplicateKey(Exception):
-    pass
-
-
-class _TooManyKeys(Exception):
-    pass
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    if len(pairs) > MAX_KEYS:
-        raise _TooManyKeys(len(pairs))
-    data = dict(pairs)
-    if len(data) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKey(key)
-            seen.add(key)
-    return data
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_MAYBE_SURROGATE = re.compile("[\ud800-\udfff]|\\\\u[dD][89a-fA-F]")
-"""A surrogate, or what may be one escaped: only such texts need :func:`_check_text`."""
-
-
-def has_lone_surrogate(text: str) -> bool:
-    """Whether ``text`` holds a lone surrogate code point (so it is not writable as UTF-8).
-
-    >>> has_lone_surrogate("Ann"), has_lone_surrogate("\\ud800")
-    (False, True)
-    """
-    return _SURROGATE.search(text) is not None
-
-
-def _item_path(path: str, key: object) -> str:
-    return f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}"
-
-
-def _check_text(data: object) -> None:
-    """Raise :class:`FormatError` at the first string (or key) holding a lone surrogate."""
-    message = "a lone surrogate (U+D800 to U+DFFF) is not text"
-    if isinstance(data, str):
-        if _SURROGATE.search(data):
-            raise FormatError("$", message)
-        return
-    todo: list[tuple[str, object]] = [("$", data)]
-    while todo:  # at most MAX_CONTAINERS containers; paths are built only for those
-        path, container = todo.pop()
-        items = enumerate(container) if isinstance(container, list) else container.items()  # type: ignore[attr-defined]
-        for key, value in items:
-            if isinstance(key, str) and _SURROGATE.search(key):
-                raise FormatError(path, message)
-            if isinstance(value, str):
-                if _SURROGATE.search(value):
-                    raise FormatError(_item_path(path, key), message)
-            elif isinstance(value, list | dict):
-                todo.append((_item_path(path, key), value))
-
-
-def parse_json(text: str | bytes) -> object:
-    """Parse JSON text strictly; every failure is a :class:`FormatError` (never a bare
-    ``ValueError`` or ``RecursionError``). Nothing but JSON is ever evaluated.
-
-    Refused: a repeated key in an object (JSON leaves its meaning open), a string with a
-    lone surrogate (it cannot be written back as UTF-8), more than :data:`MAX_CONTAINERS`
-    arrays and objects, and anything but ``str`` or ``bytes`` (a :class:`TypeError`).
-
-    >>> parse_json('{"a": 1, "a": 2}')
-    Traceback (most recent call last):
-    ...
-    meuterer.errors.FormatError: $: not JSON: the key 'a' appears twice in an object
-    >>> parse_json('"\\ud800"')
-    Traceback (most recent call last):
-    ...
-    meuterer.errors.FormatError: $: a lone surrogate (U+D800 to U+DFFF) is not text
-    """
-    if isinstance(text, bytes | bytearray | memoryview):
-        try:
-            text = bytes(text).decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise FormatError("$", f"not UTF-8 text: {error}") from None
-    if not isinstance(text, str):
-        raise TypeError(f"expected JSON as str or bytes, got {type(text).__name__}")
-    if text.count("[") + text.count("{") > MAX_CONTAINERS:
-        raise FormatError("$", f"not usable JSON: more than {MAX_CONTAINERS} arrays and objects")
-    try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates)
-    except json.JSONDecodeError as error:
-        # Some messages end in "at" ("Unterminated string starting at"): say it once.
-        what = error.msg.removesuffix(" at")
-        raise FormatError("$", f"not JSON: {what} at line {error.lineno}, column {error.colno}") from None
-    except _TooManyKeys as error:
-        members = error.args[0]
-        raise FormatError("$", f"not usable JSON: an object with {members} members (at most {MAX_KEYS})") from None
-    except _DuplicateKey as error:
-        raise FormatError("$", f"not JSON: the key {error.args[0]!r} appears twice in an object") from None
-    except UnicodeDecodeError as error:
-        raise FormatError("$", f"not UTF-8 text: {error}") from None
-    except RecursionError:
-        raise FormatError("$", "not JSON: nested too deeply") from None
-    except ValueError as error:  # e.g. an integer beyond Python's digit limit
-        raise FormatError("$", f"not usable JSON: {error}") from None
-    # Only a non-ASCII text or one with an escape can hold a surrogate: str.isascii and
-    # str.find are much faster than the pattern on long texts.
-    if (not text.isascii() or "\\u" in text) and _MAYBE_SURROGATE.search(text):
-        _check_text(data)
-    return data
 
 
 def state_digest(state: State) -> str:

@@ -101,7 +101,7 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
         self.layout = observation_layout(players, rules)
         self.encoder = Encoder(self.layout)
         self._opponent_spec = opponents
-        self._policies = self._make_policies(opponents)
+        self._policies = _make_policies(opponents, players)
         n = self.game.ids.num_actions
         self.single_action_space = spaces.Discrete(n)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -114,20 +114,6 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
         self._last = np.zeros(num_envs, dtype=np.float64)
         self._vectors: npt.NDArray[np.int32] | None = None
         self._mask: tuple[VectorGame, int, BoolArray] | None = None
-
-    def _make_policies(self, spec: Any) -> list[BatchPolicy | None]:
-        specs = list(spec) if isinstance(spec, (list, tuple)) else [spec] * (self.players - 1)
-        if len(specs) != self.players - 1:
-            raise SetupError(f"opponents lists one policy per other seat ({self.players - 1}), got {len(specs)}")
-        policies: list[BatchPolicy | None] = []
-        for one in specs:
-            if one == "random":
-                policies.append(None)
-            elif callable(one):
-                policies.append(one)
-            else:
-                raise SetupError(f"an opponent is 'random' or a callable policy(observations, masks), got {one!r}")
-        return policies
 
     # The Gymnasium API -------------------------------------------------------------------
 
@@ -228,30 +214,7 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
             if chances < len(idx) and not callers:
                 random_at(g, idx, u, group, actions)
             elif chances < len(idx):
-                deciding = np.flatnonzero(~_CHANCE_STEP[s])
-                who = g.to_act[idx[deciding]]
-                chosen = np.zeros(len(deciding), dtype=np.int64)
-                called = np.zeros(len(deciding), dtype=np.bool_)
-                for k, policy in enumerate(policies):
-                    if policy is None:
-                        continue
-                    theirs = np.flatnonzero(who == (k if k < seat else k + 1))
-                    if len(theirs):
-                        chosen[theirs] = self._policy_actions(policy, idx[deciding[theirs]])
-                        called[theirs] = True
-                if called.any():
-                    games, ids = idx[deciding[called]], chosen[called]
-                    legal = (ids >= 0) & (ids < g.ids.num_actions)
-                    legal[legal] = legal_at(g, games[legal], ids[legal])
-                    if not legal.all():
-                        every = np.zeros(g.batch, dtype=np.int64)
-                        every[games] = ids
-                        refuse(g, games[~legal], every)
-                    random = deciding[~called]
-                    actions[random] = random_at(g, idx[random], u)
-                    actions[deciding[called]] = ids
-                else:
-                    actions[deciding] = random_at(g, idx[deciding], u)
+                _opponents_act(g, idx, s, u, seat, policies, self._policy_actions, actions)
             g._apply(idx, actions, group)
             s = g.step_[idx]
             idx = idx[_CHANCE_STEP[s] | ((g.to_act[idx] != seat) & (s != GAME_OVER))]  # still moving
@@ -302,6 +265,61 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}
+
+
+def _make_policies(spec: Any, players: int) -> list[BatchPolicy | None]:
+    """The opponents' batch policies (``None`` for a random one), one per other seat."""
+    specs = list(spec) if isinstance(spec, (list, tuple)) else [spec] * (players - 1)
+    if len(specs) != players - 1:
+        raise SetupError(f"opponents lists one policy per other seat ({players - 1}), got {len(specs)}")
+    policies: list[BatchPolicy | None] = []
+    for one in specs:
+        if one == "random":
+            policies.append(None)
+        elif callable(one):
+            policies.append(one)
+        else:
+            raise SetupError(f"an opponent is 'random' or a callable policy(observations, masks), got {one!r}")
+    return policies
+
+
+def _opponents_act(
+    g: VectorGame,
+    idx: IntArray,
+    s: IntArray,
+    u: npt.NDArray[np.float64],
+    seat: int,
+    policies: list[BatchPolicy | None],
+    call: Callable[[BatchPolicy, IntArray], IntArray],
+    actions: IntArray,
+) -> None:
+    """Write into ``actions`` the deciding opponents' actions in the moving games ``idx``
+    (steps ``s``): a callable opponent's from ``call`` (checked, an illegal one refused),
+    a random one's from the uniforms ``u`` as ``random_actions`` draws them."""
+    deciding = np.flatnonzero(~_CHANCE_STEP[s])
+    who = g.to_act[idx[deciding]]
+    chosen = np.zeros(len(deciding), dtype=np.int64)
+    called = np.zeros(len(deciding), dtype=np.bool_)
+    for k, policy in enumerate(policies):
+        if policy is None:
+            continue
+        theirs = np.flatnonzero(who == (k if k < seat else k + 1))
+        if len(theirs):
+            chosen[theirs] = call(policy, idx[deciding[theirs]])
+            called[theirs] = True
+    if called.any():
+        games, ids = idx[deciding[called]], chosen[called]
+        legal = (ids >= 0) & (ids < g.ids.num_actions)
+        legal[legal] = legal_at(g, games[legal], ids[legal])
+        if not legal.all():
+            every = np.zeros(g.batch, dtype=np.int64)
+            every[games] = ids
+            refuse(g, games[~legal], every)
+        random = deciding[~called]
+        actions[random] = random_at(g, idx[random], u)
+        actions[deciding[called]] = ids
+    else:
+        actions[deciding] = random_at(g, idx[deciding], u)
 
 
 # A Pgx-style functional API ----------------------------------------------------------------

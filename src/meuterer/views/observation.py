@@ -19,11 +19,8 @@ public facts of each round played) in the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import chain
-from typing import Final, Generic, TypeVar
-
-import attrs
+from collections.abc import Callable, Mapping, Sequence
+from typing import Final
 
 from meuterer._cache import bounded
 from meuterer.cards import CARDS, GOODS, ROLES, counts_str
@@ -31,6 +28,9 @@ from meuterer.encoding import score_bounds
 from meuterer.machine import STEP_CODES as _STEP_CODES
 from meuterer.rules import Rules
 from meuterer.state import State, Step
+from meuterer.views.layout import Layout as Layout  # re-exported: the machinery lived here
+from meuterer.views.layout import Piece as Piece
+from meuterer.views.layout import piece
 from meuterer.views.player_view import ROLES_SECRET, PlayerView
 
 
@@ -117,118 +117,6 @@ _NONE: Final = -1
 _SALES: Final = 2
 """Sales per declaration in observation vectors: one per active island, at most two."""
 
-S = TypeVar("S")
-
-
-@attrs.frozen
-class Piece(Generic[S]):
-    """One declared piece of a layout: ``size`` entries read from a source by ``get``.
-
-    ``keys`` name the entries (appended to ``name``: ``hand`` and ``.ruby`` give
-    ``hand.ruby``); ``low``/``high`` bound each entry; a ``categorical`` entry is a
-    category numbered ``low`` to ``high`` (one-hot encoded), the others are quantities
-    (normalised to [0, 1]).
-    """
-
-    name: str
-    keys: tuple[str, ...]
-    get: Callable[[S], Sequence[int]]
-    low: tuple[int, ...]
-    high: tuple[int, ...]
-    categorical: tuple[bool, ...]
-
-    @property
-    def size(self) -> int:
-        """How many entries the piece has."""
-        return len(self.keys)
-
-
-def _piece(
-    name: str,
-    get: Callable[[S], Sequence[int]],
-    low: int | Sequence[int],
-    high: int | Sequence[int],
-    *,
-    keys: Sequence[str] = ("",),
-    categorical: bool | Sequence[bool] = False,
-) -> Piece[S]:
-    size = len(keys)
-
-    def spread(value: int | bool | Sequence[int] | Sequence[bool]) -> tuple[int, ...]:
-        return tuple(value) if isinstance(value, Sequence) else (int(value),) * size
-
-    return Piece(name, tuple(keys), get, spread(low), spread(high), tuple(map(bool, spread(categorical))))
-
-
-class Layout(Generic[S]):
-    """A sequence of :class:`Piece` entries and everything derived from it."""
-
-    def __init__(self, pieces: Iterable[Piece[S]]) -> None:
-        self.pieces: tuple[Piece[S], ...] = tuple(pieces)
-        self.names: tuple[str, ...] = tuple(p.name + key for p in self.pieces for key in p.keys)
-        """The name of each entry of :meth:`vector`."""
-        self.low: tuple[int, ...] = tuple(chain.from_iterable(p.low for p in self.pieces))
-        """The least value of each entry."""
-        self.high: tuple[int, ...] = tuple(chain.from_iterable(p.high for p in self.pieces))
-        """The greatest value of each entry."""
-        self.categorical: tuple[bool, ...] = tuple(chain.from_iterable(p.categorical for p in self.pieces))
-        """Which entries are categories (one-hot encoded by :meth:`encode`)."""
-        self.size = len(self.names)
-        """The length of :meth:`vector`."""
-        slices: dict[str, slice] = {}
-        start = 0
-        for p in self.pieces:
-            slices[p.name] = slice(start, start + p.size)
-            start += p.size
-        self.slices: Mapping[str, slice] = slices
-        """Each piece's entries in :meth:`vector` (the pieces of OpenSpiel's ``observer.dict``)."""
-        encoded: list[str] = []
-        for name, low, high, categorical in zip(self.names, self.low, self.high, self.categorical, strict=True):
-            encoded += [f"{name}={value}" for value in range(low, high + 1)] if categorical else [name]
-        self.encoded_names: tuple[str, ...] = tuple(encoded)
-        """The name of each entry of :meth:`encode` (``step=3``: the step is the one coded 3)."""
-        self.encoded_size = len(encoded)
-        """The length of :meth:`encode`."""
-        self._getters = tuple(p.get for p in self.pieces)
-        self._plan = tuple(
-            (categorical, low, 1.0 / (high - low) if high > low else 0.0, high - low + 1)
-            for low, high, categorical in zip(self.low, self.high, self.categorical, strict=True)
-        )
-
-    def vector(self, source: S) -> tuple[int, ...]:
-        """The entries, piece after piece."""
-        return tuple(chain.from_iterable([get(source) for get in self._getters]))
-
-    def pieces_of(self, source: S) -> dict[str, tuple[int, ...]]:
-        """The entries by piece name."""
-        return {p.name: tuple(p.get(source)) for p in self.pieces}
-
-    def encode(self, source: S) -> tuple[float, ...]:
-        """The entries for a network: quantities scaled to [0, 1] by their bounds,
-        categories one-hot (one 1.0 among ``high - low + 1`` entries)."""
-        return self.encode_values(self.vector(source))
-
-    def encode_values(self, values: Sequence[int]) -> tuple[float, ...]:
-        """:meth:`encode` of entries already read (a :meth:`vector`)."""
-        out: list[float] = []
-        for value, (categorical, low, scale, width) in zip(values, self._plan, strict=True):
-            if categorical:
-                hot = [0.0] * width
-                hot[value - low] = 1.0
-                out += hot
-            else:
-                out.append((value - low) * scale)
-        return tuple(out)
-
-    def subset(self, names: Iterable[str]) -> Layout[S]:
-        """The layout of the pieces named ``names`` only, in this layout's order."""
-        wanted = set(names)
-        return Layout(p for p in self.pieces if p.name in wanted)
-
-    def text(self, source: S) -> str:
-        """The entries as text, one piece a line (``hand: 0 1 0 0 2 0 0``)."""
-        return "".join(f"{p.name}: {' '.join(map(str, p.get(source)))}\n" for p in self.pieces)
-
 
 def _opt(value: int | None) -> int:
     return _NONE if value is None else int(value)
@@ -285,7 +173,7 @@ def _seat_piece(seat: int, players: int, rules: Rules) -> Piece[PlayerView]:
         low += [_NONE, _NONE, 0]
         high += [ring - 1, max(GOODS), most]
         kind += [True, True, False]
-    return _piece(f"p{seat}", get, low, high, keys=keys, categorical=kind)
+    return piece(f"p{seat}", get, low, high, keys=keys, categorical=kind)
 
 
 @bounded(size=32)  # per seat count and rule set: a server fed many rule sets keeps the last 32
@@ -299,36 +187,36 @@ def observation_layout(players: int, rules: Rules | None = None) -> Layout[Playe
     rounds = rules.rounds_for(players)
     cards = [f".{card}" for card in CARDS]
     pieces: list[Piece[PlayerView]] = [
-        _piece("players", lambda v: (v.players,), 3, 4),
-        _piece("viewer", lambda v: (_opt(v.player),), _NONE, n - 1, categorical=True),
-        _piece("round", lambda v: (v.round,), 0, rounds + 1),
-        _piece("step", lambda v: (STEP_CODES[v.step],), 0, len(STEP_CODES) - 1, categorical=True),
-        _piece("captain", lambda v: (v.captain,), 0, n - 1, categorical=True),
-        _piece("to_act", lambda v: (_NONE if v.step is Step.GAME_OVER else v.to_act,), _NONE, n - 1, categorical=True),
-        _piece("offer", lambda v: (_opt(v.offer),), _NONE, rules.max_offer, categorical=True),
-        _piece("start", lambda v: (v.start,), 0, ring - 1, categorical=True),
-        _piece("pirate", lambda v: (_opt(v.pirate),), _NONE, ring - 1, categorical=True),
-        _piece("captain_destination", lambda v: (_opt(v.captain_destination),), _NONE, ring - 1, categorical=True),
-        _piece("mutineer_destination", lambda v: (_opt(v.mutineer_destination),), _NONE, ring - 1, categorical=True),
-        _piece("mutiny", lambda v: (_opt(v.mutiny),), _NONE, 1, categorical=True),
-        _piece("draws_left", lambda v: (v.draws_left,), 0, most),
-        _piece("drawn_count", lambda v: (v.drawn_count,), 0, most),
-        _piece("deck_size", lambda v: (v.deck_size,), 0, sum(deck)),
-        _piece("ring", lambda v: v.ring, 0, ring - 1, keys=[f"[{pos}]" for pos in range(ring)], categorical=True),
-        _piece(
+        piece("players", lambda v: (v.players,), 3, 4),
+        piece("viewer", lambda v: (_opt(v.player),), _NONE, n - 1, categorical=True),
+        piece("round", lambda v: (v.round,), 0, rounds + 1),
+        piece("step", lambda v: (STEP_CODES[v.step],), 0, len(STEP_CODES) - 1, categorical=True),
+        piece("captain", lambda v: (v.captain,), 0, n - 1, categorical=True),
+        piece("to_act", lambda v: (_NONE if v.step is Step.GAME_OVER else v.to_act,), _NONE, n - 1, categorical=True),
+        piece("offer", lambda v: (_opt(v.offer),), _NONE, rules.max_offer, categorical=True),
+        piece("start", lambda v: (v.start,), 0, ring - 1, categorical=True),
+        piece("pirate", lambda v: (_opt(v.pirate),), _NONE, ring - 1, categorical=True),
+        piece("captain_destination", lambda v: (_opt(v.captain_destination),), _NONE, ring - 1, categorical=True),
+        piece("mutineer_destination", lambda v: (_opt(v.mutineer_destination),), _NONE, ring - 1, categorical=True),
+        piece("mutiny", lambda v: (_opt(v.mutiny),), _NONE, 1, categorical=True),
+        piece("draws_left", lambda v: (v.draws_left,), 0, most),
+        piece("drawn_count", lambda v: (v.drawn_count,), 0, most),
+        piece("deck_size", lambda v: (v.deck_size,), 0, sum(deck)),
+        piece("ring", lambda v: v.ring, 0, ring - 1, keys=[f"[{pos}]" for pos in range(ring)], categorical=True),
+        piece(
             "active",
             lambda v: [int(pos in v.active) for pos in range(len(v.ring))],
             0,
             1,
             keys=[f"[{pos}]" for pos in range(ring)],
         ),
-        _piece("discard", lambda v: v.discard, 0, deck, keys=cards),
-        _piece("unseen", lambda v: v.unseen, 0, deck, keys=cards),
-        _piece("hand", lambda v: v.hand, 0, deck, keys=cards),
-        _piece("face_down", lambda v: v.face_down, 0, deck, keys=cards),
-        _piece("drawn", lambda v: v.drawn, 0, deck, keys=cards),
-        _piece("role", lambda v: (_opt(v.role),), _NONE, len(ROLES) - 1, categorical=True),
-        _piece(
+        piece("discard", lambda v: v.discard, 0, deck, keys=cards),
+        piece("unseen", lambda v: v.unseen, 0, deck, keys=cards),
+        piece("hand", lambda v: v.hand, 0, deck, keys=cards),
+        piece("face_down", lambda v: v.face_down, 0, deck, keys=cards),
+        piece("drawn", lambda v: v.drawn, 0, deck, keys=cards),
+        piece("role", lambda v: (_opt(v.role),), _NONE, len(ROLES) - 1, categorical=True),
+        piece(
             "roles_seen",
             lambda v: [_NONE] * len(ROLES) if v.roles_seen is None else [int(r in v.roles_seen) for r in ROLES],
             _NONE,
@@ -460,5 +348,5 @@ def history_layout(players: int, rules: Rules | None = None) -> Layout[Rounds]:
         return lambda rounds: rounds[index] if index < len(rounds) else absent
 
     return Layout(
-        _piece(f"round[{r}]", row(r), low, high, keys=keys, categorical=kind) for r in range(rules.rounds_for(players))
+        piece(f"round[{r}]", row(r), low, high, keys=keys, categorical=kind) for r in range(rules.rounds_for(players))
     )

@@ -3,44 +3,107 @@
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 from typing import TextIO
 
-from rich import box
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
-from meuterer.actions import Action, ChooseRole, parse_action
+from meuterer.actions import Action, ChooseRole
 from meuterer.agents.base import Agent, choose
 from meuterer.cards import counts_str
-from meuterer.engine import current_player, is_chance_node, is_terminal, legal_actions, sample_chance, winners
-from meuterer.errors import MeutererError
+from meuterer.engine import current_player, is_chance_node, is_terminal, legal_actions, sample_chance
 from meuterer.game import Game
 from meuterer.record import verify
-from meuterer.referee import refusal
-from meuterer.rulings import strengths
 from meuterer.state import Step
 from meuterer.views import PlayerView, view
 
 from .narrate import Narrator
 from .render import (
     HELP,
-    canonical,
-    cards,
-    move_help,
     phase_help,
     players_table,
     plural,
     ring_table,
-    round_captain,
-    seat_role,
 )
 from .saving import Saver, Secret, secret_path
+from .screens import Prompt, final_table, hand_line, match_move, moves_table, table_lines, verdict
 
 
-class _Session(Narrator):
+class _Shown(Narrator):
+    """What the terminal game shows the human: the board, his moves, help, the bots' moves
+    (``why``) and the end; :class:`_Session` plays the game around it."""
+
+    game: Game
+    secret: Secret
+    draw_seeds: list[int]
+    shown_ring: tuple[object, ...] | None
+    reasons: list[tuple[int, Action, str | None]]
+    asked: dict[int, tuple[Action, str | None]]
+
+    def why(self) -> None:
+        """The bots' moves since the human's last decision (a role taken stays secret until
+        the roles are revealed). A bot's reasons are worked out from its own cards, which
+        the human may not see, so they are told when the game is over: :meth:`final`
+        tells those he asked about. What ``why`` shows depends on his view only."""
+        if not self.reasons:
+            self.say("No bot has moved since your last move.")
+            return
+        revealed = view(self.game.state, self.me).roles_revealed
+        for step, action, reason in self.reasons:
+            if isinstance(action, ChooseRole) and not revealed:
+                self.say(f"p{action.player} takes a role")
+            else:
+                self.say(str(action))
+            self.asked[step] = (action, reason)
+        self.say("The bots' reasons draw on cards you cannot see: they are told when the game is over.")
+
+    def help(self, v: PlayerView) -> None:
+        self.say(HELP)
+        hint = phase_help(v)
+        if hint:
+            self.say(hint)
+
+    # The board ------------------------------------------------------------------------------
+
+    def board(self, v: PlayerView, full: bool) -> None:
+        """The table as the human sees it: islands (when they changed), players, his cards."""
+        ring = (v.round, v.start, v.active, v.pirate, v.captain_destination, v.mutineer_destination)
+        if full or ring != self.shown_ring:
+            self.console.print(ring_table(v))
+            self.shown_ring = ring
+        self.console.print(players_table(v, self.name))
+        for line in table_lines(v):
+            self.say(line)
+        self.say(hand_line(v, self.me), style="bold")
+        if v.drawn_count and v.step is Step.LOADMASTER_DISCARD:
+            self.say(f"You have just drawn: {counts_str(v.drawn)}")
+
+    def moves(self, v: PlayerView, legal: tuple[Action, ...]) -> None:
+        self.console.print(moves_table(v, legal))
+
+    # The end --------------------------------------------------------------------------------
+
+    def final(self) -> None:
+        state = self.game.state
+        self.console.rule(Text("Game over"))
+        self.console.print(final_table(state, self.name))
+        self.say(verdict(state, self.me, self.name), style="bold")
+        if self.asked:
+            self.say("The bots' reasons for the moves you asked about:")
+            for _, (action, reason) in sorted(self.asked.items(), key=lambda item: item[0]):
+                self.say(f"{action}: {reason or 'this bot gives no reasons'}")
+        if not self.secret.shown:
+            seed = self.secret.seed
+            later = [draws for draws in self.draw_seeds if draws != seed]
+            if later:
+                again = "; after undos, from the secret seeds " + ", ".join(map(str, later))
+            else:
+                again = f": 'meuterer play --seed {seed}' with the same options and answers plays it again"
+            self.say(f"The cards came from the secret seed {seed}{again}.")
+
+
+class _Session(_Shown):
     """One game in the terminal: the loop, the human's input, the board and the record."""
 
     def __init__(
@@ -53,7 +116,7 @@ class _Session(Narrator):
         secret: Secret,
     ) -> None:
         super().__init__(console, me, self.seat_name)
-        self.stdin = stdin
+        self.prompt = Prompt(console, stdin)
         self.game = game
         self.agents = agents
         self.secret = secret
@@ -61,7 +124,6 @@ class _Session(Narrator):
         unless the player chose it with ``--seed``)."""
         self.draw_seeds = [secret.draws]
         """Each seed the draws came from in this session (an undo in a secret game adds one)."""
-        self.interactive = stdin is sys.stdin and stdin.isatty()
         self.decisions: list[int] = []
         """``len(game)`` at each decision the human made (undo goes back to these)."""
         self.shown_ring: tuple[object, ...] | None = None
@@ -83,18 +145,9 @@ class _Session(Narrator):
     def run(self) -> bool:
         """Play until the game ends (True) or the human quits (False)."""
         game = self.game
-        rules = game.rules
-        bots = ", ".join(f"p{p} {name}" for p, (name, _) in self.agents.items())
-        variant = " with pirates" if rules.pirates else ""
-        self.console.rule(Text(f"Meuterer{variant}: {game.players} players, {rules.rounds_for(game.players)} rounds"))
-        if self.secret.shown:
-            seed = (
-                f"Seed {self.secret.seed}: it decides every card, so whoever knows it knows every hand "
-                "(without --seed the cards come from a secret seed)."
-            )
-        else:
-            seed = "The cards and the bots draw from a secret seed, shown when the game is over."
-        self.say(f"You are p{self.me}; the bots are {bots}. {seed} Type 'help' at any prompt.")
+        title, welcome = _intro(game, self.me, self.agents, self.secret)
+        self.console.rule(Text(title))
+        self.say(welcome)
         if len(game):
             self.say(f"Resuming the saved game after {plural(len(game), 'action')}.", style="bold")
         self.round_header(view(game.state, self.me))
@@ -180,8 +233,7 @@ class _Session(Narrator):
 
     def confirm(self, question: str) -> bool:
         """Ask a yes/no question; anything but yes (or no answer) is no."""
-        answer = self.ask(f"{question} [y/N] ")
-        return answer is not None and answer.strip().lower() in ("y", "yes")
+        return self.prompt.confirm(question)
 
     # The human's decisions ------------------------------------------------------------------
 
@@ -192,7 +244,7 @@ class _Session(Narrator):
         self.board(v, full=False)
         self.moves(v, legal)
         while True:
-            line = self.ask(f"Your move (1-{len(legal)}, a move, help, why, undo, board, quit): ")
+            line = self.prompt.ask(f"Your move (1-{len(legal)}, a move, help, why, undo, board, quit): ")
             if line is None:
                 self.say("End of input: leaving the game.")
                 return None
@@ -216,55 +268,11 @@ class _Session(Narrator):
                 if self.undo():
                     return "undo"
                 continue
-            found = self.match(text, legal)
+            found = match_move(text, legal, v)
             if isinstance(found, str):
                 self.say(found, style="red")
                 continue
             return found
-
-    def ask(self, prompt: str) -> str | None:
-        """A line from the player; ``None`` at the end of the input. Ctrl-C is not the end of
-        the input: :class:`KeyboardInterrupt` goes on to the caller."""
-        if self.interactive:
-            try:
-                return self.console.input(Text(prompt, style="bold"))
-            except EOFError:
-                self.console.print()
-                return None
-        self.console.print(Text(prompt, style="bold"), end="")
-        line = self.stdin.readline()
-        if not line:
-            self.console.print()
-            return None
-        self.console.print(Text(line.rstrip("\r\n")))
-        return line
-
-    def match(self, text: str, legal: tuple[Action, ...]) -> Action | str:
-        """The legal move ``text`` names (a number or an action's text), or why there is none."""
-        if text.isdigit():
-            number = int(text)
-            if 1 <= number <= len(legal):
-                return legal[number - 1]
-            return f"There is no move {number}: choose a number from 1 to {len(legal)}."
-        prefix = f"p{self.me} "
-        tries = [text] if text.startswith(prefix) or text.startswith("draw ") else [prefix + text, text]
-        parsed: Action | None = None
-        for attempt in tries:
-            try:
-                action = parse_action(canonical(attempt))
-            except MeutererError:
-                continue
-            if action in legal:
-                return legal[legal.index(action)]
-            parsed = parsed or action
-        if parsed is not None:
-            # worded from the player's view only (the referee's): never from hidden cards
-            why = refusal(view(self.game.state, self.me), parsed)
-            return f"'{text}' is not a legal move now: {why}. Type 'help' for help."
-        return (
-            f"Sorry, '{text}' is neither a move nor a command. Type a number from 1 to {len(legal)}, "
-            "a move as listed (such as 'p0 pass' or just 'pass'), or help, why, undo, board, quit."
-        )
 
     def undo(self) -> bool:
         """Take back the human's last decision and everything after it."""
@@ -292,110 +300,18 @@ class _Session(Narrator):
         self.shown_ring = None
         return True
 
-    def why(self) -> None:
-        """The bots' moves since the human's last decision (a role taken stays secret until
-        the roles are revealed). A bot's reasons are worked out from its own cards, which
-        the human may not see, so they are told when the game is over: :meth:`final`
-        tells those he asked about. What ``why`` shows depends on his view only."""
-        if not self.reasons:
-            self.say("No bot has moved since your last move.")
-            return
-        revealed = view(self.game.state, self.me).roles_revealed
-        for step, action, reason in self.reasons:
-            if isinstance(action, ChooseRole) and not revealed:
-                self.say(f"p{action.player} takes a role")
-            else:
-                self.say(str(action))
-            self.asked[step] = (action, reason)
-        self.say("The bots' reasons draw on cards you cannot see: they are told when the game is over.")
 
-    def help(self, v: PlayerView) -> None:
-        self.say(HELP)
-        hint = phase_help(v)
-        if hint:
-            self.say(hint)
-
-    # The board ------------------------------------------------------------------------------
-
-    def board(self, v: PlayerView, full: bool) -> None:
-        """The table as the human sees it: islands (when they changed), players, his cards."""
-        ring = (v.round, v.start, v.active, v.pirate, v.captain_destination, v.mutineer_destination)
-        if full or ring != self.shown_ring:
-            self.console.print(ring_table(v))
-            self.shown_ring = ring
-        self.console.print(players_table(v, self.name))
-        lines = []
-        captain = round_captain(v)
-        deposed = captain != v.captain
-        if v.offer is not None:
-            if deposed:
-                lines.append(
-                    f"p{captain} offered {v.offer} VP to a mate as captain; the mutiny deposed him, "
-                    f"and p{v.captain} holds the captain cards now."
-                )
-            else:
-                lines.append(f"Captain p{captain} offers {v.offer} VP to a mate.")
-        if v.captain_destination is not None:
-            whose = f"The deposed captain p{captain}'s destination" if deposed else "The captain's destination"
-            lines.append(f"{whose}: {v.island_name(v.captain_destination)}.")
-        if v.mutineer_destination is not None:
-            sails = " (the ship sails there)" if v.mutiny else ""
-            lines.append(f"The mutineer's destination: {v.island_name(v.mutineer_destination)}{sails}.")
-        if v.step is Step.MUTINY:
-            captain_side, mutineer_side = strengths(v)
-            lines.append(
-                f"Mutiny so far: the captain's side {captain_side}, the mutineer's side {mutineer_side} "
-                "(a tie goes to the mutineer)."
-            )
-        lines.append(f"Deck {cards(v.deck_size)}; discard pile: {counts_str(v.discard)}.")
-        role = seat_role(v, self.me) or "none yet"
-        mine = f"Your hand: {counts_str(v.hand)}   face down: {counts_str(v.face_down)}   role: {role}"
-        for line in lines:
-            self.say(line)
-        self.say(mine, style="bold")
-        if v.drawn_count and v.step is Step.LOADMASTER_DISCARD:
-            self.say(f"You have just drawn: {counts_str(v.drawn)}")
-
-    def moves(self, v: PlayerView, legal: tuple[Action, ...]) -> None:
-        table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False, title_justify="left")
-        table.title = "Your moves"
-        table.add_column("#", justify="right")
-        table.add_column("move")
-        table.add_column("what it does")
-        for number, action in enumerate(legal, 1):
-            table.add_row(str(number), Text(str(action)), Text(move_help(v, action)))
-        self.console.print(table)
-
-    # The end --------------------------------------------------------------------------------
-
-    def final(self) -> None:
-        state = self.game.state
-        best = winners(state)
-        table = Table(title="Final scores", box=box.SIMPLE, title_justify="left")
-        table.add_column("seat")
-        table.add_column("player")
-        table.add_column("score", justify="right")
-        table.add_column("")
-        for p, score in enumerate(state.scores):
-            table.add_row(f"p{p}", self.name(p), str(score), "winner" if p in best else "")
-        self.console.rule(Text("Game over"))
-        self.console.print(table)
-        names = " and ".join(f"p{p} ({self.name(p)})" for p in best)
-        if self.me in best:
-            verdict = "You win!" if len(best) == 1 else f"You share the win: {names}."
-        else:
-            label = "Winner" if len(best) == 1 else "Winners (tied)"
-            verdict = f"{label}: {names} with {state.scores[best[0]]} points."
-        self.say(verdict, style="bold")
-        if self.asked:
-            self.say("The bots' reasons for the moves you asked about:")
-            for _, (action, reason) in sorted(self.asked.items(), key=lambda item: item[0]):
-                self.say(f"{action}: {reason or 'this bot gives no reasons'}")
-        if not self.secret.shown:
-            seed = self.secret.seed
-            later = [draws for draws in self.draw_seeds if draws != seed]
-            if later:
-                again = "; after undos, from the secret seeds " + ", ".join(map(str, later))
-            else:
-                again = f": 'meuterer play --seed {seed}' with the same options and answers plays it again"
-            self.say(f"The cards came from the secret seed {seed}{again}.")
+def _intro(game: Game, me: int, agents: dict[int, tuple[str, Agent]], secret: Secret) -> tuple[str, str]:
+    """The game's title line, and the welcome that says who plays and where the cards come from."""
+    rules = game.rules
+    bots = ", ".join(f"p{p} {name}" for p, (name, _) in agents.items())
+    variant = " with pirates" if rules.pirates else ""
+    title = f"Meuterer{variant}: {game.players} players, {rules.rounds_for(game.players)} rounds"
+    if secret.shown:
+        seed = (
+            f"Seed {secret.seed}: it decides every card, so whoever knows it knows every hand "
+            "(without --seed the cards come from a secret seed)."
+        )
+    else:
+        seed = "The cards and the bots draw from a secret seed, shown when the game is over."
+    return title, f"You are p{me}; the bots are {bots}. {seed} Type 'help' at any prompt."
