@@ -37,8 +37,8 @@ from meuterer.rulings import strengths, winners
 from meuterer.state import State, Step
 from meuterer.svg_parts import CARD_COLOURS as CARD_COLOURS
 from meuterer.svg_parts import CARD_LETTERS as CARD_LETTERS
-from meuterer.svg_parts import island_title as island_title
 from meuterer.svg_parts import chip, chips, el, panel, role_name, seat_infos, shorten
+from meuterer.svg_parts import island_title as island_title
 from meuterer.views import PlayerView, view
 
 __all__ = ["CARD_COLOURS", "CARD_LETTERS", "SIZE", "Svg", "board", "island_title"]
