@@ -147,6 +147,28 @@ def _engine(url: str) -> sa.Engine:
     return sa.create_engine(url, pool_pre_ping=True)
 
 
+def _seat_rows(table: Table) -> list[dict[str, Any]]:
+    """The rows of the seats table for ``table``."""
+    return [
+        {
+            "table_id": table.id,
+            "seat": p,
+            "name": seat.name,
+            "bot": seat.bot,
+            "token_hash": seat.token_hash,
+            "stand_in": seat.stand_in,
+            "key_hash": seat.key_hash,
+            "reserved": seat.reserved,
+        }
+        for p, seat in enumerate(table.seats)
+    ]
+
+
+def _action_rows(table_id: str, start: int, new: Sequence[Action]) -> list[dict[str, Any]]:
+    """The rows of the actions table for ``new``, the actions from index ``start`` of a table's game."""
+    return [{"table_id": table_id, "idx": start + k, "action": str(a)} for k, a in enumerate(new)]
+
+
 class Store:
     """The tables in the database at ``url`` (a SQLAlchemy URL; ``postgresql://`` uses psycopg 3).
 
@@ -211,37 +233,17 @@ class Store:
                     created=time.time(),
                 )
             )
-            connection.execute(seats.insert(), self._seat_rows(table))
+            connection.execute(seats.insert(), _seat_rows(table))
             connection.execute(lifecycle.insert().values(table_id=table.id, opener=opener, archived=False))
             if invite is not None:
                 connection.execute(invites.insert().values(table_id=table.id, **attrs.asdict(invite)))
             if len(table.game):
-                connection.execute(actions.insert(), self._action_rows(table.id, 0, table.game.actions))
-
-    @staticmethod
-    def _seat_rows(table: Table) -> list[dict[str, Any]]:
-        return [
-            {
-                "table_id": table.id,
-                "seat": p,
-                "name": seat.name,
-                "bot": seat.bot,
-                "token_hash": seat.token_hash,
-                "stand_in": seat.stand_in,
-                "key_hash": seat.key_hash,
-                "reserved": seat.reserved,
-            }
-            for p, seat in enumerate(table.seats)
-        ]
-
-    @staticmethod
-    def _action_rows(table_id: str, start: int, new: Sequence[Action]) -> list[dict[str, Any]]:
-        return [{"table_id": table_id, "idx": start + k, "action": str(a)} for k, a in enumerate(new)]
+                connection.execute(actions.insert(), _action_rows(table.id, 0, table.game.actions))
 
     def save_seats(self, table: Table) -> None:
         """Keep the seats' current holders (after a join, a leave, a stand-in, a rematch)."""
         with self.engine.begin() as connection:
-            for row in self._seat_rows(table):
+            for row in _seat_rows(table):
                 connection.execute(
                     seats.update()
                     .where(seats.c.table_id == row["table_id"], seats.c.seat == row["seat"])
@@ -256,7 +258,7 @@ class Store:
         if not new:
             return
         with self.engine.begin() as connection:
-            connection.execute(actions.insert(), self._action_rows(table.id, len(table.game), new))
+            connection.execute(actions.insert(), _action_rows(table.id, len(table.game), new))
 
     def _set_life(self, connection: sa.Connection, table_id: str, **values: Any) -> None:
         done = connection.execute(lifecycle.update().where(lifecycle.c.table_id == table_id).values(**values))
