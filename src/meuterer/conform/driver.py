@@ -378,7 +378,7 @@ class Fuzzer:
 
     def _differs(self, setup: Setup, actions: Sequence[Action]) -> Difference | None:
         views = self.player.caps.views
-        fixture = game_fixture("fuzz", setup.players, setup.first_captain, setup.rules, actions, [], views)
+        fixture = game_fixture("fuzz", setup.players, setup.first_captain, setup.rules, actions, [], views, ids=[])
         try:
             found = self.player.play(fixture)
         except EngineFailure as failure:
@@ -675,7 +675,7 @@ def _write_counterexample(
     out.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256(" ".join(map(str, actions)).encode()).hexdigest()[:10]
     ident = f"fuzz-{digest}"
-    fixture = game_fixture(ident, setup.players, setup.first_captain, setup.rules, actions, covers=[])
+    fixture = game_fixture(ident, setup.players, setup.first_captain, setup.rules, actions, covers=[], ids=[])
     fixture_path = out / f"{ident}.jsonl"
     write_lines(fixture_path, [fixture])
     transcript: list[str] = []
