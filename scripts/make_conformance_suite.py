@@ -56,6 +56,7 @@ import attrs
 import meuterer
 from meuterer.actions import Action, Pass, Sell
 from meuterer.cards import CARDS, ROLES, Card, Role
+from meuterer.conform.client import rules_data
 from meuterer.conform.fixtures import (
     FIXTURE_FORMAT,
     Fixture,
@@ -63,6 +64,7 @@ from meuterer.conform.fixtures import (
     file_digest,
     game_fixture,
     refusal_fixture,
+    rule_ids,
     suite_dir,
     write_lines,
 )
@@ -345,6 +347,19 @@ def steered(players: int, rules: Rules, rng: random.Random, wanted: Any, tries: 
     return found
 
 
+def exercising(rule: str) -> Any:
+    """A predicate on candidates: the game exercises ``rule`` (:func:`rule_ids`)."""
+
+    def wanted(c: Candidate) -> bool:
+        players, captain, rules, actions, _ = c
+        steps = [{"action": str(action)} for action in actions]
+        bare = {"players": players, "first_captain": captain, "rules": rules_data(rules), "steps": steps}
+        return rule in rule_ids(bare)
+
+    wanted.__name__ = f"exercising {rule}"
+    return wanted
+
+
 def _any_game(c: Candidate) -> bool:
     return True
 
@@ -414,6 +429,9 @@ def added_in_1_2(rng: random.Random) -> list[tuple[str, Candidate]]:
         games.append((f"why-12-a-loadmaster-with-a-full-hand-draws-and-discards-{players}p", found))
     found = steered(4, Rules(loadmaster_extra=0), rng, _full_hand_discard, tries=200)
     games.append(("why-12-a-loadmaster-with-a-full-hand-and-no-extra-draws-nothing-4p", found))
+    for players in (3, 4):
+        found = steered(players, Rules(pirates=True), rng, exercising("pirates.no-effect"), tries=300)
+        games.append((f"rule-pirates-no-effect-the-merchant-ship-passes-the-pirate-ship-{players}p", found))
     return games
 
 
@@ -425,8 +443,12 @@ def question_refusals(fixtures: list[Fixture], first: int) -> list[Fixture]:
         rules = structure(fixture["rules"], Rules)
         actions = [meuterer.parse_action(step["action"]) for step in fixture["steps"] if "action" in step]
         state = new_game(fixture["players"], fixture["first_captain"], rules)
+        first_sale = True
         for index, action in enumerate(actions):
-            if state.step is Step.SELL and any(state.face_up[state.to_act][:5]):
+            elsewhere = any(
+                state.island(pos).buys is None and state.island(pos).name != "hochland" for pos in state.active
+            )
+            if state.step is Step.SELL and any(state.face_up[state.to_act][:5]) and (first_sale or elsewhere):
                 p = state.to_act
                 texts = [f"p{p} sell {state.island(pos).name}:support:1" for pos in state.active]
                 for pos in state.active:
@@ -436,7 +458,9 @@ def question_refusals(fixtures: list[Fixture], first: int) -> list[Fixture]:
                     code = refusal_code(state, text)
                     if code is not None:
                         found.append(refusal_fixture(f"refusal-{first + len(found):03d}", fixture, index, text, code))
-                break
+                if elsewhere or not any(i.buys is None and i.name != "hochland" for i in rules.islands):
+                    break
+                first_sale = False
             state = apply(state, action)
     return found
 
@@ -602,8 +626,9 @@ RULE_REASONS: dict[str, str] = {}
 """Why a rule id is exercised by fewer than ``NEED`` games (none is, in 1.2.0)."""
 CHANGELOG = {
     "1.2.0": "every game lists the rule ids it exercises (rule_ids) and the manifest counts them "
-    "(rule_coverage); 20 games named after the implementers' questions of issue 40 (why-NN-...), "
-    "and 24 refused sales on them (support cards, and goods an island does not buy: not-bought)",
+    "(rule_coverage); 20 games named after the implementers' questions of issue 40 (why-NN-...) "
+    "and 2 where the merchant ship passes the pirate ship (rule-pirates-no-effect-...), "
+    "and refused sales on them (support cards, and goods an island does not buy: not-bought)",
     "1.1.0": "10 games where the loadmaster discards no card (loadmaster_extra 0, pN discard none), "
     "and 32 refused actions drawn from them",
     "1.0.0": "208 games and 170 refused actions",

@@ -188,7 +188,8 @@ def test_suite_1_2_names_a_game_after_each_question_a_game_decides() -> None:
     # issue 40's questions 1-6 and 9-12 (7 is about the protocol's lines, 8 is a refusal).
     assert MANIFEST["suite_version"] == "1.2.0"
     assert "1.2.0" in MANIFEST["changelog"]
-    assert [game["id"] for game in GAMES[:218]] == [game["id"] for game in GAMES if not game["id"].startswith("why-")]
+    added = [game["id"] for game in GAMES if game["id"].startswith(("why-", "rule-"))]
+    assert [game["id"] for game in GAMES[218:]] == added
     for question in ("01", "02", "03", "04-05", "06", "09", "10", "11", "12"):
         assert why(question), question
     for game in why("06"):
@@ -199,6 +200,20 @@ def test_suite_1_2_names_a_game_after_each_question_a_game_decides() -> None:
         rules = fixture_rules(game)
         assert sum(rules.deck) == 4 * rules.hand_size + rules.loadmaster_extra + 1
         assert "p8.reshuffle" in game["rule_ids"] and "rules.deck" in game["rule_ids"]
+
+
+def test_suite_1_2_adds_games_where_the_merchant_ship_passes_the_pirate_ship() -> None:
+    games = [game for game in GAMES if game["id"].startswith("rule-pirates-no-effect-")]
+    assert {3, 4} == {game["players"] for game in games}
+    for game in games:
+        passed = False
+        for state, action in replayed(game):
+            after = meuterer.apply(state, action)
+            if after.round > state.round and state.pirate is not None:
+                sailed = (after.start - state.start) % len(state.ring)
+                passed = passed or 0 < (state.pirate - state.start) % len(state.ring) <= sailed
+        assert passed, game["id"]
+        assert "pirates.no-effect" in game["rule_ids"]
 
 
 def replayed(game: dict[str, Any]) -> list[tuple[meuterer.State, Any]]:

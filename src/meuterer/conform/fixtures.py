@@ -261,7 +261,7 @@ def rule_ids(fixture: Fixture) -> tuple[str, ...]:
         if isinstance(action, Play) and action.card is Card.PIRATE:
             pirate_moved = pirate_moved or after.pirate != state.pirate
         if after.round > state.round and pirate_moved:
-            found.add("pirates.return" if rules.pirates_return else "pirates.no-effect")
+            found.add("pirates.return")  # the ship stays where it stopped, or sails home
             pirate_moved = False
         state = after
     return tuple(sorted(found))
@@ -323,7 +323,14 @@ def _rules_of(state: State, action: Action, after: State) -> set[str]:
             found.add("p5.merchant")
     if after.round > state.round:
         found |= {"p6.sail", "p7.clean-up", "p9.roles-return", "p10.next-round"}
+        if state.pirate is not None and _passes(state.start, after.start, state.pirate, len(state.ring)):
+            found.add("pirates.no-effect")  # the merchant ship reaches or passes the pirate ship
     return found
+
+
+def _passes(start: int, end: int, position: int, islands: int) -> bool:
+    """Whether a ship sailing clockwise from ``start`` to ``end`` reaches or passes ``position``."""
+    return 0 < (position - start) % islands <= (end - start) % islands
 
 
 def _sale_rules(state: State, action: Sell) -> set[str]:
