@@ -20,6 +20,14 @@ How the games are chosen (everything is seeded, so the output is the same every 
   ``pN discard none``), the option alone and in random combinations. They are drawn from
   their own seeded generator after everything above, so the games and refused actions of
   suite 1.0.0 are unchanged, byte for byte, and keep their ids.
+- **added in 1.2.0**: games named after the implementers' questions of issue 40
+  (``why-NN-...``), each steered to what decides its question (a loadmaster with a full
+  hand, an island other than Hochland with ``buys: null`` where different goods sell, the
+  smallest deck, ...), from their own seeded generator, after everything above; and refused
+  sales on them (a support card, a good the island does not buy). Every game lists its
+  ``rule_ids`` (:func:`meuterer.conform.fixtures.rule_ids`), and the manifest counts them per
+  rule id of docs/rules.md (``rule_coverage``): the build stops if an id has fewer than
+  ``NEED`` games and no reason in ``RULE_REASONS``.
 
 Refused actions are drawn from states of the chosen games: for each state, candidate
 bad actions of every kind; the reference's refusal code of each is recorded, and up to
@@ -34,6 +42,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 from bisect import bisect_right
 from collections import Counter
@@ -45,8 +54,9 @@ from typing import Any
 import attrs
 
 import meuterer
-from meuterer.actions import Action, Pass
-from meuterer.cards import CARDS, ROLES, Card
+from meuterer.actions import Action, Pass, Sell
+from meuterer.cards import CARDS, ROLES, Card, Role
+from meuterer.conform.client import rules_data
 from meuterer.conform.fixtures import (
     FIXTURE_FORMAT,
     Fixture,
@@ -54,6 +64,7 @@ from meuterer.conform.fixtures import (
     file_digest,
     game_fixture,
     refusal_fixture,
+    rule_ids,
     suite_dir,
     write_lines,
 )
@@ -65,7 +76,7 @@ from meuterer.serialize import structure
 from meuterer.state import State, Step
 from meuterer.testing import STYLES, style_weights
 
-SUITE_VERSION = "1.1.0"
+SUITE_VERSION = "1.2.0"
 NEED = 3
 PER_CODE = 10
 EVENTS = (
@@ -144,7 +155,9 @@ def pick(pool: list[Candidate], wanted: Sequence[str], need: int, total: int) ->
 
 def option_variants() -> list[tuple[str, Rules]]:
     """Each rule option alone, away from its default."""
-    shifted = tuple(meuterer.Island(i.name, i.buys, tuple(v + 1 for v in i.values), i.ship) for i in ISLANDS)
+    shifted = tuple(
+        meuterer.Island(i.name, i.buys, (i.values[0] + 1, i.values[1] + 1, i.values[2] + 1), i.ship) for i in ISLANDS
+    )
     reordered = (ISLANDS[0], *reversed(ISLANDS[1:]))
     return [
         ("pirates", Rules(pirates=True)),
@@ -251,6 +264,205 @@ def added_in_1_1(rng: random.Random) -> list[tuple[str, Candidate]]:
         rules = attrs.evolve(random_rules(rng), loadmaster_extra=0)
         games += [(f"combo-loadmaster_extra-0-{n}", c) for c in candidates(rng.choice((3, 4)), rules, 1, rng)]
     return games
+
+
+def _first_state(players: int, captain: int, rules: Rules, actions: Sequence[Action], step: Step) -> State | None:
+    """The first state of a game at ``step`` (``None`` if it never gets there)."""
+    state = new_game(players, captain, rules)
+    for action in actions:
+        if state.step is step:
+            return state
+        state = apply(state, action)
+    return state if state.step is step else None
+
+
+def _replayed(players: int, captain: int, rules: Rules, actions: Sequence[Action]) -> list[tuple[State, Action]]:
+    state = new_game(players, captain, rules)
+    found = []
+    for action in actions:
+        found.append((state, action))
+        state = apply(state, action)
+    return found
+
+
+def _full_hand_discard(c: Candidate) -> bool:
+    """The loadmaster holds a full hand after the clean-up (phase 7): he draws his
+    ``loadmaster_extra`` cards all the same and discards as many (none with 0)."""
+    players, captain, rules, actions, _ = c
+    state = new_game(players, captain, rules)
+    for action in actions:
+        after = apply(state, action)
+        if state.step is Step.SELL and after.step in (Step.DRAW, Step.LOADMASTER_DISCARD, Step.OFFER):
+            seat = after.roles.index(Role.LOADMASTER) if Role.LOADMASTER in after.roles else None
+            if seat is not None and sum(after.hands[seat]) == rules.hand_size and not sum(after.drawn):
+                return True
+        state = after
+    return False
+
+
+def _not_last_discard(c: Candidate) -> bool:
+    """The loadmaster discards while other players are still to draw (a non-empty queue)."""
+    players, captain, rules, actions, _ = c
+    return any(
+        state.step is Step.LOADMASTER_DISCARD and state.queue
+        for state, _ in _replayed(players, captain, rules, actions)
+    )
+
+
+def _sold_on_any(c: Candidate) -> bool:
+    """Two players sold different goods on an island other than Hochland whose ``buys`` is ``null``."""
+    players, captain, rules, actions, _ = c
+    null = {i.name for i in rules.islands if i.buys is None and i.name != "hochland"}
+    goods: dict[str, set[Card]] = {}
+    for _, action in _replayed(players, captain, rules, actions):
+        if isinstance(action, Sell):
+            for sale in action.sales:
+                if sale.island in null:
+                    goods.setdefault(sale.island, set()).add(sale.card)
+    return any(len(kinds) > 1 for kinds in goods.values())
+
+
+def _last_round_mutiny(c: Candidate) -> bool:
+    """The last round's mutiny succeeded: the game ends with a new captain."""
+    players, captain, rules, actions, _ = c
+    state = new_game(players, captain, rules)
+    for action in actions:
+        state = apply(state, action)
+    return bool(state.mutiny)
+
+
+def _pirate_robs(c: Candidate) -> bool:
+    return "robbery" in c[4]
+
+
+def steered(players: int, rules: Rules, rng: random.Random, wanted: Any, tries: int = 60) -> Candidate:
+    """The first of up to ``tries`` candidate games that ``wanted`` accepts (else the last)."""
+    found: Candidate | None = None
+    for _ in range(tries):
+        found = candidates(players, rules, 1, rng)[0]
+        if wanted(found):
+            return found
+    assert found is not None
+    print(f"warning: no game found for {wanted.__name__} ({players} players)", file=sys.stderr)
+    return found
+
+
+def exercising(rule: str) -> Any:
+    """A predicate on candidates: the game exercises ``rule`` (:func:`rule_ids`)."""
+
+    def wanted(c: Candidate) -> bool:
+        players, captain, rules, actions, _ = c
+        steps = [{"action": str(action)} for action in actions]
+        bare = {"players": players, "first_captain": captain, "rules": rules_data(rules), "steps": steps}
+        return rule in rule_ids(bare)
+
+    wanted.__name__ = f"exercising {rule}"
+    return wanted
+
+
+def _any_game(c: Candidate) -> bool:
+    return True
+
+
+def question_islands() -> tuple[tuple[str, Rules], ...]:
+    """Island tables where an island other than Hochland buys any good (``buys: null``)."""
+    renamed = list(ISLANDS)
+    # Hochland keeps position 0 but buys cloth; Gruenland, two islands on, buys any good
+    renamed[0] = meuterer.Island("hochland", Card.CLOTH, ISLANDS[0].values, ISLANDS[0].ship)
+    renamed[2] = meuterer.Island("gruenland", None, ISLANDS[2].values, ISLANDS[2].ship)
+    second = list(ISLANDS)
+    # Hochland as printed, and Karge Zunge, three islands on, buys any good too
+    second[3] = meuterer.Island("karge_zunge", None, ISLANDS[3].values, ISLANDS[3].ship)
+    return (
+        ("hochland-buys-cloth", Rules(islands=tuple(renamed))),
+        ("two-islands-buy-any", Rules(islands=tuple(second))),
+    )
+
+
+def added_in_1_2(rng: random.Random) -> list[tuple[str, Candidate]]:
+    """The games suite 1.2.0 adds: one or two per implementer's question of issue 40 that a
+    game decides, each named after its question."""
+    smallest = Rules(deck=(5, 5, 5, 5, 4, 0, 0))  # 24 cards: more than 4 x 5 + 3, no more
+    games: list[tuple[str, Candidate]] = [
+        ("why-01-the-deal-counts-as-drawing-3p", steered(3, Rules(), rng, _any_game)),
+        ("why-02-round-increments-at-phase-10-4p", steered(4, Rules(), rng, _any_game)),
+        (
+            "why-03-views-at-the-loadmasters-discard-with-players-still-to-draw-3p",
+            steered(3, Rules(), rng, _not_last_discard),
+        ),
+        (
+            "why-03-views-at-the-loadmasters-discard-with-players-still-to-draw-4p",
+            steered(4, Rules(), rng, _not_last_discard),
+        ),
+        (
+            "why-04-05-queue-and-views-at-game-over-after-a-last-round-mutiny-3p",
+            steered(3, Rules(), rng, _last_round_mutiny),
+        ),
+        (
+            "why-04-05-queue-and-views-at-game-over-after-a-last-round-mutiny-4p",
+            steered(4, Rules(), rng, _last_round_mutiny),
+        ),
+        (
+            "why-06-pirates-declared-without-deck-get-the-pirate-deck-3p",
+            steered(3, Rules(pirates=True), rng, _pirate_robs),
+        ),
+        (
+            "why-06-pirates-declared-without-deck-get-the-pirate-deck-4p",
+            steered(4, Rules(pirates=True), rng, _pirate_robs),
+        ),
+        ("why-09-own-role-only-before-the-reveal-4p", steered(4, Rules(), rng, _any_game)),
+    ]
+    for name, rules in question_islands():
+        for players in (3, 4):
+            games.append(
+                (f"why-10-buys-null-not-the-name-{name}-{players}p", steered(players, rules, rng, _sold_on_any))
+            )
+    for players in (3, 4):
+        games.append((f"why-11-the-smallest-deck-{players}p", steered(players, smallest, rng, _any_game)))
+    for players in (3, 4):
+        rules = Rules(hand_size=4)
+        games.append(
+            (f"why-12-hand-size-4-is-the-deal-and-the-refill-{players}p", steered(players, rules, rng, _any_game))
+        )
+    for players in (3, 4):
+        found = steered(players, Rules(), rng, _full_hand_discard, tries=200)
+        games.append((f"why-12-a-loadmaster-with-a-full-hand-draws-and-discards-{players}p", found))
+    found = steered(4, Rules(loadmaster_extra=0), rng, _full_hand_discard, tries=200)
+    games.append(("why-12-a-loadmaster-with-a-full-hand-and-no-extra-draws-nothing-4p", found))
+    for players in (3, 4):
+        found = steered(players, Rules(pirates=True), rng, exercising("pirates.no-effect"), tries=300)
+        games.append((f"rule-pirates-no-effect-the-merchant-ship-passes-the-pirate-ship-{players}p", found))
+    return games
+
+
+def question_refusals(fixtures: list[Fixture], first: int) -> list[Fixture]:
+    """Refusals deciding questions 8 and 10: at each 1.2.0 game's first sale, a support card
+    offered to every active island, and a good offered to an island that does not buy it."""
+    found: list[Fixture] = []
+    for fixture in fixtures:
+        rules = structure(fixture["rules"], Rules)
+        actions = [meuterer.parse_action(step["action"]) for step in fixture["steps"] if "action" in step]
+        state = new_game(fixture["players"], fixture["first_captain"], rules)
+        first_sale = True
+        for index, action in enumerate(actions):
+            elsewhere = any(
+                state.island(pos).buys is None and state.island(pos).name != "hochland" for pos in state.active
+            )
+            if state.step is Step.SELL and any(state.face_up[state.to_act][:5]) and (first_sale or elsewhere):
+                p = state.to_act
+                texts = [f"p{p} sell {state.island(pos).name}:support:1" for pos in state.active]
+                for pos in state.active:
+                    island = state.island(pos)
+                    texts += [f"p{p} sell {island.name}:{c}:1" for c in CARDS[:5] if not island.buys_card(c)][:1]
+                for text in texts:
+                    code = refusal_code(state, text)
+                    if code is not None:
+                        found.append(refusal_fixture(f"refusal-{first + len(found):03d}", fixture, index, text, code))
+                if elsewhere or not any(i.buys is None and i.name != "hochland" for i in rules.islands):
+                    break
+                first_sale = False
+            state = apply(state, action)
+    return found
 
 
 MALFORMED = (
@@ -409,6 +621,43 @@ SCHEMAS = ("game.schema.json", "refusal.schema.json", "manifest.schema.json")
 """The JSON Schemas, kept by hand in the suite's schemas/ directory."""
 
 
+RULES_MD = Path(__file__).parent.parent / "docs" / "rules.md"
+RULE_REASONS: dict[str, str] = {}
+"""Why a rule id is exercised by fewer than ``NEED`` games (none is, in 1.2.0)."""
+CHANGELOG = {
+    "1.2.0": "every game lists the rule ids it exercises (rule_ids) and the manifest counts them "
+    "(rule_coverage); 20 games named after the implementers' questions of issue 40 (why-NN-...) "
+    "and 2 where the merchant ship passes the pirate ship (rule-pirates-no-effect-...), "
+    "and refused sales on them (support cards, and goods an island does not buy: not-bought)",
+    "1.1.0": "10 games where the loadmaster discards no card (loadmaster_extra 0, pN discard none), "
+    "and 32 refused actions drawn from them",
+    "1.0.0": "208 games and 170 refused actions",
+}
+"""What each suite version added (also in ``docs/conformance.md``)."""
+
+
+def rule_id_list() -> list[str]:
+    """The rule ids of docs/rules.md's "Rule ids" table, in its order."""
+    text = RULES_MD.read_text(encoding="utf-8").split("\n## Rule ids\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\| `([^`]+)` \|", text, re.M)
+
+
+def rule_coverage(fixtures: Sequence[Fixture]) -> dict[str, dict[str, Any]]:
+    """Per rule id, the games that exercise it, and the reason when fewer than ``NEED`` do."""
+    counts = Counter(ident for fixture in fixtures for ident in fixture["rule_ids"])
+    unknown = set(counts) - set(rule_id_list())
+    if unknown:
+        raise SystemExit(f"rule ids missing from docs/rules.md: {sorted(unknown)}")
+    table: dict[str, dict[str, Any]] = {}
+    for ident in rule_id_list():
+        table[ident] = {"games": counts[ident]}
+        if counts[ident] < NEED:
+            if ident not in RULE_REASONS:
+                raise SystemExit(f"{ident}: {counts[ident]} games exercise it, and RULE_REASONS gives no reason")
+            table[ident]["reason"] = RULE_REASONS[ident]
+    return table
+
+
 def build(out: Path, sample: int | None = None) -> dict[str, Any]:
     chosen = choose_games(random.Random(20261201))
     added = added_in_1_1(random.Random(20261202))
@@ -419,6 +668,10 @@ def build(out: Path, sample: int | None = None) -> dict[str, Any]:
     new = [game_fixture(ident, *c[:4], covers=c[4]) for ident, c in added]
     refusals += choose_refusals(new, random.Random(11), per_code=2, first=len(refusals))
     fixtures += new
+    if sample is None or sample > 0:
+        asked = [game_fixture(ident, *c[:4], covers=c[4]) for ident, c in added_in_1_2(random.Random(20261203))]
+        refusals += question_refusals(asked, first=len(refusals))
+        fixtures += asked
     out.mkdir(parents=True, exist_ok=True)
     (out / "schemas").mkdir(exist_ok=True)
     write_lines(out / "games.jsonl.gz", fixtures)
@@ -446,6 +699,8 @@ def build(out: Path, sample: int | None = None) -> dict[str, Any]:
         "refusals": len(refusals),
         "refusal_codes": dict(sorted(Counter(r["code"] for r in refusals).items())),
         "coverage": dict(sorted(coverage_counts.items())),
+        "rule_coverage": rule_coverage(fixtures),
+        "changelog": CHANGELOG,
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return manifest

@@ -234,7 +234,7 @@ def _write_counterexample(
     out.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256(" ".join(map(str, actions)).encode()).hexdigest()[:10]
     ident = f"fuzz-{digest}"
-    fixture = game_fixture(ident, setup.players, setup.first_captain, setup.rules, actions, covers=[])
+    fixture = game_fixture(ident, setup.players, setup.first_captain, setup.rules, actions, covers=[], ids=[])
     fixture_path = out / f"{ident}.jsonl"
     write_lines(fixture_path, [fixture])
     transcript: list[str] = []

@@ -27,7 +27,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from meuterer.actions import Action, Discard, Offer, Pass, Play, Sell, parse_action
+from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sell, Support, parse_action
 from meuterer.cards import Card, Role
 from meuterer.conform.client import rules_data
 from meuterer.conform.engine import OPTIONS, legal_reply
@@ -79,9 +79,11 @@ def game_fixture(
     actions: Sequence[Action],
     covers: Sequence[str] | None = None,
     views: bool = True,
+    ids: Sequence[str] | None = None,
 ) -> Fixture:
     """The fixture of a game (any legal sequence of actions from a new game); ``views=False``
-    leaves the view digests out (not a valid fixture: for comparisons without views)."""
+    leaves the view digests out (not a valid fixture: for comparisons without views).
+    ``covers`` and ``ids`` (the rule ids, :func:`rule_ids`) are computed when not given."""
     state = new_game(players, first_captain, rules)
     steps = []
     for action in actions:
@@ -90,15 +92,18 @@ def game_fixture(
         steps.append(record)
         state = apply(state, action)
     steps.append(step_record(state, views))
-    return {
+    fixture: Fixture = {
         "kind": "game",
         "id": ident,
         "players": players,
         "first_captain": first_captain,
         "rules": rules_data(rules),
         "covers": sorted(covers) if covers is not None else coverage(players, first_captain, rules, actions),
+        "rule_ids": [],
         "steps": steps,
     }
+    fixture["rule_ids"] = list(rule_ids(fixture) if ids is None else sorted(ids))
+    return fixture
 
 
 def refusal_fixture(ident: str, game: Fixture, step: int, action: str, code: str) -> Fixture:
@@ -211,6 +216,153 @@ def _sales(state: State) -> set[str]:
         if tied > 1:
             found.add(f"sale-tie-{tied}")
     return found
+
+
+# Rule ids -------------------------------------------------------------------------------
+
+ALWAYS: Final = (
+    "setup.seats",
+    "setup.ring",
+    "setup.active",
+    "setup.deal",
+    "setup.rounds",
+    "end.last-round",
+    "end.winner",
+)
+"""The rules every complete game applies (a fixture's game is always complete)."""
+
+
+def rule_ids(fixture: Fixture) -> tuple[str, ...]:
+    """The ids of the rules (``docs/rules.md``, "Rule ids") a game fixture exercises, sorted.
+
+    Computed by replaying the fixture's actions with the reference and asking, at each
+    step, which rule decided it (:mod:`meuterer.rulings` for the mutiny's strengths and
+    the pirates' robberies): a tied mutiny exercises ``p4.tie``, a sale on an island whose
+    ``buys`` is ``null`` exercises ``p5.buys``, the loadmaster's discard ``p8.loadmaster``.
+
+    >>> import meuterer
+    >>> actions, _ = meuterer.random_game(seed=3, players=3)
+    >>> ids = rule_ids(game_fixture("example", 3, 0, meuterer.Rules(), actions))
+    >>> "p4.tie" in ids, "p8.loadmaster" in ids, "pirates.rob" in ids
+    (True, True, False)
+    """
+    rules = fixture_rules(fixture)
+    found = set(ALWAYS)
+    state = new_game(fixture["players"], fixture["first_captain"], rules)
+    if rules.pirates:
+        found.add("pirates.setup")
+    if sum(rules.deck) == 4 * rules.hand_size + rules.loadmaster_extra + 1 or rules.pirates:
+        found.add("rules.deck")  # the smallest deck allowed, or the pirate card in it
+    pirate_moved = False
+    for text in fixture_actions(fixture):
+        action = parse_action(text)
+        after = apply(state, action)
+        found |= _rules_of(state, action, after)
+        if isinstance(action, Play) and action.card is Card.PIRATE:
+            pirate_moved = pirate_moved or after.pirate != state.pirate
+        if after.round > state.round and pirate_moved:
+            found.add("pirates.return")  # the ship stays where it stopped, or sails home
+            pirate_moved = False
+        state = after
+    return tuple(sorted(found))
+
+
+def _rules_of(state: State, action: Action, after: State) -> set[str]:
+    """The rules that decided the step from ``state`` by ``action`` to ``after``."""
+    found: set[str] = set()
+    if sum(after.deck) > sum(state.deck):
+        found.add("p8.reshuffle")
+    if any(after.discard) or any(state.discard):
+        found.add("hidden.discard")
+    if state.step is Step.DRAW:
+        found.add("p8.draw")
+    elif isinstance(action, Offer):
+        found.add("p1.offer")
+    elif isinstance(action, Play):
+        found |= {"p2.turns", "p2.play"}
+        if action.card is Card.PIRATE:
+            left = sum(state.hands[action.player]) - 1
+            found.add("pirates.move" if left else "pirates.last-card")
+            if robbery(state, left):
+                found.add("pirates.rob")
+    elif isinstance(action, Pass) and state.step is Step.PLAY:
+        found |= {"p2.turns", "p2.pass"}
+        if not sum(state.hands[action.player]):
+            found.add("p2.empty-hand")
+        if action.player == state.captain:
+            found.add("p2.captain-destination")
+    elif isinstance(action, ChooseRole):
+        found |= {"p2.role", "hidden.roles"}
+    elif isinstance(action, Support):
+        found.add("p4.support-order")
+    elif isinstance(action, Sell):
+        found |= _sale_rules(state, action)
+    elif isinstance(action, Discard):
+        found.add("p8.loadmaster")
+        if after.step is Step.DRAW and after.to_act != action.player:
+            found.add("p8.loadmaster-when")  # the next player draws after the discard
+    leaves_play = state.step in (Step.PLAY, Step.CHOOSE_ROLE) and after.step not in (Step.PLAY, Step.CHOOSE_ROLE)
+    if leaves_play:
+        found.add("p3.reveal")
+        if Role.MUTINEER not in after.roles:
+            found.add("p4.skip")
+    if after.mutiny is not None and state.mutiny is None:
+        captain_side, mutineer_side = strengths(after)
+        found |= {"p4.sides", "p4.strength"}
+        if captain_side == mutineer_side:
+            found.add("p4.tie")
+    decided = leaves_play or (after.mutiny is not None and state.mutiny is None)
+    if decided and after.step is not Step.MUTINY:  # phase 5's role points are scored
+        found.add("p5.mutiny-succeeds" if after.mutiny else "p5.captain-keeps")
+        if not after.mutiny and Role.MATE not in after.roles:
+            found.add("p5.no-mate")
+    if state.step is Step.SELL and after.step is not Step.SELL and any(after.sales):
+        found.add("p5.leaders")
+        found.add("p5.sale-order")
+        if _merchant_leads(after):
+            found.add("p5.merchant")
+    if after.round > state.round:
+        found |= {"p6.sail", "p7.clean-up", "p9.roles-return", "p10.next-round"}
+        if state.pirate is not None and _passes(state.start, after.start, state.pirate, len(state.ring)):
+            found.add("pirates.no-effect")  # the merchant ship reaches or passes the pirate ship
+    return found
+
+
+def _passes(start: int, end: int, position: int, islands: int) -> bool:
+    """Whether a ship sailing clockwise from ``start`` to ``end`` reaches or passes ``position``."""
+    return 0 < (position - start) % islands <= (end - start) % islands
+
+
+def _sale_rules(state: State, action: Sell) -> set[str]:
+    """The rules of phase 5 that decide which sales ``action``'s seller may declare."""
+    found: set[str] = set()
+    up = state.face_up[action.player]
+    islands = [state.island(position) for position in state.active]
+    if up[Card.SUPPORT] or up[Card.PIRATE]:
+        found.add("p5.goods")  # face-up cards that never sell
+    goods = [card for card in Card if up[card] and any(island.buys_card(card) for island in islands)]
+    if goods:
+        found.add("p5.withholding")  # he could sell: may he keep them back?
+    if len(goods) > 1:
+        found.add("p5.one-kind")
+    if any(not island.buys_card(card) for island in islands for card in Card if up[card] and card < Card.SUPPORT):
+        found.add("p5.buys")  # a good face up that an active island does not buy
+    by_name = {island.name: island for island in islands}
+    if any(by_name[sale.island].buys is None for sale in action.sales):
+        found.add("p5.buys")  # sold on an island that buys any good
+    return found
+
+
+def _merchant_leads(state: State) -> bool:
+    """Whether the merchant is among the leaders on an island after the sales."""
+    if Role.MERCHANT not in state.roles:
+        return False
+    merchant = state.roles.index(Role.MERCHANT)
+    counts: dict[str, dict[int, int]] = {}
+    for seat, declared in enumerate(state.sales):
+        for sale in declared or ():
+            counts.setdefault(sale.island, {})[seat] = sale.count
+    return any(merchant in sold and sold[merchant] == max(sold.values()) for sold in counts.values())
 
 
 # The shipped suite ----------------------------------------------------------------------

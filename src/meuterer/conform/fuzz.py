@@ -64,7 +64,7 @@ class Fuzzer:
 
     def _differs(self, setup: Setup, actions: Sequence[Action]) -> Difference | None:
         views = self.player.caps.views
-        fixture = game_fixture("fuzz", setup.players, setup.first_captain, setup.rules, actions, [], views)
+        fixture = game_fixture("fuzz", setup.players, setup.first_captain, setup.rules, actions, [], views, ids=[])
         try:
             found = self.player.play(fixture)
         except EngineFailure as failure:
