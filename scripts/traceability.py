@@ -11,6 +11,7 @@ writes docs/traceability.md::
 
 from __future__ import annotations
 
+import ast
 import importlib
 import pkgutil
 import re
@@ -67,3 +68,43 @@ def rule_functions() -> dict[str, list[Callable[..., Any]]]:
 def qualified(function: Callable[..., Any]) -> str:
     """``module:qualname`` of a function."""
     return f"{function.__module__}:{function.__qualname__}"
+
+
+def _rule_marks(decorators: list[ast.expr]) -> list[str]:
+    """The ids of the ``@pytest.mark.rule(...)`` decorators of a test."""
+    ids: list[str] = []
+    for decorator in decorators:
+        if (
+            isinstance(decorator, ast.Call)
+            and isinstance(decorator.func, ast.Attribute)
+            and decorator.func.attr == "rule"
+            and ast.unparse(decorator.func.value) == "pytest.mark"
+        ):
+            for arg in decorator.args:
+                if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+                    raise ValueError(f"a rule mark takes rule ids as string literals, got {ast.unparse(arg)}")
+                ids.append(arg.value)
+    return ids
+
+
+def tagged_tests(tests: Path = ROOT / "tests") -> dict[str, list[str]]:
+    """Each rule id with the tests marked ``@pytest.mark.rule(id)`` (pytest node ids, read
+    from the source of ``tests/``, in file and line order)."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(tests.rglob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        where = path.relative_to(tests.parent).as_posix()
+        items: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]] = []
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                items.append((f"{where}::{node.name}", node))
+            elif isinstance(node, ast.ClassDef):
+                items += [
+                    (f"{where}::{node.name}::{item.name}", item)
+                    for item in node.body
+                    if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+                ]
+        for nodeid, function in items:
+            for ident in _rule_marks(function.decorator_list):
+                found.setdefault(ident, []).append(nodeid)
+    return found
