@@ -521,7 +521,7 @@ def render() -> str:
             verdict = f"**survived** ({entry['outcome']}, {entry['tests']} tests)"
         ids = ", ".join(f"`{ident}`" for ident in owners.get(name, []))
         lines.append(f"| `{name}` | {ids} | {what}: `{find}` → `{replace}` | {verdict} |")
-    return "\n".join(lines).replace("|`", "| `") + "\n"
+    return "\n".join(lines) + "\n"
 
 
 def _current(name: str, entry: dict[str, Any]) -> bool:

@@ -33,6 +33,7 @@ def test_bad_setup_raises_a_setup_error(kwargs: dict[str, object], message: str)
         ({"deck": (4, 5, 6, 7, 8, 6, 1)}, "no pirate card without pirates=True"),
         ({"pirates": True, "deck": (4, 5, 6, 7, 8, 6, 0)}, "1 pirate card with pirates=True"),
         ({"deck": (1, 1, 1, 1, 1, 1, 0)}, "more than 23 cards"),
+        ({"deck": (4, 5, 6, 2, 0, 6, 0)}, "more than 23 cards, got 23"),  # 4 x 5 + 3 is one too few
         ({"hand_size": 0}, "hand_size must be a whole number of at least 1"),
         ({"max_offer": -1}, "max_offer must be"),
         ({"sale_order": "first_player"}, "first_player"),

@@ -856,14 +856,26 @@ def test_reshuffle_as_soon_as_the_deck_runs_out_with_option() -> None:
 # Phases 9 and 10: the roles go back, the next round -------------------------------------------
 
 
-def round_two(captain: int) -> State:
-    """Round 1 played with the captain cards at ``captain`` (no mutineer), up to phase 1 of round 2."""
+def round_one_drawing(captain: int) -> State:
+    """Round 1 with the captain cards at ``captain`` (no mutineer, each player plays one
+    card), up to phase 8, where everyone draws one card."""
     hands = HANDS4[captain:] + HANDS4[:captain]
     roles = {(captain + 1) % 4: "mate", (captain + 2) % 4: "merchant", (captain + 3) % 4: "cabin_boy"}
-    plays = tuple(hand.split()[0] for hand in hands)  # each plays his first card
-    state = sell_first(to_scoring(plays, roles, hands=hands, captain=captain))
-    state, _ = draw_any(state)
+    plays = tuple(hand.split()[0] for hand in hands)
+    return sell_first(to_scoring(plays, roles, hands=hands, captain=captain))
+
+
+def round_two(captain: int) -> State:
+    """Round 1 played with the captain cards at ``captain``, up to phase 1 of round 2."""
+    state, _ = draw_any(round_one_drawing(captain))
     return state
+
+
+@pytest.mark.rule("p8.draw")
+@pytest.mark.parametrize("captain", [0, 2])
+def test_phase_eight_draws_from_the_captain_clockwise(captain: int) -> None:
+    _, seats = draw_any(round_one_drawing(captain))
+    assert seats == [(captain + i) % 4 for i in range(4)]
 
 
 @pytest.mark.rule("p9.roles-return")

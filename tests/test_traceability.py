@@ -60,3 +60,20 @@ def test_a_mutant_whose_text_is_gone_or_ambiguous_is_refused(monkeypatch: pytest
     monkeypatch.setitem(trace.MUTANTS, name, ("return", "x", "everywhere"))
     with pytest.raises(ValueError, match="not once"):
         trace.mutated(name)
+
+
+@pytest.mark.parametrize("name", list(trace.MUTANTS))
+def test_the_recorded_run_killed_each_mutant_as_it_stands(name: str) -> None:
+    entry = trace.load_results().get(name)
+    assert entry is not None and trace._current(name, entry), f"run: {trace.REGENERATE} --mutants {name}"
+    assert entry["killed"] and entry["outcome"] == "exit 1", entry
+    assert set(entry["killers"]) <= set(trace.killing_tests(name))
+
+
+@pytest.mark.slow
+def test_a_mutant_is_killed_by_its_rules_tests_and_the_unchanged_code_is_not() -> None:
+    name = "meuterer.phases.mutiny:mutiny_succeeds"
+    entry = trace.run_mutant(name)
+    assert entry["killed"] and "tests/test_rules.py::test_mutiny_strength" in entry["killers"], entry
+    control = trace.run_tests(trace.killing_tests(name))
+    assert control["outcome"] == "exit 0" and control["failed"] == [], control
