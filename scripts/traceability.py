@@ -331,6 +331,18 @@ MAX_SECONDS = 300.0
 """The bound on one mutant's run of its tests (a mutant that loops is stopped there)."""
 
 
+NO_SHRINKING = """from hypothesis import Phase, settings
+
+
+def pytest_configure(config):  # after conftest.py has loaded its profile
+    base = settings.get_profile("meuterer")
+    settings.register_profile("mutant", base, phases=(Phase.explicit, Phase.reuse, Phase.generate))
+    settings.load_profile("mutant")
+"""
+"""A pytest plugin for the mutant runs: a hypothesis test that fails is not shrunk (a
+killed mutant needs a failure, not the smallest one; shrinking took minutes)."""
+
+
 def module_file(module: str) -> Path:
     """The source file of a ``meuterer`` module, under ``src/``."""
     return ROOT / "src" / Path(*module.split(".")).with_suffix(".py")
@@ -378,9 +390,11 @@ def run_tests(
         if module is not None:
             (src / module_file(module).relative_to(ROOT / "src")).write_text(source, encoding="utf-8")
         env = {k: v for k, v in os.environ.items() if k != "MEUTERER_SLOW"}
-        env["PYTHONPATH"] = os.pathsep.join((str(src), str(ROOT)))
+        (Path(tmp) / "meuterer_mutant_run.py").write_text(NO_SHRINKING, encoding="utf-8")
+        env["PYTHONPATH"] = os.pathsep.join((str(src), str(ROOT), tmp))
         # (-o pythonpath= drops pyproject's src/, which would win over the copy)
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "pythonpath="]
+        command += ["-p", "meuterer_mutant_run"]
         command += ["--tb=no", "-rf"]
         start = time.perf_counter()
         try:
