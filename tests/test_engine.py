@@ -8,6 +8,7 @@ import meuterer
 from meuterer import IllegalActionError, Rules, RulesError, SetupError
 
 
+@pytest.mark.rule("setup.seats")
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
@@ -24,6 +25,7 @@ def test_bad_setup_raises_a_setup_error(kwargs: dict[str, object], message: str)
         meuterer.new_game(**kwargs)  # type: ignore[arg-type]
 
 
+@pytest.mark.rule("rules.deck")
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
@@ -31,6 +33,7 @@ def test_bad_setup_raises_a_setup_error(kwargs: dict[str, object], message: str)
         ({"deck": (4, 5, 6, 7, 8, 6, 1)}, "no pirate card without pirates=True"),
         ({"pirates": True, "deck": (4, 5, 6, 7, 8, 6, 0)}, "1 pirate card with pirates=True"),
         ({"deck": (1, 1, 1, 1, 1, 1, 0)}, "more than 23 cards"),
+        ({"deck": (4, 5, 6, 2, 0, 6, 0)}, "more than 23 cards, got 23"),  # 4 x 5 + 3 is one too few
         ({"hand_size": 0}, "hand_size must be a whole number of at least 1"),
         ({"max_offer": -1}, "max_offer must be"),
         ({"sale_order": "first_player"}, "first_player"),
@@ -63,10 +66,12 @@ def test_a_game_over_accepts_nothing() -> None:
         meuterer.apply(final, actions[-1])
 
 
+@pytest.mark.rule("end.winner")
 def test_winners_before_the_end_is_empty() -> None:
     assert meuterer.winners(meuterer.new_game()) == ()
 
 
+@pytest.mark.rule("setup.rounds", "end.last-round")
 def test_the_rounds_option_shortens_the_game() -> None:
     _, final = meuterer.random_game(seed=1, players=4, rules=Rules(rounds=2))
     assert final.round == 2 and meuterer.is_terminal(final)

@@ -43,6 +43,7 @@ def test_the_default_table_is_the_specification() -> None:
     assert expected == ISLANDS
 
 
+@pytest.mark.rule("p5.goods", "p5.buys")
 def test_buys_any_good_but_never_support_or_pirate() -> None:
     hochland, karge_zunge = ISLANDS[0], ISLANDS[3]
     assert all(hochland.buys_card(c) for c in (Card.RUBY, Card.SALT, Card.WINE, Card.CLOTH, Card.GRAIN))

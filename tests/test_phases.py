@@ -103,6 +103,7 @@ def _declarations_by_product(
     return tuple(found)
 
 
+@pytest.mark.rule("p5.one-kind", "p5.withholding")
 @given(
     st.lists(st.integers(0, 4), min_size=5, max_size=5),
     st.lists(st.sampled_from(ISLANDS), max_size=3, unique=True),
@@ -179,6 +180,7 @@ def test_sale_points_are_each_active_islands_points_summed(
     assert scoring.sale_points(board, sales) == tuple(expected)  # type: ignore[arg-type]
 
 
+@pytest.mark.rule("p5.leaders", "p5.merchant")
 @given(st.lists(st.integers(0, 5), max_size=5), st.lists(st.booleans(), max_size=5), st.sampled_from(ISLANDS))
 def test_island_points_rank_the_sellers(sold: list[int], merchants: list[bool], island: Island) -> None:
     assert scoring.island_points(island, sold, merchants) == _island_points_by_rank(island, sold, merchants)
@@ -221,6 +223,7 @@ def test_sample_card_takes_the_last_kind_when_the_draw_rounds_up_to_the_pool() -
     assert voyage.pick_card((0, 2, 0, 3, 0, 0, 0), 1.0) == 3
 
 
+@pytest.mark.rule("p2.turns")
 @given(
     st.integers(1, 5).flatmap(
         lambda n: st.tuples(st.lists(st.booleans(), min_size=n, max_size=n), st.integers(0, n - 1))
@@ -236,6 +239,7 @@ def test_next_unpassed_is_the_first_seat_clockwise_still_in(table: tuple[list[bo
 # Mutiny support ---------------------------------------------------------------------------
 
 
+@pytest.mark.rule("p4.support-order")
 def test_legal_support_is_zero_up_to_every_face_down_support_card_the_same_tuple_each_time() -> None:
     state = meuterer.new_game(4, 0)
     empty = (0,) * len(CARDS)

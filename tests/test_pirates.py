@@ -33,6 +33,7 @@ def placed(state: State, pirate: int, ship: int) -> State:
     return attrs.evolve(state, pirate=pirate, start=ship, active=(ship,))
 
 
+@pytest.mark.rule("pirates.setup", "rules.deck")
 def test_the_variant_adds_the_pirate_card_and_ship() -> None:
     state = meuterer.new_game(players=4, rules=PIRATES)
     assert sum(state.deck) == 37 and state.deck[Card.PIRATE] == 1
@@ -41,6 +42,7 @@ def test_the_variant_adds_the_pirate_card_and_ship() -> None:
     assert sum(meuterer.new_game(players=4).deck) == 36
 
 
+@pytest.mark.rule("pirates.move")
 def test_playing_the_pirate_is_a_normal_play_and_moves_the_ship_counter_clockwise() -> None:
     state = play(phase_two(), "p0 play pirate")
     assert state.pirate == 9 - 4  # four cards left in p0's hand
@@ -48,6 +50,7 @@ def test_playing_the_pirate_is_a_normal_play_and_moves_the_ship_counter_clockwis
     assert state.step is Step.PLAY
 
 
+@pytest.mark.rule("pirates.rob")
 @pytest.mark.parametrize(
     ("pirate", "ship", "robbed"),
     [
@@ -73,12 +76,14 @@ def test_robbery_when_the_pirate_ship_reaches_or_passes_the_merchant_ship(pirate
         assert after.discard == counts("")
 
 
+@pytest.mark.rule("pirates.rob")
 def test_start_robbery_option() -> None:
     state = play(phase_two(Rules(pirates=True, pirates_rob_at_start=True)), "p0 play ruby")
     after = play(placed(state, 2, 2), "p1 play support", "p2 play grain", "p3 pass", "p3 role mate", "p0 play pirate")
     assert after.discard == counts("pirate ruby support grain")
 
 
+@pytest.mark.rule("pirates.last-card")
 def test_with_no_cards_left_the_pirate_ship_does_not_move_or_rob() -> None:
     hands = ("ruby ruby salt support pirate", *HANDS[1:])
     state = play(phase_two(hands=hands), "p0 play ruby", "p1 play wine", "p2 play grain", "p3 play salt")
@@ -90,6 +95,7 @@ def test_with_no_cards_left_the_pirate_ship_does_not_move_or_rob() -> None:
     assert after.pirate == 5 and after.face_up[0] == counts("ruby ruby salt support pirate")
 
 
+@pytest.mark.rule("pirates.rob")
 def test_robbery_takes_the_cards_of_players_who_passed_and_changes_the_mutiny() -> None:
     # p1 plays two supports and passes as mutineer; the captain's pirate robs them.
     state = play(phase_two(), "p0 play ruby", "p1 play support", "p2 play grain", "p3 play salt")
@@ -113,6 +119,7 @@ def test_a_pirate_in_a_face_down_pile_counts_toward_the_destination() -> None:
     assert state.captain_destination == 4  # four cards face down, the pirate among them
 
 
+@pytest.mark.rule("pirates.return")
 def test_without_a_robbery_the_pirate_card_is_discarded_at_the_clean_up_and_the_ship_stays() -> None:
     state = play(phase_two(), "p0 play pirate", "p1 pass", "p1 role merchant", "p2 pass", "p2 role mate")
     state = play(state, "p3 pass", "p3 role loadmaster", "p0 pass")
@@ -121,6 +128,20 @@ def test_without_a_robbery_the_pirate_card_is_discarded_at_the_clean_up_and_the_
     assert state.phase is Phase.DRAW and state.discard[Card.PIRATE] == 1 and state.pirate == 5
 
 
+@pytest.mark.rule("pirates.no-effect")
+def test_the_merchant_ship_sailing_past_the_pirate_ship_changes_nothing() -> None:
+    # The pirate ship waits at Karge Zunge (2); the captain keeps four cards and sails past it to 4.
+    state = placed(phase_two(), 2, 0)
+    state = play(state, "p0 play ruby", "p1 pass", "p1 role merchant", "p2 pass", "p2 role mate")
+    state = play(state, "p3 pass", "p3 role loadmaster", "p0 pass")
+    assert state.step is Step.SELL and state.captain_destination == 4
+    state = sell_first(state)
+    assert state.phase is Phase.DRAW and state.start == 4 and state.pirate == 2
+    assert state.hands[0] == counts("pirate ruby salt support")  # nothing robbed from the face-down cards
+    assert state.discard == counts("ruby")  # the face-up card goes the usual way
+
+
+@pytest.mark.rule("pirates.return")
 def test_the_pirate_ship_returns_to_piratennest_with_the_option() -> None:
     state = phase_two(Rules(pirates=True, pirates_return=True))
     state = play(state, "p0 play pirate", "p1 pass", "p1 role merchant", "p2 pass", "p2 role mate")
@@ -145,6 +166,7 @@ def test_the_loadmaster_may_keep_or_discard_a_drawn_pirate() -> None:
     assert dropped.hands[1][Card.PIRATE] == 0 and dropped.discard[Card.PIRATE] == 1
 
 
+@pytest.mark.rule("p5.goods")
 def test_the_pirate_is_never_sold() -> None:
     state = play(phase_two(), "p0 play pirate", "p1 pass", "p1 role merchant", "p2 pass", "p2 role mate")
     state = play(state, "p3 pass", "p3 role loadmaster", "p0 pass")
@@ -182,6 +204,7 @@ def test_the_hooks_of_the_base_game_and_of_the_pirates() -> None:
     assert (guards, effect, dest) == ((plays_pirate,), play_pirate, Step.PLAY) and len(rest) == 1
 
 
+@pytest.mark.rule("pirates.setup")
 def test_a_shuffled_ring_puts_the_pirate_ship_on_piratennest_wherever_it_lies() -> None:
     state = meuterer.new_game(4, 0, Rules(pirates=True, ring="shuffled"))
     arranged = [meuterer.apply(state, meuterer.legal_actions(state)[i]) for i in (0, 12345, 30_000_000)]

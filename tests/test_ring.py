@@ -45,6 +45,7 @@ def test_the_arrangements_are_every_order_of_the_other_islands_once() -> None:
     assert keys == sorted(keys)
 
 
+@pytest.mark.rule("setup.ring")
 def test_an_arrangement_lays_out_the_ring_and_the_deal_follows() -> None:
     state = play(meuterer.new_game(players=3, rules=Rules(ring="shuffled", pirates=True)), TEXT)
     assert state.step is Step.DEAL
@@ -53,6 +54,7 @@ def test_an_arrangement_lays_out_the_ring_and_the_deal_follows() -> None:
     assert meuterer.parse_action(TEXT) == meuterer.ArrangeRing(ORDER) and str(meuterer.parse_action(TEXT)) == TEXT
 
 
+@pytest.mark.rule("setup.ring", "p2.captain-destination")
 def test_destinations_count_along_the_shuffled_ring() -> None:
     state = play(meuterer.new_game(players=3, rules=SHUFFLED), TEXT)
     hands = ("ruby salt wine cloth grain", "ruby salt wine cloth grain", "ruby salt wine cloth grain")
@@ -75,6 +77,7 @@ def test_a_wrong_arrangement_is_illegal(islands: tuple[str, ...]) -> None:
         meuterer.apply(state, ArrangeRing(islands))
 
 
+@pytest.mark.rule("setup.ring")
 def test_a_fixed_ring_has_no_arrangement_step() -> None:
     state = meuterer.new_game()
     assert state.step is Step.DEAL

@@ -66,6 +66,7 @@ def to_scoring(
 # Section 2: setup ------------------------------------------------------------------------
 
 
+@pytest.mark.rule("setup.seats", "setup.ring", "setup.active", "setup.deal")
 def test_setup_hochland_only_active_ship_there_full_deck() -> None:
     state = meuterer.new_game(4, 2)
     assert state.phase is Phase.DEAL and state.round == 1 and state.captain == 2
@@ -85,6 +86,7 @@ def test_setup_hochland_only_active_ship_there_full_deck() -> None:
     }
 
 
+@pytest.mark.rule("setup.deal")
 @pytest.mark.parametrize(("players", "captain"), [(4, 0), (4, 2), (3, 1)])
 def test_deal_starts_with_captain_clockwise_five_each(players: int, captain: int) -> None:
     state, seats = draw_any(meuterer.new_game(players, captain))
@@ -95,6 +97,7 @@ def test_deal_starts_with_captain_clockwise_five_each(players: int, captain: int
     assert state.phase is Phase.OFFER and state.to_act == captain
 
 
+@pytest.mark.rule("p1.offer")
 def test_captain_offers_zero_to_three_only() -> None:
     state = deal(HANDS4, captain=1)
     assert legal(state) == {"p1 offer 0", "p1 offer 1", "p1 offer 2", "p1 offer 3"}
@@ -108,6 +111,7 @@ def test_captain_offers_zero_to_three_only() -> None:
 # Section 3, phase 2: playing, passing, choosing roles --------------------------------------
 
 
+@pytest.mark.rule("p2.turns")
 def test_turns_go_clockwise_from_captain_skipping_passed_players() -> None:
     state = deal(
         (
@@ -144,6 +148,7 @@ def test_turns_go_clockwise_from_captain_skipping_passed_players() -> None:
     assert state.to_act == 0  # p3 and p1 have passed: p2 -> p0 -> p2 -> ...
 
 
+@pytest.mark.rule("p2.play")
 def test_any_card_may_be_played_even_unsellable_ones() -> None:
     # Real play to round 3, whose active islands (Karge Zunge, Affeninsel) buy only grain.
     state = sail_to(3, HANDS4)
@@ -169,6 +174,7 @@ def test_any_card_may_be_played_even_unsellable_ones() -> None:
     assert state.face_up[0] == counts("ruby support")
 
 
+@pytest.mark.rule("p2.play", "p2.turns")
 def test_a_player_may_keep_playing_alone_at_the_end() -> None:
     state = deal(HANDS4)
     state = play(
@@ -189,6 +195,7 @@ def test_a_player_may_keep_playing_alone_at_the_end() -> None:
     assert state.to_act == 0 and state.hands[0] == counts("ruby")
 
 
+@pytest.mark.rule("p2.empty-hand")
 def test_a_player_with_an_empty_hand_must_pass() -> None:
     state = deal(HANDS4)
     state = play(
@@ -214,6 +221,7 @@ def test_a_player_with_an_empty_hand_must_pass() -> None:
     assert state.captain_destination == 0  # 0 cards: the start island itself
 
 
+@pytest.mark.rule("p2.captain-destination", "p2.pass")
 @pytest.mark.parametrize(
     ("kept", "island"),
     [(0, "hochland"), (1, "frosthoehle"), (2, "gruenland"), (3, "karge_zunge"), (4, "eisfelsen"), (5, "affeninsel")],
@@ -226,6 +234,17 @@ def test_captain_destination_is_n_islands_clockwise_from_start(kept: int, island
     assert state.captain_destination == kept and state.island_name(kept) == island
 
 
+@pytest.mark.rule("p2.pass")
+def test_a_pass_lays_the_rest_of_the_hand_face_down_and_ends_the_players_phase_two() -> None:
+    state = play(deal(HANDS4), "p0 offer 0", "p0 play wine", "p1 pass")
+    assert state.hands[1] == counts("") and state.face_down[1] == counts("salt salt salt support support")
+    assert state.passed == (False, True, False, False)
+    assert meuterer.view(state, 0).face_down_sizes == (0, 5, 0, 0)  # their number is public
+    state = play(state, "p1 role mate", "p2 play cloth", "p3 play grain", "p0 play wine")
+    assert state.to_act == 2  # p1 plays no more this round
+
+
+@pytest.mark.rule("p2.role")
 def test_non_captain_chooses_a_role_right_after_passing_from_those_left() -> None:
     state = play(deal(HANDS4), "p0 offer 0", "p0 play wine", "p1 pass")
     assert state.step is Step.CHOOSE_ROLE and state.to_act == 1
@@ -244,6 +263,7 @@ def test_non_captain_chooses_a_role_right_after_passing_from_those_left() -> Non
     assert state.role_order == (1, 2, 3)
 
 
+@pytest.mark.rule("p2.role")
 def test_captain_takes_no_role() -> None:
     state = play(deal(HANDS4, captain=2), "p2 offer 1", "p2 pass")
     assert state.step is Step.PLAY and state.to_act == 3  # straight on to the next player
@@ -252,6 +272,7 @@ def test_captain_takes_no_role() -> None:
     assert state.roles == (Role.MATE, Role.CABIN_BOY, None, Role.MERCHANT)
 
 
+@pytest.mark.rule("p2.role")
 @pytest.mark.parametrize(("players", "menus"), [(4, [5, 4, 3]), (3, [5, 4])])
 def test_roles_taken_per_round(players: int, menus: list[int]) -> None:
     state = play(deal(HANDS4[:players]), "p0 offer 0", "p0 pass")
@@ -268,6 +289,7 @@ def test_roles_taken_per_round(players: int, menus: list[int]) -> None:
 # Phase 3: reveal, the mutineer's destination ----------------------------------------------
 
 
+@pytest.mark.rule("p3.reveal")
 @pytest.mark.parametrize(("kept", "island"), [(0, "hochland"), (2, "gruenland"), (5, "affeninsel")])
 def test_mutineer_destination_is_n_islands_clockwise_from_start(kept: int, island: str) -> None:
     mutineer_plays = " ".join(["salt", "salt", "salt", "support", "support"][: 5 - kept])
@@ -278,6 +300,7 @@ def test_mutineer_destination_is_n_islands_clockwise_from_start(kept: int, islan
     assert state.captain_destination == 4  # the captain kept 4: his destination is his own
 
 
+@pytest.mark.rule("p2.captain-destination", "p3.reveal")
 def test_destinations_count_from_the_current_start_island() -> None:
     state = sail_to(3, HANDS4)  # round 2, the ship at Karge Zunge
     state = phase_two(
@@ -289,6 +312,7 @@ def test_destinations_count_from_the_current_start_island() -> None:
 # Phase 4: mutiny --------------------------------------------------------------------------
 
 
+@pytest.mark.rule("p4.skip")
 def test_no_mutineer_no_phase_four() -> None:
     state = phase_two(deal(HANDS4), ("wine", "salt", "", ""), {1: "mate", 2: "cabin_boy", 3: "merchant"})
     assert state.phase is Phase.SCORING and state.step is Step.SELL
@@ -296,6 +320,7 @@ def test_no_mutineer_no_phase_four() -> None:
     assert all(isinstance(a, meuterer.Sell) for a in meuterer.legal_actions(state))
 
 
+@pytest.mark.rule("p4.support-order", "p4.sides")
 @pytest.mark.parametrize(
     ("captain", "roles", "order"),
     [
@@ -319,6 +344,7 @@ def test_supports_clockwise_from_captain_participants_only(
     assert state.step is Step.SELL
 
 
+@pytest.mark.rule("p4.support-order")
 def test_support_count_is_zero_to_face_down_supports() -> None:
     state = phase_two(deal(HANDS4), ("wine", "salt", "", ""), {1: "mutineer", 2: "mate", 3: "cabin_boy"})
     destinations = (state.captain_destination, state.mutineer_destination)
@@ -369,6 +395,7 @@ STRENGTH_CASES = {
 }
 
 
+@pytest.mark.rule("p4.sides", "p4.strength", "p4.tie")
 @pytest.mark.parametrize(("plays", "roles", "supports", "succeeds"), STRENGTH_CASES.values(), ids=STRENGTH_CASES)
 def test_mutiny_strength(
     plays: tuple[str, ...], roles: dict[int, str], supports: dict[int, int], succeeds: bool
@@ -424,6 +451,7 @@ ROLE_POINT_CASES = {
 }
 
 
+@pytest.mark.rule("p5.captain-keeps", "p5.no-mate", "p5.mutiny-succeeds")
 @pytest.mark.parametrize(
     ("captain_plays", "roles", "offer", "supports", "p1_plays", "scores", "captain"),
     ROLE_POINT_CASES.values(),
@@ -447,6 +475,7 @@ def test_role_points(
 # Phase 5: sales -----------------------------------------------------------------------------
 
 
+@pytest.mark.rule("p5.goods")
 def test_support_is_never_sold() -> None:
     state = to_scoring(("support wine", "support", "", ""), {1: "merchant", 2: "mate", 3: "cabin_boy"})
     assert state.to_act == 0
@@ -457,6 +486,7 @@ def test_support_is_never_sold() -> None:
     assert legal(state) == {"p1 sell none"}  # only a support face up: nothing to sell
 
 
+@pytest.mark.rule("p5.one-kind")
 def test_one_kind_of_good_per_island() -> None:
     hands = ("wine wine salt ruby ruby", *HANDS4[1:])
     state = to_scoring(("wine wine salt", "", "", ""), {1: "merchant", 2: "mate", 3: "cabin_boy"}, hands=hands)
@@ -465,6 +495,7 @@ def test_one_kind_of_good_per_island() -> None:
         play(state, "p0 sell hochland:wine:2,hochland:salt:1")
 
 
+@pytest.mark.rule("p5.buys")
 def test_hochland_buys_any_good_other_islands_only_theirs() -> None:
     # Real play: round 1 sails to Grünland (salt); round 2 has Hochland and Grünland active.
     state = sail_to(2, ("wine wine salt ruby ruby", *HANDS4[1:]))
@@ -482,6 +513,7 @@ def test_hochland_buys_any_good_other_islands_only_theirs() -> None:
     assert {sale.card for sale in sales if sale.island == "hochland"} == {Card.SALT, Card.WINE}
 
 
+@pytest.mark.rule("p5.buys")
 def test_different_players_sell_different_goods_on_hochland() -> None:
     state = to_scoring(("wine", "salt", "cloth", "grain grain"), {1: "cabin_boy", 2: "mate", 3: "loadmaster"})
     after = play(
@@ -494,6 +526,7 @@ def test_different_players_sell_different_goods_on_hochland() -> None:
     assert deltas(state, after) == (0, 0, 0, 4)  # p3 sole leader with 2 cards: I = 4
 
 
+@pytest.mark.rule("p5.one-kind")
 def test_a_kind_may_be_split_across_both_islands() -> None:
     hands = (
         "grain grain grain grain wine",
@@ -520,6 +553,7 @@ def test_a_kind_may_be_split_across_both_islands() -> None:
     assert deltas(state, after) == (4 + 6, 0, 0, 0)  # sole leader on both islands
 
 
+@pytest.mark.rule("p5.one-kind")
 def test_never_more_cards_sold_than_face_up_even_split() -> None:
     # With withholding (so that "sell what you can" does not hide it): p2 has 1 grain face
     # up and may sell it on one island, not once on each.
@@ -537,6 +571,7 @@ def test_never_more_cards_sold_than_face_up_even_split() -> None:
         play(state, "p2 sell hochland:grain:1,karge_zunge:grain:1")
 
 
+@pytest.mark.rule("p5.withholding")
 def test_sell_what_you_can_by_default_withholding_as_option() -> None:
     plays = ("wine wine", "", "", "")
     roles = {1: "merchant", 2: "mate", 3: "cabin_boy"}
@@ -548,6 +583,7 @@ def test_sell_what_you_can_by_default_withholding_as_option() -> None:
     assert legal(free) == {"p0 sell none", "p0 sell hochland:wine:1", "p0 sell hochland:wine:2"}
 
 
+@pytest.mark.rule("p5.withholding")
 def test_sell_none_only_when_nothing_is_sellable() -> None:
     state = to_scoring(("wine", "support", "", ""), {1: "merchant", 2: "mate", 3: "cabin_boy"})
     with pytest.raises(meuterer.IllegalActionError, match="must sell what he can"):
@@ -596,12 +632,14 @@ SALE_CASES = {
 }
 
 
+@pytest.mark.rule("p5.leaders", "p5.merchant")
 @pytest.mark.parametrize(("plays", "roles", "points"), SALE_CASES.values(), ids=SALE_CASES)
 def test_sale_points(plays: tuple[str, ...], roles: dict[int, str], points: tuple[int, ...]) -> None:
     state = to_scoring(plays, roles)
     assert deltas(state, sell_first(state)) == points
 
 
+@pytest.mark.rule("p5.sale-order", "p5.mutiny-succeeds")
 @pytest.mark.parametrize(("rules", "first"), [(Rules(), 1), (Rules(sale_order="round_captain"), 0)])
 def test_sale_declaration_order_after_a_successful_mutiny(rules: Rules, first: int) -> None:
     state = to_scoring(("wine", "salt", "cloth", "grain"), {1: "mutineer", 2: "merchant", 3: "cabin_boy"}, rules=rules)
@@ -611,6 +649,7 @@ def test_sale_declaration_order_after_a_successful_mutiny(rules: Rules, first: i
     assert {a.player for a in meuterer.legal_actions(state)} == {first}
 
 
+@pytest.mark.rule("p5.sale-order")
 @pytest.mark.parametrize("rules", [Rules(), Rules(sale_order="round_captain")])
 def test_sale_declaration_starts_with_captain_without_mutiny(rules: Rules) -> None:
     state = to_scoring(
@@ -622,6 +661,7 @@ def test_sale_declaration_starts_with_captain_without_mutiny(rules: Rules) -> No
 # Phase 6: sailing ---------------------------------------------------------------------------
 
 
+@pytest.mark.rule("p6.sail")
 def test_ship_sails_to_captains_destination_old_and_new_start_active() -> None:
     state = sail_to(3, HANDS4)
     assert state.start == 3 and state.active == (0, 3)
@@ -631,12 +671,14 @@ def test_ship_sails_to_captains_destination_old_and_new_start_active() -> None:
     assert state.start == 5 and state.active == (3, 5)
 
 
+@pytest.mark.rule("p6.sail")
 def test_ship_that_stays_leaves_one_active_island() -> None:
     state = sail_to(3, HANDS4)
     state = sell_first(to_round_two_scoring(state, "wine wine wine support ruby"))  # keeps 0: stays
     assert state.start == 3 and state.active == (3,)
 
 
+@pytest.mark.rule("p6.sail")
 def test_ship_sails_to_mutineers_destination_after_successful_mutiny() -> None:
     state = to_scoring(("wine wine", "salt", "", ""), {1: "mutineer", 2: "merchant", 3: "cabin_boy"})
     assert state.mutiny is True and (state.captain_destination, state.mutineer_destination) == (3, 4)
@@ -655,6 +697,7 @@ def to_round_two_scoring(state: State, captain_plays: str) -> State:
 # Phase 7: clean-up --------------------------------------------------------------------------
 
 
+@pytest.mark.rule("p7.clean-up")
 def test_clean_up_face_up_to_discard_face_down_back_to_hand() -> None:
     state = to_scoring(
         ("wine support", "salt", "cloth support", "grain"),
@@ -677,6 +720,7 @@ def test_clean_up_face_up_to_discard_face_down_back_to_hand() -> None:
 # Phase 8: drawing -----------------------------------------------------------------------------
 
 
+@pytest.mark.rule("p8.draw")
 def test_drawing_from_captain_clockwise_up_to_five() -> None:
     # Captain p2 keeps 5 cards (plays nothing), p3 keeps 3, p0 keeps 5, p1 keeps 1.
     state = to_scoring(
@@ -706,6 +750,7 @@ def loadmaster_round(rules: Rules | None = None) -> State:
     return draw(state, "ruby cloth grain ruby grain")
 
 
+@pytest.mark.rule("p8.loadmaster", "p8.loadmaster-when")
 def test_loadmaster_draws_three_extra_and_discards_three_just_drawn() -> None:
     state = loadmaster_round()
     assert state.step is Step.LOADMASTER_DISCARD and meuterer.current_player(state) == 1
@@ -727,6 +772,7 @@ def test_loadmaster_draws_three_extra_and_discards_three_just_drawn() -> None:
     assert meuterer.current_player(state) == meuterer.CHANCE and state.to_act == 2 and state.draws_left == 1
 
 
+@pytest.mark.rule("p8.loadmaster")
 def test_loadmaster_may_discard_from_whole_hand_with_option() -> None:
     state = loadmaster_round(Rules(discard_pool="hand"))
     assert "p1 discard salt support support" in legal(state)
@@ -735,6 +781,7 @@ def test_loadmaster_may_discard_from_whole_hand_with_option() -> None:
     assert state.hands[1] == counts("ruby ruby cloth grain grain")
 
 
+@pytest.mark.rule("p8.loadmaster")
 def test_loadmaster_with_full_hand_draws_and_discards_three() -> None:
     state = to_scoring(("wine", "", "cloth", "grain"), {1: "loadmaster", 2: "merchant", 3: "cabin_boy"})
     state = draw(sell_first(state), "wine")
@@ -743,6 +790,7 @@ def test_loadmaster_with_full_hand_draws_and_discards_three() -> None:
     assert legal(state) == {"p1 discard grain grain grain"}
 
 
+@pytest.mark.rule("p8.reshuffle")
 def test_reshuffle_when_the_deck_is_empty() -> None:
     # Real play: every player plays all five cards in round 1, so phase 8 needs 20 cards
     # while the deck holds 16; the last 4 come from the reshuffled discard pile.
@@ -781,6 +829,7 @@ def test_reshuffle_when_the_deck_is_empty() -> None:
     assert state.phase is Phase.OFFER and sum(state.deck) == 16
 
 
+@pytest.mark.rule("p8.reshuffle")
 def test_reshuffle_as_soon_as_the_deck_runs_out_with_option() -> None:
     # The same round as above under Rules(reshuffle="when_empty"): the draw that empties
     # the deck turns the discard pile into the new deck at once.
@@ -804,9 +853,52 @@ def test_reshuffle_as_soon_as_the_deck_runs_out_with_option() -> None:
     assert state.phase is Phase.OFFER and sum(state.deck) == 16 and state.discard == counts("")
 
 
+# Phases 9 and 10: the roles go back, the next round -------------------------------------------
+
+
+def round_one_drawing(captain: int) -> State:
+    """Round 1 with the captain cards at ``captain`` (no mutineer, each player plays one
+    card), up to phase 8, where everyone draws one card."""
+    hands = HANDS4[captain:] + HANDS4[:captain]
+    roles = {(captain + 1) % 4: "mate", (captain + 2) % 4: "merchant", (captain + 3) % 4: "cabin_boy"}
+    plays = tuple(hand.split()[0] for hand in hands)
+    return sell_first(to_scoring(plays, roles, hands=hands, captain=captain))
+
+
+def round_two(captain: int) -> State:
+    """Round 1 played with the captain cards at ``captain``, up to phase 1 of round 2."""
+    state, _ = draw_any(round_one_drawing(captain))
+    return state
+
+
+@pytest.mark.rule("p8.draw")
+@pytest.mark.parametrize("captain", [0, 2])
+def test_phase_eight_draws_from_the_captain_clockwise(captain: int) -> None:
+    _, seats = draw_any(round_one_drawing(captain))
+    assert seats == [(captain + i) % 4 for i in range(4)]
+
+
+@pytest.mark.rule("p9.roles-return")
+def test_every_role_card_is_back_in_the_centre_for_the_next_round() -> None:
+    state = round_two(1)
+    assert state.roles == (None,) * 4 and state.role_order == ()
+    state = play(state, "p1 offer 0", "p1 pass", "p2 pass")
+    assert roles_menu(state) == set(ALL_ROLES)
+
+
+@pytest.mark.rule("p10.next-round")
+@pytest.mark.parametrize("captain", [0, 3])
+def test_the_next_round_starts_with_the_offer_of_the_captain_cards_holder(captain: int) -> None:
+    state = round_two(captain)
+    assert state.round == 2 and state.step is Step.OFFER and state.captain == captain
+    assert meuterer.current_player(state) == captain and state.queue == ()
+    assert state.offer is None and state.mutiny is None and state.sales == (None,) * 4
+
+
 # Section 4: end of the game ---------------------------------------------------------------------
 
 
+@pytest.mark.rule("setup.rounds", "end.last-round")
 @pytest.mark.parametrize(("players", "rules", "rounds"), [(3, None, 9), (4, None, 8), (4, Rules(rounds=2), 2)])
 def test_number_of_rounds(players: int, rules: Rules | None, rounds: int) -> None:
     for seed in range(3):
@@ -816,6 +908,7 @@ def test_number_of_rounds(players: int, rules: Rules | None, rounds: int) -> Non
         assert sum(isinstance(a, meuterer.Offer) for a in history) == rounds
 
 
+@pytest.mark.rule("end.last-round")
 def test_game_ends_after_phase_five_of_last_round() -> None:
     state = to_scoring(("wine wine", "salt", "cloth"), {1: "merchant", 2: "mate"}, hands=HANDS3, rules=Rules(rounds=1))
     state = sell_first(state)
@@ -829,6 +922,7 @@ def test_game_ends_after_phase_five_of_last_round() -> None:
         play(state, "p0 offer 0")
 
 
+@pytest.mark.rule("end.winner")
 def test_winners_share_ties() -> None:
     # The captain keeps 5 (Affeninsel, ship 2); p1 and p2 tie at Hochland (II = 3 each).
     state = to_scoring(("", "salt", "cloth"), {1: "cabin_boy", 2: "loadmaster"}, hands=HANDS3, rules=Rules(rounds=1))

@@ -4,6 +4,7 @@ on a state and on a player's view alike."""
 from __future__ import annotations
 
 import attrs
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,6 +34,7 @@ def test_views_get_the_same_rulings_as_the_state_once_roles_are_public(setup: Ga
                 assert rulings.sale_points(seen, state.sales) == rulings.sale_points(state, state.sales)
 
 
+@pytest.mark.rule("pirates.rob")
 @given(st.integers(0, 11), st.integers(0, 11), st.integers(0, 15), st.booleans())
 def test_robbery_is_reaching_or_passing_the_merchant_ship(pirate: int, start: int, left: int, at_start: bool) -> None:
     state = meuterer.new_game(4, 0, Rules(pirates=True, pirates_rob_at_start=at_start))
@@ -48,6 +50,7 @@ def test_no_pirate_ship_no_robbery() -> None:
     assert rulings.pirate_destination(state, 3) is None and not rulings.robbery(state, 3)
 
 
+@pytest.mark.rule("p5.leaders", "p5.merchant")
 @given(st.lists(st.integers(0, 5), min_size=3, max_size=4), st.integers(0, 3), st.integers(0, len(ISLANDS) - 1))
 def test_island_points_pay_the_leaders(sold: list[int], merchant: int, index: int) -> None:
     island = ISLANDS[index]
@@ -64,12 +67,14 @@ def test_island_points_pay_the_leaders(sold: list[int], merchant: int, index: in
             assert n == (island.values[len(leaders) - 1] if len(leaders) <= 3 else 0)
 
 
+@pytest.mark.rule("p5.merchant")
 def test_sale_points_read_the_merchant_from_the_board() -> None:
     state = attrs.evolve(meuterer.new_game(3, 0), roles=(None, Role.MERCHANT, None))
     both = ((Sale("hochland", Card.WINE, 2),), (Sale("hochland", Card.SALT, 2),), None)
     assert rulings.sale_points(state, both) == (3, 4, 0)
 
 
+@pytest.mark.rule("p4.sides", "p4.strength")
 def test_a_mate_adds_one_and_only_mutiny_sides_count() -> None:
     support = add(EMPTY, Card.SUPPORT, 1)
     state = attrs.evolve(

@@ -178,6 +178,7 @@ def check_complete(state: State, player: int | None, v: PlayerView, chose_from: 
     assert v.unseen == total(*hidden), "the unseen cards: deck and the others' hands and face-down cards"
 
 
+@pytest.mark.rule("hidden.discard", "hidden.roles")
 @GAMES
 @given(game_setups())
 def test_a_view_holds_every_public_item_and_the_players_own(setup: Setup) -> None:
@@ -350,6 +351,7 @@ def test_a_hidden_draw_exchanged_between_two_others_is_invisible_to_a_third() ->
     assert redact(make_record(other), 3) != redact(make_record(game), 3)
 
 
+@pytest.mark.rule("hidden.roles")
 def test_secret_roles_exchanged_between_two_others_are_invisible_unless_one_chose_between_them() -> None:
     game = small_game()  # p2 took mate, then p1 merchant, then p3 mutineer
     actions = list(game.actions)
@@ -719,6 +721,7 @@ def test_sampled_cards_and_roles_follow_the_exact_law() -> None:
     assert wrong > CHI2_999[df]
 
 
+@pytest.mark.rule("hidden.roles")
 @pytest.mark.parametrize(("player", "outcomes"), [(None, 60), (0, 60), (2, 12), (3, 2)])
 def test_sampled_roles_are_uniform_among_those_consistent_with_what_he_saw(player: int | None, outcomes: int) -> None:
     state = small_position()

@@ -83,6 +83,7 @@ def test_script_is_canonical_notation() -> None:
     assert deal_script(HANDS, captain=JENO) == DEAL
 
 
+@pytest.mark.rule("p2.play", "p2.pass", "p2.role", "p3.reveal", "p4.tie", "p5.captain-keeps", "p8.loadmaster")
 def test_worked_example_round_one() -> None:
     state = meuterer.new_game(4, JENO)
     assert state.active == (0,) and state.start == 0 and state.island_name(0) == "hochland"
@@ -206,6 +207,7 @@ def sale_deltas(state: State, declarations: list[str]) -> tuple[int, ...]:
     return tuple(a - b for a, b in zip(state.scores, before, strict=True))
 
 
+@pytest.mark.rule("p5.leaders", "p5.merchant")
 def test_sale_example_1_three_way_tie_with_merchant() -> None:
     # Real play: in round 1 the captain (p0 = "player 1") passes with 3 cards and there is
     # no mutiny, so the ship sails from Hochland to Karge Zunge.
@@ -244,6 +246,7 @@ def test_sale_example_1_three_way_tie_with_merchant() -> None:
     assert deltas == (6 + 2, 2, 4)
 
 
+@pytest.mark.rule("p5.leaders", "p5.merchant")
 def test_sale_example_2_four_way_tie_with_merchant() -> None:
     # Seats p0..p3 are the example's players 1..4: mutineer, captain, loadmaster, merchant.
     # Real play: round 1 with p1 as captain sails to Karge Zunge without a mutiny.

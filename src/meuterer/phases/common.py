@@ -8,6 +8,7 @@ from typing import Protocol, TypeVar
 from meuterer.actions import Sale
 from meuterer.cards import SEAT_COUNTS, Counts, Role
 from meuterer.islands import Island
+from meuterer.phases.ids import rule
 from meuterer.rules import Rules
 from meuterer.state import Changes as Changes
 
@@ -115,6 +116,7 @@ def clockwise_from(state: Board, first: int) -> tuple[int, ...]:
     return orders[first]
 
 
+@rule("p2.turns")
 def next_unpassed(players: int, passed: Sequence[bool], after: int) -> int:
     """The first seat clockwise after ``after`` that has not passed (``after`` if none).
 

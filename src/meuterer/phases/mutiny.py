@@ -7,6 +7,7 @@ from typing import Any
 from meuterer.actions import Action, Support
 from meuterer.cards import MAX_SEATS, Card, Role, add
 from meuterer.phases.common import Board, Changes, Table, clockwise_from, set_at
+from meuterer.phases.ids import rule
 from meuterer.phases.offer_cargo import destination
 from meuterer.rules import BASE_DECK
 from meuterer.state import State
@@ -28,11 +29,13 @@ def holder(state: Board, role: Role) -> int | None:
     return roles.index(role) if role in roles else None  # no exception raised when nobody has it
 
 
+@rule("p4.skip")
 def has_mutineer(state: State, action: Action | None) -> bool:
     """Guard: someone chose the mutineer, so phase 4 is played."""
     return _MUTINEER in state.roles
 
 
+@rule("p3.reveal", "p4.support-order")
 def reveal(state: Table, action: Action | None) -> Changes:
     """Phase 3: the mutineer's destination is N islands clockwise from the start island.
 
@@ -82,6 +85,7 @@ def add_support(state: State, action: Support) -> Changes:
     return changes
 
 
+@rule("p4.sides")
 def strengths(board: Board) -> tuple[int, int]:
     """(captain's side, mutineer's side): face-up supports of each side's members, +1 for a mate.
 
@@ -108,6 +112,7 @@ def strengths(board: Board) -> tuple[int, int]:
     return side_strengths(face_up[board.captain][_SUPPORT_CARD], mate_up, mates, rebels_up)
 
 
+@rule("p4.strength")
 def side_strengths(captain_up: Any, mate_up: Any, mates: Any, rebels_up: Any) -> tuple[Any, Any]:
     """(captain's side, mutineer's side) from the face-up supports of the captain, of the
     mate (``mates``: 1 if someone is the mate, else 0), and of the mutineer and the cabin
@@ -120,6 +125,7 @@ def side_strengths(captain_up: Any, mate_up: Any, mates: Any, rebels_up: Any) ->
     return captain_up + mates * (mate_up + 1), rebels_up
 
 
+@rule("p4.tie")
 def mutiny_succeeds(captain_side: Any, mutineer_side: Any) -> Any:
     """Whether a mutiny with these side strengths succeeds: a tie goes to the mutineer
     (over ints or numpy arrays alike).

@@ -9,6 +9,7 @@ from meuterer._cache import Memo
 from meuterer.actions import PASSES, PLAYS, ROLE_CHOICES, Action, ChooseRole, Offer, Pass, Play
 from meuterer.cards import CARDS, EMPTY, ROLES, Counts, Role
 from meuterer.phases.common import Board, Changes, next_unpassed, set_at
+from meuterer.phases.ids import rule
 from meuterer.state import State
 
 _PLAY: tuple[tuple[Action, ...], ...] = PLAYS
@@ -22,6 +23,7 @@ _ROLE: tuple[tuple[Action, ...], ...] = ROLE_CHOICES
 _OFFERS: Memo[tuple[int, int], tuple[Action, ...]] = Memo(size=64)
 
 
+@rule("p1.offer")
 def legal_offer(state: Board) -> tuple[Action, ...]:
     """The captain offers 0 to ``rules.max_offer`` points."""
     key = (state.captain, state.rules.max_offer)
@@ -52,6 +54,7 @@ def legal_play(state: State) -> tuple[Action, ...]:
     return plays(p, state.hands[p])
 
 
+@rule("p2.play", "p2.empty-hand")
 def plays(seat: int, hand: Counts) -> tuple[Action, ...]:
     """The plays of ``seat`` holding ``hand``: each kind held, in card order, then the pass.
 
@@ -98,6 +101,7 @@ def destination(board: Board, cards: int) -> int:
     return int(destination_from(board.start, cards, len(board.ring)))
 
 
+@rule("p2.captain-destination")
 def destination_from(start: Any, cards: Any, islands: int) -> Any:
     """The ring position ``cards`` islands clockwise from position ``start`` on a ring of
     ``islands``: the arithmetic of :func:`destination`, over ints or numpy arrays alike.
@@ -108,6 +112,7 @@ def destination_from(start: Any, cards: Any, islands: int) -> Any:
     return (start + cards) % islands
 
 
+@rule("p2.pass")
 def pass_turn(state: State, action: Pass) -> Changes:
     """Lay the hand face down. The captain's destination is fixed by the count.
 
@@ -138,6 +143,7 @@ def legal_role(state: State) -> tuple[Action, ...]:
     return roles_left(state.to_act, state.roles)
 
 
+@rule("p2.role")
 def roles_left(seat: int, taken: tuple[Role | None, ...]) -> tuple[Action, ...]:
     """The role choices of ``seat`` when ``taken`` (one entry a seat) are held: every role
     card still in the centre, in role order.
@@ -149,6 +155,7 @@ def roles_left(seat: int, taken: tuple[Role | None, ...]) -> tuple[Action, ...]:
     return _ROLES_LEFT[seat, taken]
 
 
+@rule("hidden.roles")
 def roles_seen(
     player: int, order: Sequence[int], roles: Sequence[Role | None], choosing: bool
 ) -> tuple[Role, ...] | None:

@@ -11,6 +11,7 @@ from typing import Any
 from meuterer.actions import Play
 from meuterer.cards import EMPTY, Card
 from meuterer.phases.common import Board, Changes, Table, discarded
+from meuterer.phases.ids import rule
 from meuterer.phases.offer_cargo import play_card
 from meuterer.rules import Rules
 from meuterer.state import State, Step
@@ -37,6 +38,7 @@ def pirate_destination(board: Board, left: int) -> int | None:
     return int(pirate_moves_to(board.pirate, left, len(board.ring)))
 
 
+@rule("pirates.move")
 def pirate_moves_to(pirate: Any, left: Any, islands: int) -> Any:
     """Where a pirate ship at ring position ``pirate`` stops: ``left`` islands
     counter-clockwise (the arithmetic of :func:`pirate_destination`, over ints or numpy
@@ -48,6 +50,7 @@ def pirate_moves_to(pirate: Any, left: Any, islands: int) -> Any:
     return (pirate - left) % islands
 
 
+@rule("pirates.rob", "pirates.last-card")
 def robs(pirate: Any, start: Any, left: Any, islands: int, at_start: Any) -> Any:
     """Whether a pirate ship at ``pirate`` moving ``left`` islands counter-clockwise reaches
     or passes the merchant ship at ``start`` (``at_start``: whether it robs when both are on
@@ -91,6 +94,7 @@ def play_pirate(state: State, action: Play) -> Changes:
     return changes
 
 
+@rule("pirates.setup")
 def piratennest(rules: Rules, ring: Sequence[int]) -> int | None:
     """Where the pirate ship starts (Piratennest's ring position), or ``None`` without pirates.
 
@@ -123,6 +127,7 @@ class Pirates:
     def pirate_ship(self, rules: Rules, ring: Sequence[int]) -> int | None:
         return piratennest(rules, ring)
 
+    @rule("pirates.return")
     def clean_up(self, state: Table) -> Changes:
         """With ``pirates_return``, the pirate ship goes back to Piratennest."""
         if state.rules.pirates_return:

@@ -12,6 +12,7 @@ from meuterer.actions import Action, Sale, Sell
 from meuterer.cards import GOODS, MAX_SEATS, Counts, Role
 from meuterer.islands import Island
 from meuterer.phases.common import Board, Changes, Table, clockwise_from, set_at
+from meuterer.phases.ids import rule
 from meuterer.phases.mutiny import holder
 from meuterer.rules import SaleOrder
 from meuterer.state import State, Step
@@ -19,6 +20,7 @@ from meuterer.state import State, Step
 _MERCHANT = Role.MERCHANT
 
 
+@rule("p5.mutiny-succeeds")
 def role_points(state: Table) -> tuple[tuple[int, ...], int]:
     """The scores after role points, and the captain afterwards.
 
@@ -51,6 +53,7 @@ def role_points(state: Table) -> tuple[tuple[int, ...], int]:
     return tuple(scores), captain
 
 
+@rule("p5.captain-keeps", "p5.no-mate")
 def role_payouts(
     won: Any, ship: Any, offer: Any, mate: Any, cabin_boy: Any, cabin_boy_points: int
 ) -> tuple[Any, Any, Any]:
@@ -68,6 +71,7 @@ def role_payouts(
     return ship - offer * kept, (1 + offer) * kept, cabin_boy_points * cabin_boy * won
 
 
+@rule("p5.sale-order")
 def score_roles(state: Table, action: Action | None) -> Changes:
     """Role points; then every player declares sales in turn, starting with the captain."""
     scores, captain = role_points(state)
@@ -83,6 +87,7 @@ def _declarations(
     return tuple(Sell(player, sales) for sales in sale_declarations(goods, islands, withholding))
 
 
+@rule("p5.one-kind", "p5.withholding")
 def sale_declarations(
     goods: Sequence[int], islands: Sequence[tuple[str, Island]], withholding: bool
 ) -> tuple[tuple[Sale, ...], ...]:
@@ -229,6 +234,7 @@ def last_round(state: State, action: Action) -> bool:
     return bool(is_last_round(state.round, state.rules.rounds_for(state.players)))
 
 
+@rule("end.last-round")
 def is_last_round(round_: Any, rounds: int) -> Any:
     """Whether round ``round_`` of a game of ``rounds`` rounds is its last (over ints or
     numpy arrays alike).
@@ -276,6 +282,7 @@ def island_points(island: Island, sold: Sequence[int], merchants: Sequence[bool]
     return tuple(points)
 
 
+@rule("p5.leaders")
 def shared_value(values: Sequence[int], leaders: int) -> int:
     """What each of ``leaders`` tied leaders scores on an island of ``values`` (I, II, III):
     the value for that many leaders, nothing past the island's table.
@@ -286,6 +293,7 @@ def shared_value(values: Sequence[int], leaders: int) -> int:
     return values[leaders - 1] if 0 < leaders <= len(values) else 0
 
 
+@rule("p5.merchant")
 def leader_points(leads: Any, merchant: Any, first: Any, shared: Any) -> Any:
     """A seller's points on an island, over ints, bools or numpy arrays alike: a leader
     (``leads``) scores ``shared`` (:func:`shared_value`), a merchant among the leaders
@@ -376,6 +384,7 @@ def winners(board: Standings) -> tuple[int, ...]:
     return leaders(board.scores)
 
 
+@rule("end.winner")
 def leaders(scores: Sequence[int]) -> tuple[int, ...]:
     """The seats with the most points (ties share the lead).
 

@@ -12,6 +12,7 @@ from meuterer.actions import Action, ArrangeRing, RingArrangements
 from meuterer.cards import EMPTY
 from meuterer.errors import SetupError
 from meuterer.phases.common import Board, Changes
+from meuterer.phases.ids import rule
 from meuterer.phases.variants import variant_of
 from meuterer.rules import Ring, Rules
 from meuterer.state import State, Step
@@ -20,6 +21,7 @@ _HOCHLAND = 0
 _DEFAULT_RULES = Rules()
 
 
+@rule("setup.seats", "setup.ring", "setup.active", "setup.deal")
 def initial_state(players: int, first_captain: int, rules: Rules | None = None) -> State:
     """All islands passive but Hochland, where the ship lies; the full deck; the deal
     about to start with the captain, who draws his five cards first. With a shuffled ring,

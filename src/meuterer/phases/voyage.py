@@ -14,6 +14,7 @@ from meuterer._cache import Memo
 from meuterer.actions import DRAWS, Action, Discard, Draw
 from meuterer.cards import CARDS, EMPTY, Card, Counts, Role, counts_of, minus, plus
 from meuterer.phases.common import Changes, Table, clockwise_from, discarded, set_at
+from meuterer.phases.ids import rule
 from meuterer.phases.variants import variant_of
 from meuterer.rules import DiscardPool, Reshuffle, Rules
 from meuterer.state import State
@@ -129,6 +130,7 @@ def draw_from(deck: Sequence[int], discard: Counts, card: int, rules: Rules) -> 
     return new_deck, discard
 
 
+@rule("p8.reshuffle")
 def reshuffles(cards_left: Any, drawing: Any, when_empty: Any) -> Any:
     """Whether the discard pile is shuffled into a new deck when the deck holds
     ``cards_left`` cards: before a draw (``drawing``) once the deck is empty, and right
@@ -152,6 +154,7 @@ def cards_needed(rules: Rules, role: Role | None, held: int) -> int:
     return int(cards_to_fill(rules.hand_size, held, rules.loadmaster_extra, role is _LOADMASTER))
 
 
+@rule("p8.loadmaster")
 def cards_to_fill(hand_size: int, held: Any, extra: int, loadmaster: Any) -> Any:
     """Cards to draw for a hand of ``held`` cards to hold ``hand_size``, plus ``extra`` for
     the loadmaster (``loadmaster``: whether he is): the arithmetic of :func:`cards_needed`,
@@ -185,6 +188,7 @@ def last_draw_of_deal(state: State, action: Action) -> bool:
     return state.draws_left == 1 and not state.queue
 
 
+@rule("p8.loadmaster-when")
 def loadmaster_draws(state: State, action: Action) -> bool:
     """Guard: the drawing player is the loadmaster, who discards after his draws."""
     return state.roles[state.to_act] is _LOADMASTER
@@ -311,6 +315,7 @@ def discard(state: State, action: Discard) -> Changes:
 # Phases 6, 7, 9 and 10 ---------------------------------------------------------------------
 
 
+@rule("p6.sail")
 def sail(state: Table, action: Action | None) -> Changes:
     """Phase 6: the ship sails to the winning destination, which becomes the new start
     island; the old and new start islands are the active ones."""
@@ -321,6 +326,7 @@ def sail(state: Table, action: Action | None) -> Changes:
     return {"start": destination, "active": active}
 
 
+@rule("p8.draw")
 def drawers(state: Table) -> tuple[tuple[int, int], ...]:
     """Who draws in phase 8, once the face-down cards are back in hand: (seat, cards
     needed) clockwise from the captain, skipping full hands."""
@@ -339,6 +345,7 @@ def nobody_draws(state: Table, action: Action | None) -> bool:
     return not drawers(state)
 
 
+@rule("p7.clean-up")
 def clean_up(state: Table, action: Action | None) -> Changes:
     """Phase 7: face-up cards go to the discard pile, face-down cards back to the hands.
 
@@ -367,11 +374,13 @@ def clean_up(state: Table, action: Action | None) -> Changes:
     return changes
 
 
+@rule("p9.roles-return")
 def return_roles(state: Table, action: Action | None) -> Changes:
     """Phase 9: role cards go back to the centre."""
     return {"roles": (None,) * state.players, "role_order": ()}
 
 
+@rule("p10.next-round")
 def next_round(state: Table, action: Action | None) -> Changes:
     """Phase 10: a new round starts with phase 1 under the current captain."""
     return {
