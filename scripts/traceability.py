@@ -129,12 +129,27 @@ def tagged_tests(tests: Path = ROOT / "tests") -> dict[str, list[str]]:
 
 
 def fixtures_by_rule() -> dict[str, list[str]]:
-    """Each rule id with the suite's fixtures exercising it.
+    """Each rule id with the suite's game fixtures exercising it, as the suite lists them
+    (each fixture's ``rule_ids``, computed by ``meuterer.conform.fixtures.rule_ids`` when the
+    suite was built): the games whose names mention the rule first (``tie`` for ``p4.tie``),
+    then the others, by name."""
+    from meuterer.conform.fixtures import load_suite
 
-    Empty until the conformance suite lists the rule ids of each fixture (issue 40,
-    item 4); the page then shows "not yet listed" in its fixtures column.
-    """
-    return {}
+    by_rule: dict[str, list[str]] = {}
+    for game in load_suite()[1]:
+        for ident in game["rule_ids"]:
+            by_rule.setdefault(ident, []).append(game["id"])
+    return {
+        ident: sorted(names, key=lambda name: (ident.split(".")[1] not in name, name)) for ident, names in by_rule.items()
+    }
+
+
+def _fixtures(names: list[str], shown: int = 3) -> str:
+    """A fixtures cell: how many games, and the first few of them."""
+    if not names:
+        return "**none**"
+    first = ", ".join(f"`{name}`" for name in names[:shown])
+    return f"{len(names)}: {first}" + (", ..." if len(names) > shown else "")
 
 
 # Mutants ---------------------------------------------------------------------------------
@@ -487,8 +502,9 @@ def render() -> str:
         f"{len(rows)} rule ids: {with_function} stated by a marked function, {len(rows) - with_function} with a",
         f"reason given in [the rules](rules.md#where-each-rule-is-stated-in-the-code); {with_tests} with tagged tests.",
         "",
-        "The fixtures column is not yet filled: it waits for the conformance suite to list the",
-        "rule ids each fixture exercises (issue 40, item 4).",
+        "The fixtures column counts the suite's games that exercise each rule (each game lists",
+        "its rule ids, computed when the suite is built by replaying it on the reference: see",
+        "[the conformance suite](conformance.md)) and names the first few.",
         "",
         "| id | rulebook | function | tests | fixtures |",
         "|---|---|---|---|---|",
@@ -499,7 +515,7 @@ def render() -> str:
             function = "<br>".join(f"`{qualified(f)}`" for f in functions[ident])
         else:
             function = "none: " + why.get(ident, "**no reason given**")
-        listed = ", ".join(f"`{name}`" for name in fixtures.get(ident, [])) or "not yet listed"
+        listed = _fixtures(fixtures.get(ident, []))
         lines.append(f"| `{ident}` | {row['source']} | {function} | {_tests(tagged.get(ident, []))} | {listed} |")
     killed = sum(1 for name in MUTANTS if results.get(name, {}).get("killed") and _current(name, results[name]))
     lines += [

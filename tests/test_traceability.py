@@ -32,7 +32,7 @@ def test_the_page_is_up_to_date() -> None:
     assert page == trace.render(), f"docs/traceability.md is out of date: run {trace.REGENERATE}"
 
 
-def test_the_page_lists_every_rule_id_with_its_function_and_tests() -> None:
+def test_the_page_lists_every_rule_id_with_its_function_tests_and_fixtures() -> None:
     page = trace.render()
     for row in trace.rule_rows():
         line = next(line for line in page.splitlines() if line.startswith(f"| `{row['id']}` |"))
