@@ -139,9 +139,11 @@ def fixtures_by_rule() -> dict[str, list[str]]:
     for game in load_suite()[1]:
         for ident in game["rule_ids"]:
             by_rule.setdefault(ident, []).append(game["id"])
-    return {
-        ident: sorted(names, key=lambda name: (ident.split(".")[1] not in name, name)) for ident, names in by_rule.items()
-    }
+
+    def first(ident: str) -> Callable[[str], tuple[bool, str]]:
+        return lambda name: (ident.split(".")[1] not in name, name)
+
+    return {ident: sorted(names, key=first(ident)) for ident, names in by_rule.items()}
 
 
 def _fixtures(names: list[str], shown: int = 3) -> str:
