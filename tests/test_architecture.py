@@ -367,3 +367,15 @@ def test_every_listed_size_exception_is_still_over_the_limit() -> None:
         "docs/architecture.md, '## Size exceptions' lists what is not over the limit any more"
         f" ({MODULE_LIMIT} lines a module, {CLASS_LIMIT} a class): remove these entries:\n" + "\n".join(stale)
     )
+
+
+MOST_EXCEPTIONS = 3
+"""At most this many modules and classes together may be over their limits (issue 36)."""
+
+
+def test_there_are_at_most_three_size_exceptions() -> None:
+    modules_listed, classes_listed = size_exceptions(ARCHITECTURE.read_text(encoding="utf-8"))
+    listed = modules_listed + classes_listed
+    assert len(listed) <= MOST_EXCEPTIONS, (
+        f"{len(listed)} size exceptions ({', '.join(listed)}); at most {MOST_EXCEPTIONS}: split one"
+    )
