@@ -149,7 +149,7 @@ def test_the_log_tells_a_seat_its_own_draws_only() -> None:
 
 
 def test_a_seats_board_is_drawn_once_per_action_for_all_its_frames(monkeypatch: pytest.MonkeyPatch) -> None:
-    import meuterer.server.table as table_module
+    import meuterer.server.frames as frames_module
     from meuterer.svg import board as real
 
     drawn: list[int | None] = []
@@ -158,7 +158,7 @@ def test_a_seats_board_is_drawn_once_per_action_for_all_its_frames(monkeypatch: 
         drawn.append(v.player)
         return real(v, **options)
 
-    monkeypatch.setattr(table_module, "board", counting)
+    monkeypatch.setattr(frames_module, "board", counting)
     table, _ = humans(3)
     frames = [table.snapshot(0), table.snapshot(0), table.update(0, 0, 0), table.snapshot(None), table.snapshot(None)]
     assert drawn == [0, None]  # seat 0's snapshots and update share one board, spectators another
