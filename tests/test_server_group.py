@@ -164,3 +164,28 @@ def test_the_chat_tells_everyone_the_lines_of_the_seats_bounded_in_length_and_ra
         ws.send_json({"token": bob["token"]})
         frame = ws.receive_json()
         assert [line["text"] for line in frame["chat"]] == ["<b>hi</b> bob"] + ["again"] * 4
+
+
+def _until(ws: Any, wanted: Any) -> dict[str, Any]:
+    """The next frame with seats for which ``wanted(seats)`` holds (a few frames at most)."""
+    for _ in range(20):
+        frame: dict[str, Any] = ws.receive_json()
+        if "seats" in frame and wanted(frame["seats"]):
+            return frame
+    raise AssertionError("no such frame")
+
+
+def test_seats_show_who_is_connected_away_or_a_bot(client: TestClient) -> None:
+    opened = client.post("/api/tables", json={"players": 3, "name": "ann", "bots": {"2": "random"}}).json()
+    table = opened["table"]
+    bob = client.post(f"/api/tables/{table}/join", json={"seat": 1, "name": "bob"}).json()
+    with client.websocket_connect(f"/ws/{table}") as ann_ws:
+        ann_ws.send_json({"token": opened["token"]})
+        first = _until(ann_ws, lambda seats: seats[0]["presence"] == "connected")
+        assert [s["presence"] for s in first["seats"]][1:] == ["away", "bot"]
+        assert [s["label"] for s in first["seats"]][1:] == ["bob (away)", "bot: random"]
+        with client.websocket_connect(f"/ws/{table}") as bob_ws:
+            bob_ws.send_json({"token": bob["token"]})
+            _until(ann_ws, lambda seats: seats[1]["presence"] == "connected")
+        frame = _until(ann_ws, lambda seats: seats[1]["presence"] == "away")
+        assert frame["seats"][1]["label"] == "bob (away)"

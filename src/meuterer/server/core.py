@@ -207,7 +207,7 @@ class HubCore:
             async with self.lock(table.id):
                 if table.expired() != seat:
                     continue
-                table.seats[seat].stand_in = True
+                table.time_out(seat)
                 await self.save_seats(table)
                 await self.advance(table, table.propose_auto(search=False))
 
@@ -254,6 +254,17 @@ class HubCore:
         connection.outbox.on_drop = lambda reason: self._dropped_now(table, connection, reason)
         connection.outbox.start()
         self.connections.setdefault(table.id, set()).add(connection)
+
+    def present(self, table: Table, coming: int | None = None) -> bool:
+        """Mark the seats whose holder has a page open at the table (or is opening one:
+        ``coming``); whether any changed."""
+        held = {c.seat for c in self.connections.get(table.id, ()) if not c.outbox.closing} | {coming}
+        changed = False
+        for p, seat in enumerate(table.seats):
+            connected = p in held and seat.token_hash is not None
+            changed = changed or connected != seat.connected
+            seat.connected = connected
+        return changed
 
     def _dropped_now(self, table: Table, connection: Connection, reason: str) -> None:
         self.connections.get(table.id, set()).discard(connection)

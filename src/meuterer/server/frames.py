@@ -81,6 +81,8 @@ class SeatLog:
         self.seat = seat
         self.view = first
         self.seen: list[str] = []
+        self.noted = 0
+        """How many of the table's public notes the log tells."""
         self._console = _Lines()
         me = -1 if seat is None else seat
         self._narrator = WordsNarrator(cast(Console, self._console), me, lambda p: f"p{p}")
@@ -95,11 +97,17 @@ class SeatLog:
         """The draws not yet told (they are told as one line when something else happens)."""
         return self._narrator.draws_text()
 
-    def add(self, shown: Seen, after: PlayerView) -> None:
-        """One more action, as the seat saw it, and his view after it."""
+    def add(self, shown: Seen, after: PlayerView, bot: str | None = None) -> None:
+        """One more action, as the seat saw it, and his view after it; ``bot``: the spec of the
+        stand-in bot that made it for a human seat (a public fact), if one did."""
         self.seen.append(str(shown))
-        self._narrator.narrate(self.view, _stand_in_action(shown), after)
+        self._narrator.narrate(self.view, _stand_in_action(shown), after, bot)
         self.view = after
+
+    def note(self, text: str) -> None:
+        """One more public note (someone left, came back...), told as it stands."""
+        self._narrator.say(text, style="dim")
+        self.noted += 1
 
 
 def seat_frame(
@@ -118,28 +126,42 @@ def seat_frame(
         "seen": list(log.seen),
         "lines": list(log.lines),
         "pending": log.pending(),
+        "noted": log.noted,
         "state": state_frame(log.view, frame_names(seats)) if state is None else state,
     }
 
 
 def frame_names(seats: list[dict[str, Any]]) -> list[str]:
+    """The seats' names on the board (beside their numbers ``p0``, ``p1``...)."""
     return [s["name"] or s["bot"] or "open" for s in seats]
 
 
 class Logs(dict[int | None, SeatLog]):
     """Every seat's log (and the spectator's, ``None``), brought up to date with the game
-    when it is read: a log nobody reads (a bot's seat, a spectator-less table) costs nothing."""
+    when it is read: a log nobody reads (a bot's seat, a spectator-less table) costs nothing.
+
+    ``notes``: the table's public notes, each with the number of actions the game had then;
+    ``bots``: the spec of the stand-in bot that made action ``k`` for a human seat."""
 
     def __init__(self, game: Game) -> None:
         super().__init__((p, SeatLog(p, view(game.state, p))) for p in (*range(game.players), None))
         self.game = game
+        self.notes: list[tuple[int, str]] = []
+        self.bots: dict[int, str] = {}
+
+    def note(self, text: str) -> None:
+        """A public note for every log, told after the actions so far."""
+        self.notes.append((len(self.game), text))
 
     def __getitem__(self, seat: int | None) -> SeatLog:
         log = super().__getitem__(seat)
         game = self.game
-        for k in range(len(log.seen), len(game)):
-            before, after = game.at(k), game.at(k + 1)
-            log.add(seen(before, game.actions[k], after, seat), view(after, seat))
+        for k in range(len(log.seen), len(game) + 1):
+            while log.noted < len(self.notes) and self.notes[log.noted][0] <= k:
+                log.note(self.notes[log.noted][1])
+            if k < len(game):
+                before, after = game.at(k), game.at(k + 1)
+                log.add(seen(before, game.actions[k], after, seat), view(after, seat), self.bots.get(k))
         return log
 
 
@@ -184,6 +206,7 @@ class Frames:
             "seen": log.seen[since:],
             "lines": log.lines[lines_since:],
             "pending": log.pending(),
+            "noted": log.noted,
             "state": self.state(seat, log, seats),
             "from": since,
             "lines_from": lines_since,

@@ -88,6 +88,8 @@ class Seat:
     reserved: bool = False
     """The seat was left during the game: only its last holder's browser may take it (or
     whoever comes once the host releases it)."""
+    connected: bool = False
+    """A page of the seat's holder is open at the table now (kept in memory only)."""
 
     @property
     def open(self) -> bool:
@@ -102,7 +104,29 @@ class Seat:
             "open": self.open,
             "stand_in": self.stand_in,
             "reserved": self.reserved,
+            "presence": self.presence,
+            "label": self.label,
         }
+
+    @property
+    def label(self) -> str:
+        """The seat in words for the page: ``bot: greedy``, ``ann (connected)``, ``ann (away)``,
+        ``ann (a stand-in bot plays)`` or ``open``."""
+        if self.bot is not None:
+            return f"bot: {self.bot}"
+        if self.token_hash is None and not self.stand_in:
+            return "open"
+        return f"{self.name} ({'a stand-in bot plays' if self.stand_in else self.presence})"
+
+    @property
+    def presence(self) -> str:
+        """``bot`` (its own or a stand-in plays it), ``connected``, ``away`` (held, no page
+        open) or ``open``."""
+        if self.bot is not None or self.stand_in:
+            return "bot"
+        if self.token_hash is None:
+            return "open"
+        return "connected" if self.connected else "away"
 
 
 def check_seat(seats: list[Seat], seat: object) -> None:

@@ -103,7 +103,7 @@ class Table:
         self.id = table_id
         self.seats = seat_list(players, seats)
         self.game = Game.new(players, first_captain, rules)
-        self.logs: dict[int | None, SeatLog] = Logs(self.game)
+        self.logs = Logs(self.game)
         self._frames = Frames(table_id, self.logs)
         self.turn_seconds = turn_seconds
         self.bots = Autopilot(stand_in_bot)
@@ -112,8 +112,6 @@ class Table:
         self.turn_started = clock()
         self.rematch: str | None = None
         self.commit([parse_action(a) if isinstance(a, str) else a for a in actions])
-
-    # Seats ----------------------------------------------------------------------------------
 
     @property
     def players(self) -> int:
@@ -125,7 +123,10 @@ class Table:
     def join(self, seat: int, name: str, key: object = None) -> str:
         """Take the open seat ``seat`` as ``name`` (``key``: the browser's key): the secret token
         that identifies its holder (see :func:`meuterer.server.seats.claim`)."""
+        back = self.started and self.seats[seat].stand_in
         token = claim(self.seats, seat, name, key)
+        if back:
+            self.logs.note(f"{self.seats[seat].name} came back to p{seat}")
         self.started = self.started or not any(s.open for s in self.seats)
         self.turn_started = self.clock()
         return token
@@ -139,10 +140,11 @@ class Table:
         the game a stand-in bot plays it and it is reserved for its player's browser until the
         host releases it (:meth:`release`)."""
         vacate(self.seats, seat, stand_in=self.started, reserve=self.started and not self.over)
+        if self.started and not self.over:
+            self.logs.note(f"{self.seats[seat].name} left the table: a bot ({self.stand_in_bot}) plays p{seat}")
 
     def host(self) -> int | None:
-        """The host: the person in the lowest-numbered seat held (who opened the table, unless
-        he left it)."""
+        """The host: the person in the lowest-numbered seat held (the opener, unless he left)."""
         return host(self.seats)
 
     def release(self, by: int, seat: int) -> None:
@@ -153,10 +155,15 @@ class Table:
     def take_back(self, seat: int) -> None:
         """The seat's player plays his seat again himself."""
         check_seat(self.seats, seat)
+        if self.seats[seat].stand_in and not self.over:
+            self.logs.note(f"{self.seats[seat].name} is back and plays p{seat} again")
         self.seats[seat].stand_in = False
         self.turn_started = self.clock()
 
-    # Play -----------------------------------------------------------------------------------
+    def time_out(self, seat: int) -> None:
+        """The seat's turn time ran out: a stand-in bot plays it until its player takes it back."""
+        self.seats[seat].stand_in = True
+        self.logs.note(f"{self.seats[seat].name}'s turn time ran out: a bot ({self.stand_in_bot}) plays p{seat}")
 
     @property
     def at(self) -> int:
@@ -249,12 +256,13 @@ class Table:
     def commit(self, actions: Sequence[Action]) -> None:
         """Apply ``actions`` (as proposed, and stored); every seat's log hears of them when it is read."""
         for action in actions:
+            p = action.player
+            if self.seats[p].bot is None and self.seats[p].stand_in and action.kind != "draw":
+                self.logs.bots[len(self.game)] = self.stand_in_bot
             self.game.push(action)
         if actions:
             self.started = True
             self.turn_started = self.clock()
-
-    # Frames ---------------------------------------------------------------------------------
 
     def snapshot(self, seat: int | None) -> dict[str, Any]:
         """Everything ``seat`` (``None``: a spectator) may know, in one frame: for a reconnect."""
@@ -264,8 +272,6 @@ class Table:
         """What ``seat`` learns from the actions after state ``since`` (his log's lines after
         ``lines_since``), as an ``update`` frame."""
         return self._frames.update(seat, since, lines_since, [s.public() for s in self.seats], self.started)
-
-    # Records --------------------------------------------------------------------------------
 
     def record(self) -> Record:
         """The whole game's record (give it out only once the game is over)."""

@@ -118,7 +118,7 @@ function render(frame) {
     });
     box.append(button);
   }
-  $("scores").textContent = state.scores.map((s, p) => "p" + p + " " + frame.seats[p].name + ": " + s).join("   ");
+  $("scores").textContent = state.scores.map((s, p) => "p" + p + " " + frame.seats[p].label + ": " + s).join("   ");
   const log = $("log");
   log.replaceChildren(...lines.concat(frame.pending ? [frame.pending] : []).map((line) => {
     const p = document.createElement("p");
