@@ -189,3 +189,21 @@ def test_seats_show_who_is_connected_away_or_a_bot(client: TestClient) -> None:
             _until(ann_ws, lambda seats: seats[1]["presence"] == "connected")
         frame = _until(ann_ws, lambda seats: seats[1]["presence"] == "away")
         assert frame["seats"][1]["label"] == "bob (away)"
+
+
+def test_the_rules_page_follows_the_tables_rules(client: TestClient) -> None:
+    from meuterer.islands import ISLANDS
+    from meuterer.svg import island_title
+
+    default = client.get("/rules")
+    assert default.status_code == 200 and "2 VP if a mutiny succeeds" in default.text and "8 rounds" in default.text
+    rules = {"cabin_boy_points": 4, "rounds": 3, "max_offer": 1}
+    opened = client.post("/api/tables", json={"players": 3, "name": "ann", "rules": rules}).json()
+    page = client.get(f"/rules/{opened['table']}").text
+    assert "4 VP if a mutiny succeeds" in page and "2 VP if" not in page
+    assert "3 rounds with 3 players" in page and "offers 0 to 1 VP" in page
+    assert page.index("<th>steps</th>") < page.index(f"<td>+0</td><td>{island_title(ISLANDS[0].name)}</td>")
+    for island in ISLANDS:  # every island, with its values, from the library's table
+        assert f"<td>{island_title(island.name)}</td>" in page and "/".join(map(str, island.values)) in page
+    assert client.get("/rules/nope").status_code == 404
+    assert 'id="rules"' in client.get(f"/table/{opened['table']}").text

@@ -135,6 +135,7 @@ function render(frame) {
   $("record").href = "/api/tables/" + encodeURIComponent(tableId) + "/record";
   $("replay").href = $("record").href.replace("/record", "/replay");
   $("watch").href = "/table/" + encodeURIComponent(tableId);
+  $("rules").href = "/rules/" + encodeURIComponent(tableId);
   document.body.dataset.at = String(at);
   document.body.dataset.over = String(over);
 }
