@@ -207,3 +207,32 @@ def test_the_rules_page_follows_the_tables_rules(client: TestClient) -> None:
         assert f"<td>{island_title(island.name)}</td>" in page and "/".join(map(str, island.values)) in page
     assert client.get("/rules/nope").status_code == 404
     assert 'id="rules"' in client.get(f"/table/{opened['table']}").text
+
+
+def test_the_ending_shows_standings_with_a_breakdown_and_the_replay(client: TestClient) -> None:
+    import meuterer
+
+    rules = {"rounds": 2}
+    opened = client.post(
+        "/api/tables", json={"players": 3, "name": "ann", "rules": rules, "bots": {"1": "greedy", "2": "greedy"}}
+    ).json()
+    table = opened["table"]
+    with client.websocket_connect(f"/ws/{table}") as ws:
+        ws.send_json({"token": opened["token"]})
+        first = ws.receive_json()
+        assert first["state"]["standings"] is None  # not before the end
+        frames = play_to_the_end({0: ws})
+    state = frames[-1]["state"]
+    table_ = client.app.state.hub.tables[table]  # type: ignore[attr-defined]
+    final = table_.game.state
+    rows = state["standings"]["rows"]
+    assert [row["total"] for row in rows] == sorted(final.scores, reverse=True)
+    assert {row["seat"] for row in rows if row["winner"]} == set(meuterer.winners(final)) == set(state["winners"])
+    for row in rows:
+        assert row["total"] == final.scores[row["seat"]] == row["roles"] + row["sales"]
+        assert [r["round"] for r in row["rounds"]] == [1, 2] or row["total"] == 0
+        assert all(r["sales"] >= 0 for r in row["rounds"])  # sales never cost points
+    assert any(row["roles"] for row in rows)  # someone scored role points (the captain or the mutineer)
+    assert 'id="replay-end"' in client.get(f"/table/{table}").text
+    replay = client.get(f"/api/tables/{table}/replay")
+    assert replay.status_code == 200 and "<html" in replay.text.lower()

@@ -23,6 +23,7 @@ from meuterer.cards import Card, Role
 from meuterer.cli.play.render import move_help, phase_help
 from meuterer.game import Game
 from meuterer.rulings import winners
+from meuterer.server.standings import Book
 from meuterer.server.words import WordsNarrator, label, plain
 from meuterer.state import Step
 from meuterer.svg import board
@@ -82,6 +83,7 @@ class SeatLog:
         self.view = first
         self.seen: list[str] = []
         self.noted = 0
+        self.book = Book()
         """How many of the table's public notes the log tells."""
         self._console = _Lines()
         me = -1 if seat is None else seat
@@ -101,6 +103,7 @@ class SeatLog:
         """One more action, as the seat saw it, and his view after it; ``bot``: the spec of the
         stand-in bot that made it for a human seat (a public fact), if one did."""
         self.seen.append(str(shown))
+        self.book.add(self.view, after)
         self._narrator.narrate(self.view, _stand_in_action(shown), after, bot)
         self.view = after
 
@@ -127,8 +130,15 @@ def seat_frame(
         "lines": list(log.lines),
         "pending": log.pending(),
         "noted": log.noted,
-        "state": state_frame(log.view, frame_names(seats)) if state is None else state,
+        "state": log_state(log, frame_names(seats)) if state is None else state,
     }
+
+
+def log_state(log: SeatLog, names: list[str]) -> dict[str, Any]:
+    """``state_frame`` of the log's last view, with the game's ``standings`` once it is over
+    (see :class:`~meuterer.server.standings.Book`; ``None`` before)."""
+    over = log.view.step is Step.GAME_OVER
+    return state_frame(log.view, names) | {"standings": log.book.standings(log.view, names) if over else None}
 
 
 def frame_names(seats: list[dict[str, Any]]) -> list[str]:
@@ -181,7 +191,7 @@ class Frames:
         key = (len(log.seen), tuple(names))
         made = self._made.get(seat)
         if made is None or made[0] != key:
-            made = (key, state_frame(log.view, names))
+            made = (key, log_state(log, names))
             self._made[seat] = made
         return made[1]
 
