@@ -28,6 +28,7 @@ from meuterer.server.outbox import Outbox
 from meuterer.server.requests import (
     Refused,
 )
+from meuterer.server.seats import mark_connected
 from meuterer.server.store import Store
 from meuterer.server.table import SECRET, StaleAction, Table
 
@@ -259,12 +260,7 @@ class HubCore:
         """Mark the seats whose holder has a page open at the table (or is opening one:
         ``coming``); whether any changed."""
         held = {c.seat for c in self.connections.get(table.id, ()) if not c.outbox.closing} | {coming}
-        changed = False
-        for p, seat in enumerate(table.seats):
-            connected = p in held and seat.token_hash is not None
-            changed = changed or connected != seat.connected
-            seat.connected = connected
-        return changed
+        return mark_connected(table.seats, held)
 
     def _dropped_now(self, table: Table, connection: Connection, reason: str) -> None:
         self.connections.get(table.id, set()).discard(connection)

@@ -39,6 +39,7 @@ __all__ = [
     "hash_token",
     "holder",
     "host",
+    "mark_connected",
     "release",
     "seat_list",
     "vacate",
@@ -216,3 +217,19 @@ def release(seats: list[Seat], by: int, seat: int) -> None:
         raise TableError(f"seat {seat} is not reserved for a player who left")
     seats[seat].reserved = False
     seats[seat].key_hash = None
+
+
+def mark_connected(seats: list[Seat], held: set[int | None]) -> bool:
+    """Mark as connected the seats in ``held`` (those with a page open) that someone holds,
+    the others not; whether any seat changed.
+
+    >>> seats = [Seat(token_hash="x"), Seat()]
+    >>> mark_connected(seats, {0, 1}), [s.presence for s in seats], mark_connected(seats, {0})
+    (True, ['connected', 'open'], False)
+    """
+    changed = False
+    for p, seat in enumerate(seats):
+        connected = p in held and seat.token_hash is not None
+        changed = changed or connected != seat.connected
+        seat.connected = connected
+    return changed
