@@ -272,6 +272,8 @@ def test_leaving_hands_the_seat_to_a_stand_in_and_a_newcomer_takes_it(client: Te
             "open": False,
             "stand_in": False,
             "reserved": False,
+            "presence": "connected",
+            "label": "carl (connected)",
         }
         held = client.app.state.hub.tables[table]  # type: ignore[attr-defined]
         held.leave(3)  # carl leaves and dee sits down, while carl's old socket is still open

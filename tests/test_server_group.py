@@ -164,3 +164,75 @@ def test_the_chat_tells_everyone_the_lines_of_the_seats_bounded_in_length_and_ra
         ws.send_json({"token": bob["token"]})
         frame = ws.receive_json()
         assert [line["text"] for line in frame["chat"]] == ["<b>hi</b> bob"] + ["again"] * 4
+
+
+def _until(ws: Any, wanted: Any) -> dict[str, Any]:
+    """The next frame with seats for which ``wanted(seats)`` holds (a few frames at most)."""
+    for _ in range(20):
+        frame: dict[str, Any] = ws.receive_json()
+        if "seats" in frame and wanted(frame["seats"]):
+            return frame
+    raise AssertionError("no such frame")
+
+
+def test_seats_show_who_is_connected_away_or_a_bot(client: TestClient) -> None:
+    opened = client.post("/api/tables", json={"players": 3, "name": "ann", "bots": {"2": "random"}}).json()
+    table = opened["table"]
+    bob = client.post(f"/api/tables/{table}/join", json={"seat": 1, "name": "bob"}).json()
+    with client.websocket_connect(f"/ws/{table}") as ann_ws:
+        ann_ws.send_json({"token": opened["token"]})
+        first = _until(ann_ws, lambda seats: seats[0]["presence"] == "connected")
+        assert [s["presence"] for s in first["seats"]][1:] == ["away", "bot"]
+        assert [s["label"] for s in first["seats"]][1:] == ["bob (away)", "bot: random"]
+        with client.websocket_connect(f"/ws/{table}") as bob_ws:
+            bob_ws.send_json({"token": bob["token"]})
+            _until(ann_ws, lambda seats: seats[1]["presence"] == "connected")
+        frame = _until(ann_ws, lambda seats: seats[1]["presence"] == "away")
+        assert frame["seats"][1]["label"] == "bob (away)"
+
+
+def test_the_rules_page_follows_the_tables_rules(client: TestClient) -> None:
+    from meuterer.islands import ISLANDS
+    from meuterer.svg import island_title
+
+    default = client.get("/rules")
+    assert default.status_code == 200 and "2 VP if a mutiny succeeds" in default.text and "8 rounds" in default.text
+    rules = {"cabin_boy_points": 4, "rounds": 3, "max_offer": 1}
+    opened = client.post("/api/tables", json={"players": 3, "name": "ann", "rules": rules}).json()
+    page = client.get(f"/rules/{opened['table']}").text
+    assert "4 VP if a mutiny succeeds" in page and "2 VP if" not in page
+    assert "3 rounds with 3 players" in page and "offers 0 to 1 VP" in page
+    assert page.index("<th>steps</th>") < page.index(f"<td>+0</td><td>{island_title(ISLANDS[0].name)}</td>")
+    for island in ISLANDS:  # every island, with its values, from the library's table
+        assert f"<td>{island_title(island.name)}</td>" in page and "/".join(map(str, island.values)) in page
+    assert client.get("/rules/nope").status_code == 404
+    assert 'id="rules"' in client.get(f"/table/{opened['table']}").text
+
+
+def test_the_ending_shows_standings_with_a_breakdown_and_the_replay(client: TestClient) -> None:
+    import meuterer
+
+    rules = {"rounds": 2}
+    opened = client.post(
+        "/api/tables", json={"players": 3, "name": "ann", "rules": rules, "bots": {"1": "greedy", "2": "greedy"}}
+    ).json()
+    table = opened["table"]
+    with client.websocket_connect(f"/ws/{table}") as ws:
+        ws.send_json({"token": opened["token"]})
+        first = ws.receive_json()
+        assert first["state"]["standings"] is None  # not before the end
+        frames = play_to_the_end({0: ws})
+    state = frames[-1]["state"]
+    table_ = client.app.state.hub.tables[table]  # type: ignore[attr-defined]
+    final = table_.game.state
+    rows = state["standings"]["rows"]
+    assert [row["total"] for row in rows] == sorted(final.scores, reverse=True)
+    assert {row["seat"] for row in rows if row["winner"]} == set(meuterer.winners(final)) == set(state["winners"])
+    for row in rows:
+        assert row["total"] == final.scores[row["seat"]] == row["roles"] + row["sales"]
+        assert [r["round"] for r in row["rounds"]] == [1, 2] or row["total"] == 0
+        assert all(r["sales"] >= 0 for r in row["rounds"])  # sales never cost points
+    assert any(row["roles"] for row in rows)  # someone scored role points (the captain or the mutineer)
+    assert 'id="replay-end"' in client.get(f"/table/{table}").text
+    replay = client.get(f"/api/tables/{table}/replay")
+    assert replay.status_code == 200 and "<html" in replay.text.lower()

@@ -149,7 +149,7 @@ def test_the_log_tells_a_seat_its_own_draws_only() -> None:
 
 
 def test_a_seats_board_is_drawn_once_per_action_for_all_its_frames(monkeypatch: pytest.MonkeyPatch) -> None:
-    import meuterer.server.table as table_module
+    import meuterer.server.frames as frames_module
     from meuterer.svg import board as real
 
     drawn: list[int | None] = []
@@ -158,7 +158,7 @@ def test_a_seats_board_is_drawn_once_per_action_for_all_its_frames(monkeypatch: 
         drawn.append(v.player)
         return real(v, **options)
 
-    monkeypatch.setattr(table_module, "board", counting)
+    monkeypatch.setattr(frames_module, "board", counting)
     table, _ = humans(3)
     frames = [table.snapshot(0), table.snapshot(0), table.update(0, 0, 0), table.snapshot(None), table.snapshot(None)]
     assert drawn == [0, None]  # seat 0's snapshots and update share one board, spectators another
@@ -203,9 +203,13 @@ def _expected_frames(table: Table, viewer: int | None, frames: list[dict[str, An
         if frame["type"] == "refused":
             expected.append(frame)  # checked against a second state in the test itself
             continue
-        while len(log.seen) < frame["at"]:
+        while True:  # the table's public notes and which moves stand-in bots made are public facts
             k = len(log.seen)
-            log.add(record.actions[k], views[k + 1])
+            while log.noted < frame["noted"] and table.logs.notes[log.noted][0] <= k:
+                log.note(table.logs.notes[log.noted][1])
+            if k >= frame["at"]:
+                break
+            log.add(record.actions[k], views[k + 1], table.logs.bots.get(k))
         made = seat_frame(table.id, log, frame["seats"], frame["started"])
         if frame["type"] == "update":
             made["type"] = "update"
@@ -271,7 +275,7 @@ def _play(rng: random.Random, players: int, rules: meuterer.Rules) -> None:
                 sent[p].append({"type": "refused", "reason": reason})
                 continue
         if draw < 0.17 and len(watched) > 1:  # a zombie turn, then the seat is taken back
-            table.seats[p].stand_in = True
+            table.time_out(p)
             table.commit(table.propose_auto())
             table.take_back(p)
             broadcast()
@@ -307,3 +311,61 @@ def test_the_client_loads_nothing_from_the_internet_and_writes_text_as_text() ->
             assert "<script>" not in text, name  # scripts are files of the server (the CSP allows no other)
     writes = [line.strip() for text in files.values() for line in text.splitlines() if "innerHTML" in line]
     assert len(writes) == 1 and writes[0].startswith('$("board").innerHTML = state.svg;')  # the board only
+
+
+# Presence ---------------------------------------------------------------------------------------
+
+
+def _lines(table: Table, seat: int | None) -> list[str]:
+    return table.logs[seat].lines
+
+
+def test_the_logs_say_who_left_came_back_and_what_a_bot_played_for_whom() -> None:
+    table, tokens = humans(3, stand_in_bot="random")
+    p = table.waiting_for()
+    assert p is not None
+    name = table.seats[p].name
+    table.leave(p)
+    assert table.seats[p].presence == "bot" and table.snapshot(None)["seats"][p]["presence"] == "bot"
+    new = table.propose_auto()
+    table.commit(new)
+    played = [k for k, a in enumerate(table.game.actions) if k >= table.at - len(new) and a.player == p]
+    assert played and all(table.logs.bots[k] == "random" for k in played if table.game.actions[k].kind != "draw")
+    for seat in (p, (p + 1) % 3, None):
+        text = "\n".join(_lines(table, seat))
+        assert f"{name} left the table: a bot (random) plays p{p}" in text
+    mine = _lines(table, p)
+    start = mine.index(f"{name} left the table: a bot (random) plays p{p}")
+    told = [line for line in mine[start + 1 :] if "stand-in" in line]
+    assert told and all(line.startswith("Your stand-in (bot: random) ") for line in told)
+    assert not any(line.startswith("You ") for line in mine[start + 1 :] if not line.startswith("You draw"))
+    other = _lines(table, (p + 1) % 3)
+    assert any(line.startswith(f"p{p}'s stand-in (bot: random) ") for line in other)
+    table.release(table.host() or 0, p) if table.host() != p else None
+    token = table.join(p, name)
+    assert table.authenticate(token) == p and table.seats[p].presence == "away"
+    assert f"{name} came back to p{p}" in _lines(table, None)
+    q = table.waiting_for()
+    assert q is not None
+    table.time_out(q)
+    table.commit(table.propose_auto())
+    table.take_back(q)
+    spectator = "\n".join(_lines(table, None))
+    who = table.seats[q].name
+    assert f"{who}'s turn time ran out: a bot (random) plays p{q}" in spectator
+    assert f"{who} is back and plays p{q} again" in spectator
+    assert tokens  # the other seats are still held
+
+
+def test_seats_show_bots_by_strength_two_alike_told_apart() -> None:
+    table = Table("b", players=4, seats=[Seat(), Seat(bot="greedy"), Seat(bot="random"), Seat(bot="greedy")])
+    frame = table.snapshot(None)
+    assert [s["presence"] for s in frame["seats"]] == ["open", "bot", "bot", "bot"]
+    assert [s["label"] for s in frame["seats"]] == ["open", "bot: greedy", "bot: random", "bot: greedy"]
+    table.join(0, "ann")
+    assert table.seats[0].presence == "away"  # held, no page open: the hub marks it connected
+    table.seats[0].connected = True
+    assert table.snapshot(1)["seats"][0]["label"] == "ann (connected)"
+    table.commit(table.propose_auto())
+    table.leave(0)
+    assert table.snapshot(None)["seats"][0]["label"] == "ann (a stand-in bot plays)"

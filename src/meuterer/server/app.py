@@ -47,11 +47,13 @@ from starlette.websockets import WebSocket
 from meuterer.agents.registry import agent_names
 from meuterer.record import Record, dumps_record
 from meuterer.redact import dumps_redacted
+from meuterer.rules import Rules
 from meuterer.server import Limits
 from meuterer.server.bots import MAX_ITERATIONS, BotPool
 from meuterer.server.core import MAX_SOCKETS, MAX_TABLES, RATE, Connection, HubCore
 from meuterer.server.lobby import Lobby
 from meuterer.server.requests import MAX_BODY, MAX_DEPTH, MAX_MESSAGE, Refused, read_body
+from meuterer.server.rules_page import rules_html
 from meuterer.server.sockets import Sockets
 from meuterer.server.store import DEFAULT_URL, Store, StoreError
 from meuterer.viewer import replay_html
@@ -144,6 +146,17 @@ def create_app(
     async def table_page(request: Request) -> Response:
         return _page("table.html")
 
+    async def rules_page(request: Request) -> Response:
+        """The rules at a table (its rule set, the steps from its merchant ship), or the default ones."""
+        table_id = request.path_params.get("table_id")
+        table = hub.tables.get(table_id) if table_id else None
+        if table_id and table is None:
+            return HTMLResponse("no such table", status_code=404, headers=_SECURITY)
+        if table is None:
+            return HTMLResponse(rules_html(Rules(), 4), headers=_SECURITY)
+        seen = table.logs[None].view  # a spectator's view: only public facts
+        return HTMLResponse(rules_html(seen.rules, seen.players, seen.start), headers=_SECURITY)
+
     async def socket(websocket: WebSocket) -> None:
         await hub.serve_socket(websocket, websocket.path_params["table_id"])
 
@@ -176,6 +189,8 @@ def create_app(
         routes=[
             Route("/", lobby),
             Route("/table/{table_id}", table_page),
+            Route("/rules", rules_page),
+            Route("/rules/{table_id}", rules_page),
             Route("/api/tables", api, methods=["GET", "POST"]),
             Route("/api/tables/{table_id}/{action}", api, methods=["GET", "POST"]),
             WebSocketRoute("/ws/{table_id}", socket),

@@ -28,6 +28,7 @@ from meuterer.server.outbox import Outbox
 from meuterer.server.requests import (
     Refused,
 )
+from meuterer.server.seats import mark_connected
 from meuterer.server.store import Store
 from meuterer.server.table import SECRET, StaleAction, Table
 
@@ -207,7 +208,7 @@ class HubCore:
             async with self.lock(table.id):
                 if table.expired() != seat:
                     continue
-                table.seats[seat].stand_in = True
+                table.time_out(seat)
                 await self.save_seats(table)
                 await self.advance(table, table.propose_auto(search=False))
 
@@ -254,6 +255,12 @@ class HubCore:
         connection.outbox.on_drop = lambda reason: self._dropped_now(table, connection, reason)
         connection.outbox.start()
         self.connections.setdefault(table.id, set()).add(connection)
+
+    def present(self, table: Table, coming: int | None = None) -> bool:
+        """Mark the seats whose holder has a page open at the table (or is opening one:
+        ``coming``); whether any changed."""
+        held = {c.seat for c in self.connections.get(table.id, ()) if not c.outbox.closing} | {coming}
+        return mark_connected(table.seats, held)
 
     def _dropped_now(self, table: Table, connection: Connection, reason: str) -> None:
         self.connections.get(table.id, set()).discard(connection)

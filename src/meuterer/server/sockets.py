@@ -78,6 +78,8 @@ class Sockets(HubCore):
             if self.tables.get(table_id) is not table:  # retired while the first message came
                 await socket.close(4004, "no such table")
                 return
+            if self.present(table, connection.seat):
+                await self.broadcast(table)  # the others learn the seat is connected
             self.attach(table, connection)
             await self.snapshot(connection, table, **told)
         try:
@@ -103,6 +105,9 @@ class Sockets(HubCore):
         finally:
             self.connections.get(table_id, set()).discard(connection)
             await connection.outbox.finish()
+            async with self.lock(table_id):
+                if self.tables.get(table_id) is table and self.present(table):
+                    await self.broadcast(table)  # the seat is away
 
     async def chat(self, table: Table, seat: int, text: object, connection: Connection) -> None:
         """Tell everyone at the table the seat's chat line (or the seat why it is refused)."""

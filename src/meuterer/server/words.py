@@ -80,13 +80,41 @@ class WordsNarrator(Narrator):
     """The terminal game's narrator, telling islands and roles by their names in words and a
     loadmaster's discards as a list."""
 
+    bot: str | None = None
+    """While an action a bot made for a human seat is told: the bot's spec (the line then
+    names the bot, never "You")."""
+    _acting: int = -1
+
     def say(self, text: str, style: str | None = None) -> None:
         super().say(plain(text), style)
 
-    def narrate(self, before: PlayerView, action: Action, after: PlayerView) -> None:
-        if not isinstance(action, Discard):
+    def who(self, seat: int) -> str:
+        if self.bot is not None and seat == self._acting:
+            whose = "Your" if seat == self.me else f"p{seat}'s"
+            return f"{whose} stand-in (bot: {self.bot})"
+        return super().who(seat)
+
+    def does(self, seat: int, verb: str, third: str | None = None) -> str:
+        if self.bot is not None and seat == self._acting:
+            return f"{self.who(seat)} {third or verb + 's'}"
+        return super().does(seat, verb, third)
+
+    def narrate(self, before: PlayerView, action: Action, after: PlayerView, bot: str | None = None) -> None:
+        """Tell ``action``; ``bot``: the spec of the stand-in bot that made it for its human seat."""
+        self.bot, self._acting = bot, action.player
+        try:
+            self._narrate(before, action, after)
+        finally:
+            self.bot = None
+
+    def _narrate(self, before: PlayerView, action: Action, after: PlayerView) -> None:
+        p = action.player
+        if isinstance(action, ChooseRole) and p == self.me and self.bot is not None:
+            self.say(f"{self.does(p, 'take')} the role: {role_name(action.role)}")
+        elif not isinstance(action, Discard):
             super().narrate(before, action, after)
             return
-        who = "You discard" if action.player == self.me else f"p{action.player} (loadmaster) discards"
-        self.say(f"{who} {', '.join(map(str, action.cards)) or 'nothing'}")
+        else:
+            who = self.does(p, "discard") if p == self.me else f"p{p} (loadmaster) discards"
+            self.say(f"{who} {', '.join(map(str, action.cards)) or 'nothing'}")
         self.events(before, action, after)

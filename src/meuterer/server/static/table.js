@@ -85,6 +85,25 @@ function receive(frame) {
   render(frame);
 }
 
+// The standings at the end: each player's total, role points, sales and rounds, winners marked.
+function standings(table) {
+  $("standings").hidden = !table;
+  if (!table) return;
+  const cell = (tag, text) => { const c = document.createElement(tag); c.textContent = text; return c; };
+  const head = document.createElement("tr");
+  ["", "player", "total", "role points", "sales", "rounds (roles + sales)"].forEach((t) => head.append(cell("th", t)));
+  const rows = table.rows.map((row, rank) => {
+    const tr = document.createElement("tr");
+    if (row.winner) tr.className = "winner";
+    const rounds = row.rounds.map((r) => r.round + ": " + r.roles + " + " + r.sales).join(", ");
+    [(row.winner ? "winner " : "") + (rank + 1) + ".", "p" + row.seat + " " + row.name, row.total, row.roles,
+      row.sales, rounds].forEach((t) => tr.append(cell("td", String(t))));
+    return tr;
+  });
+  $("standings-table").replaceChildren(head, ...rows);
+  $("replay-end").href = "/api/tables/" + encodeURIComponent(tableId) + "/replay";
+}
+
 function render(frame) {
   const state = frame.state;
   over = state.winners !== null;
@@ -118,7 +137,8 @@ function render(frame) {
     });
     box.append(button);
   }
-  $("scores").textContent = state.scores.map((s, p) => "p" + p + " " + frame.seats[p].name + ": " + s).join("   ");
+  standings(state.standings);
+  $("scores").textContent = state.scores.map((s, p) => "p" + p + " " + frame.seats[p].label + ": " + s).join("   ");
   const log = $("log");
   log.replaceChildren(...lines.concat(frame.pending ? [frame.pending] : []).map((line) => {
     const p = document.createElement("p");
@@ -135,6 +155,7 @@ function render(frame) {
   $("record").href = "/api/tables/" + encodeURIComponent(tableId) + "/record";
   $("replay").href = $("record").href.replace("/record", "/replay");
   $("watch").href = "/table/" + encodeURIComponent(tableId);
+  $("rules").href = "/rules/" + encodeURIComponent(tableId);
   document.body.dataset.at = String(at);
   document.body.dataset.over = String(over);
 }
