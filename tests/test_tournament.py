@@ -318,7 +318,7 @@ def test_simulate_stops_cleanly_on_ctrl_c_and_resumes(tmp_path: Path, jobs: str)
         time.sleep(0.05)
     assert process.poll() is None, process.communicate()
     process.send_signal(signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=60)
+    stdout, stderr = process.communicate(timeout=240)
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr
     said = " ".join(stdout.split())
