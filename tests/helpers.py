@@ -7,7 +7,11 @@ controls every hand exactly by choosing the draws.
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from types import ModuleType
 
 import meuterer
 from meuterer import Card, Rules, State, Step
@@ -197,3 +201,14 @@ def draw_any(state: State) -> tuple[State, list[int]]:
 def deltas(before: State, after: State) -> tuple[int, ...]:
     """Points each seat scored between two states."""
     return tuple(a - b for a, b in zip(after.scores, before.scores, strict=True))
+
+
+def load_script(name: str) -> ModuleType:
+    """The module ``scripts/<name>.py`` of the repository (the scripts are not a package)."""
+    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)
+    spec.loader.exec_module(module)
+    return module

@@ -8,16 +8,16 @@ mutation is checked by ``scripts/mutation_run.py`` (its exit status), never by a
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from tests.helpers import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 MAIN_JS = ROOT / "examples" / "engine-js" / "main.js"
@@ -28,14 +28,7 @@ pytestmark = pytest.mark.skipif(
 slow = pytest.mark.skipif(os.environ.get("MEUTERER_SLOW") != "1", reason="slow: run with MEUTERER_SLOW=1")
 
 
-def _script(name: str) -> ModuleType:
-    path = ROOT / "scripts" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)
-    spec.loader.exec_module(module)
-    return module
+_script = load_script
 
 
 def _conform(*options: str, mutation: str | None = None) -> tuple[int, dict[str, object]]:
