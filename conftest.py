@@ -54,8 +54,7 @@ _OPTIONAL = {
     "tests/test_vector_env.py": ("numpy", "gymnasium"),
     "tests/test_vector_observation.py": ("numpy",),
     "docs/research.md": ("pyspiel", "gymnasium"),
-    "src/meuterer/server/store.py": ("sqlalchemy",),
-    "src/meuterer/server/app.py": ("starlette", "sqlalchemy"),
+    "src/meuterer/server": ("starlette", "sqlalchemy"),
     "docs/server.md": ("starlette", "sqlalchemy"),
     # A build-time extension of the docs site (extra ``docs``), not part of the library.
     "docs/griffe_doctests.py": ("griffe",),
