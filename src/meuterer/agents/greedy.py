@@ -107,7 +107,7 @@ class GreedyAgent:
         return Decision(action, self.explain(view, legal, action))
 
     def explain(self, view: PlayerView, legal: Sequence[Action], action: Action) -> str:
-        """Why :meth:`act` chose ``action``, in a line (see :mod:`meuterer.agents.reasons`)."""
+        """Why :meth:`act` chose ``action``, in a line (see ``meuterer.agents.reasons``)."""
         return explain(view, legal, action)
 
     # Phase 1 -------------------------------------------------------------------------
@@ -223,7 +223,7 @@ class GreedyAgent:
         return mutiny_points(view)
 
     def stake(self, view: PlayerView) -> float:
-        """What winning the mutiny is worth to this player (see :mod:`meuterer.agents.estimates`)."""
+        """What winning the mutiny is worth to this player (see ``meuterer.agents.estimates``)."""
         return stake(view)
 
     # Phase 5: sales ------------------------------------------------------------------------
@@ -259,7 +259,7 @@ class GreedyAgent:
     # Phase 8: the loadmaster's discard -------------------------------------------------
 
     def hand_value(self, view: PlayerView, hand: Counts) -> float:
-        """The worth of a hand for the next round (see :mod:`meuterer.agents.estimates`)."""
+        """The worth of a hand for the next round (see ``meuterer.agents.estimates``)."""
         return hand_value(view, hand)
 
     def discard(self, view: PlayerView, legal: Sequence[Action]) -> Action:
