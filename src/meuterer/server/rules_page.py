@@ -46,13 +46,12 @@ def rules_html(rules: Rules, players: int, start: int = 0) -> str:
     lost = role_payouts(1, ship, offer, True, True, rules.cabin_boy_points)
     scoring = [
         f"A game has {rules.rounds_for(players)} rounds with {players} players; the most VP wins (ties share).",
-        f"The captain offers 0 to {rules.max_offer} VP to a mate. If he keeps the ship he scores his "
-        f"destination's ship VP less the offer, the mate 1 + the offer: with a ship worth {ship} and an offer "
-        f"of {offer}, {kept[0]} and {kept[1]} VP.",
-        f"If the mutiny succeeds the mutineer scores his destination's ship VP ({lost[0]} for a ship worth "
-        f"{ship}) and becomes captain, the cabin boy {lost[2]} VP; the mate scores nothing.",
+        f"The captain offers 0 to {rules.max_offer} VP to a mate. With a ship worth {ship} and an offer of "
+        f"{offer}: if the captain keeps the ship he scores {kept[0]} VP and the mate {kept[1]}; if the mutiny "
+        f"succeeds the mutineer scores {lost[0]} VP and becomes captain, the cabin boy {lost[2]}, the mate "
+        f"{lost[1]}.",
         "In the sales, on each active island the players selling the most cards of the good it buys score "
-        "its value I (alone), II (two tied) or III (three tied); the merchant's tie still pays I.",
+        "its value I (alone), II (two tied) or III (three tied).",
         f"A full hand is {rules.hand_size} cards (at the setup and after the draw in phase 8)."
         + (" Pirates sail the ring (the pirate variant)." if rules.pirates else ""),
     ]
