@@ -24,7 +24,7 @@ import meuterer
 PACKAGE = Path(meuterer.__file__).parent
 
 FLOORS: dict[int, tuple[str, ...]] = {
-    0: ("cards", "islands", "errors", "_version", "_cache", "textio"),
+    0: ("cards", "islands", "errors", "_version", "_cache", "_install", "textio"),
     1: ("rules", "actions", "state"),
     2: ("phases", "rulings"),
     3: ("machine", "invariants", "serialize"),

@@ -272,7 +272,7 @@ def test_a_rating_follows_the_results_not_the_names() -> None:
 
 def test_rate_results_without_openskill_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "openskill.models", None)  # import openskill.models fails
-    with pytest.raises(SetupError, match=r"meuterer\[rate\]"):
+    with pytest.raises(SetupError, match=r"the rate extra"):
         rate_results([_result(0, ("x", "y", "z"), (1, 0, 0))] * 3, 3)
 
 
@@ -376,7 +376,7 @@ def test_the_command_says_what_is_missing_or_wrong(
     assert "--plot needs matplotlib" in capsys.readouterr().err
     monkeypatch.setattr("meuterer.cli.rate.find_spec", lambda name: None)
     assert main(ARGS) == 2
-    assert "ratings need openskill: pip install 'meuterer[rate]'" in capsys.readouterr().err
+    assert 'ratings need openskill (the rate extra: pip install ".[rate]"' in capsys.readouterr().err
 
 
 def test_the_library_refuses_bad_leagues_and_missing_extras(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -388,8 +388,8 @@ def test_the_library_refuses_bad_leagues_and_missing_extras(monkeypatch: pytest.
         run_league(["greedy", "random"], 3, players=3, backend="cloud")  # type: ignore[arg-type]
     assert run_league(["greedy", "random"], 3, players=3).seed >= 0  # a random seed, kept
     monkeypatch.setitem(sys.modules, "meuterer.vector", None)
-    with pytest.raises(SetupError, match=r"meuterer\[vector\]"):
+    with pytest.raises(SetupError, match=r"the vector extra"):
         seat_baseline(10)
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    with pytest.raises(SetupError, match=r"meuterer\[rate\]"):
+    with pytest.raises(SetupError, match=r"the rate extra"):
         plot_ratings(None, "x.png")  # type: ignore[arg-type]

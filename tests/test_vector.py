@@ -275,7 +275,8 @@ def test_simulate_without_numpy_says_so_in_one_line_and_plays_one_game_at_a_time
     captured = capsys.readouterr()
     assert "(seats rotate); seed 1" in captured.out
     assert captured.err.splitlines() == [
-        "note: numpy is not installed: the games are played one at a time (pip install 'meuterer[vector]')"
+        "note: numpy is not installed: the games are played one at a time "
+        '(the vector extra: pip install ".[vector]" in a checkout of meuterer)'
     ]
     assert main(["simulate", "-n", "2", "--vector", "--scalar"]) == 2
     assert "--vector or --scalar, not both" in capsys.readouterr().err

@@ -53,11 +53,13 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from meuterer._install import install_hint
+
 try:
     import gymnasium
     import numpy as np
 except ImportError as error:  # pragma: no cover - without the extra
-    raise ImportError(f"meuterer.gym needs Gymnasium: pip install 'meuterer[gym]' ({error})") from error
+    raise ImportError(f"meuterer.gym needs Gymnasium ({install_hint('gym')}; {error})") from error
 
 from meuterer import engine
 from meuterer.actions import Action

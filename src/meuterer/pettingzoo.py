@@ -43,6 +43,8 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
+from meuterer._install import install_hint
+
 try:
     import gymnasium
     import numpy as np
@@ -52,7 +54,7 @@ try:
     from pettingzoo.utils.env_logger import EnvLogger
     from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 except ImportError as error:  # pragma: no cover - without the extra
-    raise ImportError(f"meuterer.pettingzoo needs PettingZoo: pip install 'meuterer[pettingzoo]' ({error})") from error
+    raise ImportError(f"meuterer.pettingzoo needs PettingZoo ({install_hint('pettingzoo')}; {error})") from error
 
 from meuterer import engine
 from meuterer.encoding import action_ids, as_action_id

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from meuterer._install import install_hint
 from meuterer.conform.client import EngineFailure
 from meuterer.conform.engine import serve
 
@@ -80,7 +81,7 @@ def _conform(args: argparse.Namespace) -> int:
     try:  # the driver draws games with hypothesis: the conform extra
         from meuterer.conform.driver import Options, read_expect_fail
     except ImportError as error:  # pragma: no cover - the extra is installed where tests run
-        need = "meuterer conform needs hypothesis (the conform extra): pip install 'hypothesis>=6.100'"
+        need = f"meuterer conform needs hypothesis ({install_hint('conform')})"
         print(f"{need} ({error})", file=sys.stderr)
         return EXIT_USAGE
     command = list(args.command)

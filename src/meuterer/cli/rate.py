@@ -36,6 +36,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from meuterer._install import install_hint
 from meuterer.errors import MeutererError
 from meuterer.rules import Rules
 from meuterer.tournament import GameResult, ResultsFile, agent_label, write_text_atomic
@@ -192,9 +193,9 @@ def run_rate(args: argparse.Namespace) -> int:
     if args.resume and (args.out is None or args.seed is None):
         return fail("--resume needs --out (the results so far) and --seed (the league's seed)")
     if find_spec("openskill") is None:
-        return fail("ratings need openskill: pip install 'meuterer[rate]'")
+        return fail(f"ratings need openskill ({install_hint('rate')})")
     if args.plot and find_spec("matplotlib") is None:
-        return fail("--plot needs matplotlib: pip install 'meuterer[rate]'")
+        return fail(f"--plot needs matplotlib ({install_hint('rate')})")
     baseline_games = args.baseline
     if baseline_games is None:
         baseline_games = DEFAULT_BASELINE if find_spec("numpy") is not None else 0

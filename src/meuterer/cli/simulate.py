@@ -40,6 +40,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from meuterer._install import install_hint
 from meuterer.errors import MeutererError
 from meuterer.rules import Rules
 from meuterer.tournament import (
@@ -116,7 +117,7 @@ def _on_the_vector_engine(args: argparse.Namespace) -> bool:
     if specs != {"random"} or lacking or args.games < 1:
         return False
     if find_spec("numpy") is None:
-        note = "note: numpy is not installed: the games are played one at a time (pip install 'meuterer[vector]')"
+        note = f"note: numpy is not installed: the games are played one at a time ({install_hint('vector')})"
         Console(stderr=True, highlight=False).print(note, markup=False, soft_wrap=True)
         return False
     return True

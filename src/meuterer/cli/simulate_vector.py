@@ -25,6 +25,7 @@ import time
 from rich.console import Console
 from rich.table import Table
 
+from meuterer._install import install_hint
 from meuterer.rules import Rules
 from meuterer.tournament import wilson
 
@@ -52,7 +53,7 @@ def run_vector(args: argparse.Namespace) -> int:
     try:
         from meuterer.vector import random_playouts
     except ImportError:  # pragma: no cover - without numpy
-        err.print("meuterer simulate: error: --vector needs numpy: pip install 'meuterer[vector]'", markup=False)
+        err.print(f"meuterer simulate: error: --vector needs numpy ({install_hint('vector')})", markup=False)
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rules = Rules(pirates=True) if args.pirates else None

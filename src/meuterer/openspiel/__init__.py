@@ -73,11 +73,13 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from meuterer._install import install_hint
+
 try:
     import numpy  # noqa: F401 - the observer needs it: fail here, with the message below
     import pyspiel
 except ImportError as error:  # pragma: no cover - without the extra
-    raise ImportError(f"meuterer.openspiel needs OpenSpiel: pip install 'meuterer[openspiel]' ({error})") from error
+    raise ImportError(f"meuterer.openspiel needs OpenSpiel ({install_hint('openspiel')}; {error})") from error
 
 from meuterer import engine
 from meuterer.actions import Action, ArrangeRing, Draw

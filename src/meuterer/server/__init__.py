@@ -3,7 +3,7 @@
 :mod:`.table` holds one game and words every frame from a seat's view; :mod:`.store`
 keeps the tables in a database (SQLite by default, PostgreSQL by URL); :mod:`.app` is the
 ASGI application (the lobby, a WebSocket per seat, the browser client). Needs the
-``server`` extra: ``pip install "meuterer[server]"``; this module itself (the defaults and
+``server`` extra (``pip install ".[server]"`` in a checkout); this module itself (the defaults and
 :class:`Limits`) needs only the library.
 
 >>> Limits().tables_per_minute, Limits(sockets=10).sockets

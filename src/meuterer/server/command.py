@@ -12,6 +12,7 @@ import argparse
 import sys
 from typing import Any
 
+from meuterer._install import install_hint
 from meuterer.server import DEFAULT_URL, Limits
 
 __all__ = ["DEFAULT_URL", "register"]
@@ -23,7 +24,7 @@ def _serve(args: argparse.Namespace) -> int:
 
         from meuterer.server.app import MAX_MESSAGE, StoreError, create_app
     except ImportError as error:
-        print(f"meuterer serve needs the server extra (pip install 'meuterer[server]'): {error}", file=sys.stderr)
+        print(f"meuterer serve needs {install_hint('server')} ({error})", file=sys.stderr)
         return 2
     limits = Limits(**{name: getattr(args, name) for name in LIMITS})
     try:
@@ -86,7 +87,7 @@ def register(commands: Any) -> None:
         description="Run an online Meuterer server: open http://HOST:PORT/ in a browser to open a table, "
         "invite friends with its seats' links, fill seats with bots. Tables are kept in a database "
         "(SQLite file by default; a PostgreSQL URL such as postgresql://user:pass@host/db) and resume "
-        "after a restart. Needs the server extra: pip install 'meuterer[server]'.",
+        "after a restart. Needs the server extra: pip install '.[server]' in a checkout.",
     )
     serve.add_argument("--db", default=DEFAULT_URL, help=f"SQLAlchemy database URL (default {DEFAULT_URL})")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")

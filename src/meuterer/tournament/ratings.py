@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from meuterer._install import install_hint
 from meuterer.errors import SetupError
 from meuterer.rules import Rules
 from meuterer.tournament.results import GameResult
@@ -189,7 +190,7 @@ def _openskill() -> Any:
     try:
         return importlib.import_module("openskill.models")
     except ImportError:
-        raise SetupError("ratings need the openskill package: pip install 'meuterer[rate]'") from None
+        raise SetupError(f"ratings need the openskill package ({install_hint('rate')})") from None
 
 
 def _skill(games: Sequence[GameResult], labels: Sequence[str]) -> dict[str, tuple[float, float]]:
@@ -282,7 +283,7 @@ def seat_baseline(games: int, players: int = 4, rules: Rules | None = None, seed
     try:
         vector = importlib.import_module("meuterer.vector")
     except ImportError:
-        raise SetupError("the seat baseline needs numpy: pip install 'meuterer[vector]'") from None
+        raise SetupError(f"the seat baseline needs numpy ({install_hint('vector')})") from None
     played = vector.random_playouts(games, players, rules, batch=min(4096, max(1, games)), seed=seed)
     return tuple(Rate.of(float(played.wins[:, seat].sum()), games) for seat in range(players))
 
@@ -297,7 +298,7 @@ def plot_ratings(ratings: Ratings, path: str | os.PathLike[str], title: str = ""
     try:
         matplotlib = importlib.import_module("matplotlib")
     except ImportError:
-        raise SetupError("the plot needs matplotlib: pip install 'meuterer[rate]'") from None
+        raise SetupError(f"the plot needs matplotlib ({install_hint('rate')})") from None
     matplotlib.use("Agg")
     pyplot = importlib.import_module("matplotlib.pyplot")
     figure, (left, right) = pyplot.subplots(1, 2, figsize=(11, 4.5), gridspec_kw={"width_ratios": [3, 2]})

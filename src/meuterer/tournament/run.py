@@ -39,6 +39,7 @@ from typing import Any, Literal
 
 import attrs
 
+from meuterer._install import install_hint
 from meuterer.actions import Action
 from meuterer.agents.registry import AgentSpec, agent_label, make_agent
 from meuterer.cards import Role
@@ -264,7 +265,7 @@ def _ray(tasks: Sequence[_Task], jobs: int, address: str | None) -> Iterator[lis
     try:
         ray: Any = importlib.import_module("ray")
     except ImportError:
-        raise SetupError("the ray backend needs the ray package: pip install 'meuterer[ray]'") from None
+        raise SetupError(f"the ray backend needs the ray package ({install_hint('ray')})") from None
     if not ray.is_initialized():
         # Ship this very package to the workers, which may not have it installed.
         package = importlib.import_module("meuterer")

@@ -36,6 +36,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from meuterer._install import install_hint
+
 try:
     import numpy as np
     import numpy.typing as npt
@@ -43,7 +45,7 @@ try:
     from gymnasium.vector import AutoresetMode, VectorEnv
     from gymnasium.vector.utils import batch_space
 except ImportError as error:  # pragma: no cover - without the extra
-    raise ImportError(f"meuterer.vector.env needs Gymnasium: pip install 'meuterer[gym]' ({error})") from error
+    raise ImportError(f"meuterer.vector.env needs Gymnasium ({install_hint('gym')}; {error})") from error
 
 import attrs
 
