@@ -8,7 +8,8 @@ HTTP (JSON bodies of at most :data:`MAX_BODY` bytes):
 - ``GET /api/tables`` the tables not over; ``POST /api/tables`` creates one
   (``{"players": 4, "rules": {...}, "bots": {"1": "greedy"}, "name": "ann", "seat": 0}``);
 - ``POST /api/tables/{id}/join`` (``{"seat": 2, "name": "bob"}``) gives a seat's token;
-  ``.../leave`` and ``.../rematch`` take ``{"token": ...}``;
+  ``.../leave``, ``.../rematch`` and, at a rematch, ``.../accept`` and ``.../decline`` take
+  ``{"token": ...}``;
 - ``GET /api/tables/{id}/record`` the game's record once it is over (archived tables
   included); during the game a spectator's redacted record, or ``POST`` with the seat's
   ``{"token": ...}`` (JSON or a form's ``token=...``) its seat's; ``.../replay`` the same
@@ -134,6 +135,7 @@ def create_app(
             if not table_id:
                 return JSONResponse(await hub.create(data, client=request.client.host if request.client else None))
             handlers = {"join": hub.join, "leave": hub.leave, "rematch": hub.rematch, "release": hub.release}
+            handlers.update(accept=hub.accept, decline=hub.decline)
             if action not in handlers:
                 raise Refused(404, "no such request")
             return JSONResponse(await handlers[action](table_id, data))

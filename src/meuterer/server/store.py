@@ -46,68 +46,12 @@ from meuterer.record import Record, make_record
 from meuterer.rules import Rules
 from meuterer.serialize import converter, structure
 from meuterer.server import DEFAULT_URL
+from meuterer.server.chat import KEPT, Chat
 from meuterer.server.invites import Invite, Invites
+from meuterer.server.schema import CHAT_COLUMNS, actions, chat, invites, lifecycle, metadata, seats, tables
 from meuterer.server.table import Seat, Table
 
 __all__ = ["DEFAULT_URL", "Store", "StoreError"]
-
-metadata = sa.MetaData()
-
-tables = sa.Table(
-    "meuterer_tables",
-    metadata,
-    sa.Column("id", sa.String(40), primary_key=True),
-    sa.Column("players", sa.Integer, nullable=False),
-    sa.Column("first_captain", sa.Integer, nullable=False),
-    sa.Column("rules", sa.Text, nullable=False),
-    sa.Column("turn_seconds", sa.Float, nullable=False),
-    sa.Column("rematch", sa.String(40), nullable=True),
-    sa.Column("created", sa.Float, nullable=False),
-)
-
-seats = sa.Table(
-    "meuterer_seats",
-    metadata,
-    sa.Column("table_id", sa.String(40), sa.ForeignKey("meuterer_tables.id"), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("name", sa.String(100), nullable=False),
-    sa.Column("bot", sa.String(100), nullable=True),
-    sa.Column("token_hash", sa.String(64), nullable=True),
-    sa.Column("stand_in", sa.Boolean, nullable=False),
-    sa.Column("key_hash", sa.String(64), nullable=True),
-    sa.Column("reserved", sa.Boolean, nullable=True),
-)
-
-actions = sa.Table(
-    "meuterer_actions",
-    metadata,
-    sa.Column("table_id", sa.String(40), sa.ForeignKey("meuterer_tables.id"), primary_key=True),
-    sa.Column("idx", sa.Integer, primary_key=True),
-    sa.Column("action", sa.String(200), nullable=False),
-)
-
-
-invites = sa.Table(
-    "meuterer_invites",
-    metadata,
-    sa.Column("table_id", sa.String(40), sa.ForeignKey("meuterer_tables.id"), primary_key=True),
-    sa.Column("title", sa.String(100), nullable=False),
-    sa.Column("private", sa.Boolean, nullable=False),
-    sa.Column("code", sa.String(20), nullable=False),
-    sa.Column("turn_seconds", sa.Float, nullable=True),
-)
-"""A table's name, privacy, invite code and turn time (:mod:`.invites`)."""
-
-lifecycle = sa.Table(
-    "meuterer_lifecycle",
-    metadata,
-    sa.Column("table_id", sa.String(40), sa.ForeignKey("meuterer_tables.id"), primary_key=True),
-    sa.Column("opener", sa.String(64), nullable=True),
-    sa.Column("ended", sa.Float, nullable=True),
-    sa.Column("archived", sa.Boolean, nullable=False),
-)
-"""Where a table is in its life: who opened it (a hash of his address), when its game
-ended, whether it is archived (not loaded any more). A table of an older database has no row."""
 
 
 class StoreError(MeutererError):
@@ -159,6 +103,8 @@ def _seat_rows(table: Table) -> list[dict[str, Any]]:
             "stand_in": seat.stand_in,
             "key_hash": seat.key_hash,
             "reserved": seat.reserved,
+            "asked": seat.asked,
+            "fill": seat.fill,
         }
         for p, seat in enumerate(table.seats)
     ]
@@ -190,7 +136,12 @@ class Store:
             metadata.create_all(self.engine)
             with self.engine.begin() as connection:  # a database made before seats kept browser keys
                 known = {column["name"] for column in sa.inspect(connection).get_columns("meuterer_seats")}
-                for name, kind in (("key_hash", "VARCHAR(64)"), ("reserved", "BOOLEAN")):
+                for name, kind in (
+                    ("key_hash", "VARCHAR(64)"),
+                    ("reserved", "BOOLEAN"),
+                    ("asked", "BOOLEAN"),
+                    ("fill", "VARCHAR(100)"),
+                ):
                     if name not in known:
                         connection.execute(sa.text(f"ALTER TABLE meuterer_seats ADD COLUMN {name} {kind}"))
             self._probe()
@@ -278,9 +229,27 @@ class Store:
     def delete(self, table_id: str) -> None:
         """Forget the table (a table nobody sat down at in time)."""
         with self.engine.begin() as connection:
-            for table in (actions, seats, lifecycle, invites):
+            for table in (actions, seats, lifecycle, invites, chat):
                 connection.execute(table.delete().where(table.c.table_id == table_id))
             connection.execute(tables.delete().where(tables.c.id == table_id))
+
+    def say(self, table_id: str, idx: int, line: dict[str, Any]) -> None:
+        """Keep the chat line ``line`` (``{"seat", "name", "text"}``), the table's ``idx``-th
+        (from 0), and forget its lines older than the last :data:`~.chat.KEPT`."""
+        with self.engine.begin() as connection:
+            connection.execute(chat.insert().values(table_id=table_id, idx=idx, **line))
+            connection.execute(chat.delete().where(chat.c.table_id == table_id, chat.c.idx <= idx - KEPT))
+
+    def chats(self) -> dict[str, Chat]:
+        """The chat of every table not archived that has one, by the table's id."""
+        archived = sa.select(lifecycle.c.table_id).where(lifecycle.c.archived)
+        query = sa.select(chat).where(chat.c.table_id.not_in(archived)).order_by(chat.c.table_id, chat.c.idx)
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        found: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        for row in rows:
+            found.setdefault(row.table_id, []).append((row.idx, {c: getattr(row, c) for c in CHAT_COLUMNS}))
+        return {t: Chat.restore(said) for t, said in found.items()}
 
     def invites(self) -> Invites:
         """The invites of the tables kept."""
@@ -337,7 +306,16 @@ class Store:
                             row.id,
                             players=row.players,
                             seats=[
-                                Seat(s.name, s.bot, s.token_hash, s.stand_in, s.key_hash, bool(s.reserved))
+                                Seat(
+                                    s.name,
+                                    s.bot,
+                                    s.token_hash,
+                                    s.stand_in,
+                                    s.key_hash,
+                                    bool(s.reserved),
+                                    fill=s.fill,
+                                    asked=bool(s.asked),
+                                )
                                 for s in held
                             ],
                             rules=structure(json.loads(row.rules), Rules),
@@ -348,7 +326,7 @@ class Store:
                         )
                     except (MeutererError, ValueError) as error:
                         raise StoreError(f"the stored table {row.id} cannot be replayed: {error}") from None
-                    table.started = table.started or not any(s.open for s in table.seats)
+                    table.started = table.started or all(s.ready for s in table.seats)
                     table.rematch = row.rematch
                     found.append(table)
         except sa.exc.SQLAlchemyError as error:
