@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-__all__ = ["CHAT_COLUMNS", "actions", "chat", "invites", "lifecycle", "metadata", "seats", "tables"]
+__all__ = ["CHAT_COLUMNS", "actions", "chat", "create", "invites", "lifecycle", "metadata", "seats", "tables"]
 
 metadata = sa.MetaData()
 
@@ -83,3 +83,15 @@ chat = sa.Table(
 
 CHAT_COLUMNS = ("seat", "name", "text")
 """The columns of a chat line as a page is sent it."""
+
+
+def create(engine: sa.Engine) -> None:
+    """Make the tables the database lacks, and the columns its seats lack (a database made
+    before seats kept browser keys, or before a rematch asked its players)."""
+    metadata.create_all(engine)
+    with engine.begin() as connection:
+        known = {column["name"] for column in sa.inspect(connection).get_columns("meuterer_seats")}
+        added = (("key_hash", "VARCHAR(64)"), ("reserved", "BOOLEAN"), ("asked", "BOOLEAN"), ("fill", "VARCHAR(100)"))
+        for name, kind in added:
+            if name not in known:
+                connection.execute(sa.text(f"ALTER TABLE meuterer_seats ADD COLUMN {name} {kind}"))

@@ -48,7 +48,7 @@ from meuterer.serialize import converter, structure
 from meuterer.server import DEFAULT_URL
 from meuterer.server.chat import KEPT, Chat
 from meuterer.server.invites import Invite, Invites
-from meuterer.server.schema import CHAT_COLUMNS, actions, chat, invites, lifecycle, metadata, seats, tables
+from meuterer.server.schema import CHAT_COLUMNS, actions, chat, create, invites, lifecycle, seats, tables
 from meuterer.server.table import Seat, Table
 
 __all__ = ["DEFAULT_URL", "Store", "StoreError"]
@@ -133,37 +133,14 @@ class Store:
         side = _side_files(self.engine)
         missing = [path for path in side if not path.exists()]
         try:
-            metadata.create_all(self.engine)
-            with self.engine.begin() as connection:  # a database made before seats kept browser keys
-                known = {column["name"] for column in sa.inspect(connection).get_columns("meuterer_seats")}
-                for name, kind in (
-                    ("key_hash", "VARCHAR(64)"),
-                    ("reserved", "BOOLEAN"),
-                    ("asked", "BOOLEAN"),
-                    ("fill", "VARCHAR(100)"),
-                ):
-                    if name not in known:
-                        connection.execute(sa.text(f"ALTER TABLE meuterer_seats ADD COLUMN {name} {kind}"))
-            self._probe()
+            create(self.engine)
+            _probe(self.engine)
         except (sa.exc.SQLAlchemyError, ImportError, ValueError, OSError) as error:
             self.engine.dispose()
             if missing and missing[0].exists() and not missing[0].stat().st_size:
                 for path in missing:  # SQLite's empty WAL and index of a database it could only read
                     path.unlink(missing_ok=True)
             raise StoreError(_explain(url, error)) from None
-
-    def _probe(self) -> None:
-        """Write a row and roll it back: fails on a read-only database, writes nothing."""
-        with self.engine.connect() as connection:
-            transaction = connection.begin()
-            try:
-                connection.execute(
-                    tables.insert().values(
-                        id="-probe-", players=3, first_captain=0, rules="{}", turn_seconds=0.0, created=0.0
-                    )
-                )
-            finally:
-                transaction.rollback()
 
     def close(self) -> None:
         self.engine.dispose()
@@ -272,7 +249,7 @@ class Store:
             row = connection.execute(sa.select(tables).where(tables.c.id == table_id)).first()
             if row is None:
                 return None
-            held, log = self._rows(connection, row.id)
+            held, log = _rows(connection, row.id)
         try:
             game = Game.new(row.players, row.first_captain, structure(json.loads(row.rules), Rules))
             for (text,) in log:
@@ -283,14 +260,6 @@ class Store:
             return None
         return make_record(game, [s.name or s.bot or "open" for s in held])
 
-    @staticmethod
-    def _rows(connection: sa.Connection, table_id: str) -> tuple[Sequence[sa.Row[Any]], Sequence[sa.Row[Any]]]:
-        held = connection.execute(sa.select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)).all()
-        log = connection.execute(
-            sa.select(actions.c.action).where(actions.c.table_id == table_id).order_by(actions.c.idx)
-        ).all()
-        return held, log
-
     def load(self, clock: Any = time.monotonic) -> list[Table]:
         """Every stored table not archived, replayed to the end of its log, oldest first.
         A table that cannot be read back raises :class:`StoreError`."""
@@ -300,7 +269,7 @@ class Store:
         try:
             with self.engine.connect() as connection:
                 for row in connection.execute(query).all():
-                    held, log = self._rows(connection, row.id)
+                    held, log = _rows(connection, row.id)
                     try:
                         table = Table(
                             row.id,
@@ -332,6 +301,29 @@ class Store:
         except sa.exc.SQLAlchemyError as error:
             raise StoreError(_explain(self.url, error)) from None
         return found
+
+
+def _probe(engine: sa.Engine) -> None:
+    """Write a row and roll it back: fails on a read-only database, writes nothing."""
+    with engine.connect() as connection:
+        transaction = connection.begin()
+        try:
+            connection.execute(
+                tables.insert().values(
+                    id="-probe-", players=3, first_captain=0, rules="{}", turn_seconds=0.0, created=0.0
+                )
+            )
+        finally:
+            transaction.rollback()
+
+
+def _rows(connection: sa.Connection, table_id: str) -> tuple[Sequence[sa.Row[Any]], Sequence[sa.Row[Any]]]:
+    """A stored table's seats and log."""
+    held = connection.execute(sa.select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)).all()
+    log = connection.execute(
+        sa.select(actions.c.action).where(actions.c.table_id == table_id).order_by(actions.c.idx)
+    ).all()
+    return held, log
 
 
 def _side_files(engine: sa.Engine) -> list[Path]:
