@@ -109,11 +109,43 @@ def test_four_browsers_play_a_whole_game_with_a_reload_a_spectator_and_a_rematch
                 players[2].click("#rematch")  # the rematch moves every player's page to his seat there
                 for seat, page in enumerate(players):
                     page.wait_for_url(lambda url: table not in url and "#token=" in url)
-                    page.wait_for_function("Number(document.body.dataset.at) > 0")
+                    page.wait_for_function("document.getElementById('who').textContent.startsWith('You are')")
                     assert page.inner_text("#who").startswith(f"You are p{seat} (")
                 rematch = players[0].url.split("/table/")[1].split("#")[0]
                 spectator.wait_for_selector("#rematch-link:not([hidden])")
                 assert spectator.get_attribute("#rematch-link", "href") == f"/table/{rematch}"
+                # the others are asked whether they play again: two say yes, dee says no thanks
+                assert players[2].locator("#asked").is_hidden()  # he asked: that was his yes
+                for page in players[:2]:
+                    page.click("#accept")
+                    page.wait_for_selector("#asked", state="hidden")
+                players[3].wait_for_selector("#asked:not([hidden])")
+                players[3].click("#decline")
+                players[3].wait_for_url(f"{base}/")
+                players[0].wait_for_function("document.getElementById('status').textContent.includes('1 open seat')")
+                dee = players[3]  # dee's lobby: her games, the rematch she declined forgotten
+                dee.wait_for_selector("#mine:not([hidden])")
+                assert dee.locator("#back button.back").count() == 0
+                assert table in dee.inner_html("#games") and rematch not in dee.inner_html("#games")
+                assert dee.get_attribute("#games a", "href") == f"/api/tables/{table}/replay"
+                spectator.goto(base + "/")  # her seat is open to anyone: the spectator sits down
+                spectator.fill("#name", "eve")
+                spectator.click("button.join[data-seat='3']")
+                spectator.wait_for_url(f"**/table/{rematch}#token=*")
+                for page in [*players[:3], spectator]:
+                    page.wait_for_function("Number(document.body.dataset.at) > 0")
+                ann = players[0]  # back in the lobby, ann finds her seat at the rematch and her games
+                ann.goto(base + "/")
+                ann.wait_for_selector("#back button.back")
+                assert "Back to your seat" in ann.inner_text("#mine")
+                assert ann.locator("#games li").count() == 2
+                html = ann.content()
+                for token in tokens:  # the seats' tokens are in no page's text or markup
+                    assert token not in html
+                assert not any(t in ann.content() for t in ann.evaluate("mySeats().map((e) => e.token)"))
+                ann.click("#back button.back")
+                ann.wait_for_url(f"**/table/{rematch}#token=*")
+                ann.wait_for_function("document.getElementById('who').textContent === 'You are p0 (ann)'")
             finally:
                 browser.close()
             assert not errors, errors

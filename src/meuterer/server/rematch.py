@@ -9,7 +9,7 @@ The players moved there are *asked* whether they play again (the asker is not: h
 the game waits for their answers. One who says no (``POST .../decline``), or does not answer
 within the table's turn time, leaves his seat open to anyone with the table's link, unless
 the host chose a bot for such seats when he asked for the rematch (``{"if_declined":
-"greedy"}``).
+"greedy"}``: that bot then takes the seats of the players not there too).
 """
 
 from __future__ import annotations
@@ -130,6 +130,9 @@ async def _open(hub: Any, table: Table, asker: int, data: dict[str, Any]) -> dic
     for key, spec in wanted.items():
         if str(key) not in bots and str(key).isdigit() and int(key) not in people:
             bots[str(key)] = spec
+    for p in range(table.players):  # the host's bot for a declined seat takes an absent player's too
+        if fill is not None and str(p) not in bots and p not in people:
+            bots[str(p)] = fill
     invite = hub.invites.get(table.id)  # the same name, privacy and turn time
     same = {} if invite is None else attrs.asdict(invite, filter=lambda field, _: field.name != "code")
     created = await hub.create({"players": table.players, "bots": bots, **same}, table.game.rules)

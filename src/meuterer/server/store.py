@@ -228,6 +228,11 @@ class Store:
             found.setdefault(row.table_id, []).append((row.idx, {c: getattr(row, c) for c in CHAT_COLUMNS}))
         return {t: Chat.restore(said) for t, said in found.items()}
 
+    def known(self, ids: Sequence[str]) -> set[str]:
+        """Which of the tables ``ids`` are stored (archived ones included)."""
+        with self.engine.connect() as connection:
+            return set(connection.scalars(sa.select(tables.c.id).where(tables.c.id.in_(ids))))
+
     def invites(self) -> Invites:
         """The invites of the tables kept."""
         with self.engine.connect() as connection:
