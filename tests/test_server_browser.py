@@ -214,3 +214,68 @@ def test_the_lobby_opens_a_private_table_and_a_friend_joins_by_its_invite_link(t
     finally:
         server.kill()
         server.wait()
+
+
+ALERT_PROBES = """
+window.__hidden = false;  // the test hides the tab: document.hidden reads this
+Object.defineProperty(Document.prototype, "hidden", {configurable: true, get() { return window.__hidden; }});
+window.__notes = [];
+if (window.Notification) {
+  const Real = window.Notification;
+  class Recorded extends Real {
+    constructor(title, options) { window.__notes.push(title); super(title, options); }
+  }
+  Object.defineProperty(Recorded, "permission", {get: () => Real.permission});
+  Recorded.requestPermission = (...args) => Real.requestPermission(...args);
+  window.Notification = Recorded;
+}
+window.__tones = 0;
+const made = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () { window.__tones += 1; return made.call(this); };
+"""
+"""Counts the tones played and the notifications shown, and lets the test hide the tab."""
+
+
+@pytest.mark.browser  # about 10 s
+def test_turn_alerts_a_sound_and_a_notification_while_hidden_chosen_and_remembered(tmp_path: Path) -> None:
+    executable = chromium_path()
+    import httpx
+    from playwright.sync_api import sync_playwright
+
+    port = _free_port()
+    server = _start(f"sqlite:///{tmp_path / 'alerts.db'}", port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        body = {"players": 3, "name": "ann", "title": "Friday", "bots": {"1": "greedy", "2": "greedy"}}
+        opened = httpx.post(f"{base}/api/tables", json=body).json()
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=executable, args=FLAGS)
+            errors: list[str] = []
+            try:
+                context = browser.new_context(bypass_csp=True, permissions=["notifications"])
+                context.add_init_script(ALERT_PROBES)
+                page = context.new_page()
+                page.on("pageerror", lambda error: errors.append(str(error)))
+                page.goto(f"{base}/table/{opened['table']}#token={opened['token']}")
+                page.wait_for_function("document.title.includes('Your turn')")  # the title alert still works
+                assert page.evaluate("window.__tones") == 0 and not page.is_checked("#alert-sound")  # opt-in
+                page.check("#alert-sound")
+                page.check("#alert-notify")  # asks the browser, which the context granted
+                page.wait_for_function("JSON.parse(localStorage.getItem('meuterer-alerts') || '{}').notify === true")
+                page.reload()  # remembered: the next decision plays the sound
+                page.wait_for_function("document.title.includes('Your turn')")
+                assert page.is_checked("#alert-sound") and page.is_checked("#alert-notify")
+                page.wait_for_function("window.__tones === 2")  # two short tones
+                assert page.evaluate("window.__notes") == []  # the tab is shown: no notification
+                page.evaluate("window.__hidden = true")
+                at = _at(page)
+                page.locator("#actions button.action").first.click()
+                page.wait_for_function(f"Number(document.body.dataset.at) > {at} && window.__notes.length > 0")
+                assert page.evaluate("window.__notes") == ["Your turn at Friday"]
+                assert page.evaluate("window.__tones") == 4
+            finally:
+                browser.close()
+            assert not errors, errors
+    finally:
+        server.kill()
+        server.wait()

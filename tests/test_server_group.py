@@ -171,6 +171,33 @@ def test_a_rematch_seat_not_answered_in_the_tables_time_is_given_up(client: Test
     assert client.post(f"/api/tables/{new}/accept", json={"token": tokens[1]}).status_code == 403
 
 
+def test_the_status_of_remembered_tables_says_what_they_became_and_leaves_out_the_forgotten(
+    client: TestClient,
+) -> None:
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    waiting = client.post("/api/tables", json={"players": 3, "name": "ann"}).json()["table"]
+    bots = {"1": "random", "2": "random"}
+    playing = client.post("/api/tables", json={"players": 3, "name": "ann", "bots": bots}).json()
+    over = client.post("/api/tables", json={"players": 3, "rules": {"rounds": 1}, "name": "ann", "bots": bots}).json()
+    with client.websocket_connect(f"/ws/{over['table']}") as ws:
+        ws.send_json({"token": over["token"]})
+        play_to_the_end({0: ws})
+    ids = [waiting, playing["table"], over["table"], "gone", "x" * 41]
+    found = client.get("/api/status", params={"tables": ",".join(ids)}).json()
+    assert found == {
+        waiting: {"state": "waiting", "rematch": None},
+        playing["table"]: {"state": "playing", "rematch": None},
+        over["table"]: {"state": "over", "rematch": None},
+    }
+    hub.limits.keep_finished = 0.0  # the finished table is archived at the next ticks
+    deadline = time.monotonic() + 10
+    while over["table"] in hub.tables and time.monotonic() < deadline:
+        time.sleep(0.05)
+    found = client.get("/api/status", params={"tables": over["table"]}).json()
+    assert found == {over["table"]: {"state": "archived", "rematch": None}}
+    assert client.get("/api/status").json() == {}
+
+
 def test_a_private_table_is_joined_by_its_code_only_and_not_listed(client: TestClient) -> None:
     body = {"players": 3, "name": "ann", "title": " Friday  night ", "private": True, "turn_seconds": None}
     opened = client.post("/api/tables", json=body).json()
