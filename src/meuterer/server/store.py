@@ -2,8 +2,9 @@
 
 A SQLite file by default (nothing to start), PostgreSQL (or any SQLAlchemy URL) for real
 deployments. Per table: the rule set and options, the seats (names, bots, the SHA-256 of
-each secret token, never the token) and an append-only log of its actions in the record
-notation. :meth:`Store.append` returns only once the actions are committed, so the
+each secret token, never the token), an append-only log of its actions in the record
+notation and its chat's last lines (:meth:`Store.say`, :meth:`Store.chats`; the schema is
+:mod:`.schema`). :meth:`Store.append` returns only once the actions are committed, so the
 server acknowledges an action only when a restart would find it; :meth:`Store.load`
 replays every table to where its log ends, except the archived ones (finished games whose
 records :meth:`Store.record` still gives). A database the server cannot use (a corrupt or
