@@ -60,7 +60,14 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     yield url
     engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
     with engine.begin() as connection:  # leave the database as found
-        for name in ("meuterer_invites", "meuterer_lifecycle", "meuterer_actions", "meuterer_seats", "meuterer_tables"):
+        for name in (
+            "meuterer_chat",
+            "meuterer_invites",
+            "meuterer_lifecycle",
+            "meuterer_actions",
+            "meuterer_seats",
+            "meuterer_tables",
+        ):
             connection.execute(sa.text(f"DROP TABLE IF EXISTS {name}"))
     engine.dispose()
 
@@ -87,6 +94,43 @@ def test_the_store_resumes_every_table_and_its_log_is_append_only(db_url: str) -
     for table in tables:
         assert again[table.id].game.actions == table.game.actions
         assert again[table.id].seats == table.seats
+
+
+def test_the_chat_is_stored_with_its_table_bounded_and_survives_a_restart(db_url: str) -> None:
+    from meuterer.server.chat import KEPT
+
+    with TestClient(create_app(db_url)) as client:
+        opened = _open(client, {"1": "random", "2": "random"}, players=3)
+        other = _open(client, {"1": "random", "2": "random"}, players=3, name="bob")
+        with client.websocket_connect(f"/ws/{opened['table']}") as ws:
+            ws.send_json({"token": opened["token"]})
+            ws.receive_json()
+            for text in ("<b>hi</b>", "second"):
+                ws.send_json({"chat": text})
+                assert ws.receive_json()["text"] == text
+    store = Store(db_url)  # a table keeps its last lines only
+    for k in range(KEPT + 5):
+        store.say(other["table"], k, {"seat": 0, "name": "bob", "text": f"line {k}"})
+    store.close()
+    with TestClient(create_app(db_url)) as client:  # a restarted server
+        for table, token, said in ((opened, "token", ["<b>hi</b>", "second"]), (other, "token", None)):
+            with client.websocket_connect(f"/ws/{table['table']}") as ws:
+                ws.send_json({token: table[token]})
+                lines = ws.receive_json()["chat"]
+            if said is not None:
+                assert lines == [{"seat": 0, "name": "ann", "text": t} for t in said]
+            else:
+                assert [line["text"] for line in lines] == [f"line {k}" for k in range(5, KEPT + 5)]
+        with client.websocket_connect(f"/ws/{other['table']}") as ws:  # the numbering goes on after a restart
+            ws.send_json({"token": other["token"]})
+            ws.receive_json()
+            ws.send_json({"chat": "after"})
+            assert ws.receive_json()["text"] == "after"
+    store = Store(db_url)
+    chats = store.chats()
+    store.close()
+    assert len(chats[other["table"]].lines) == KEPT and chats[other["table"]].lines[-1]["text"] == "after"
+    assert chats[other["table"]].said == KEPT + 6
 
 
 # The app ---------------------------------------------------------------------------------------
@@ -272,6 +316,7 @@ def test_leaving_hands_the_seat_to_a_stand_in_and_a_newcomer_takes_it(client: Te
             "open": False,
             "stand_in": False,
             "reserved": False,
+            "asked": False,
             "presence": "connected",
             "label": "carl (connected)",
         }

@@ -109,11 +109,43 @@ def test_four_browsers_play_a_whole_game_with_a_reload_a_spectator_and_a_rematch
                 players[2].click("#rematch")  # the rematch moves every player's page to his seat there
                 for seat, page in enumerate(players):
                     page.wait_for_url(lambda url: table not in url and "#token=" in url)
-                    page.wait_for_function("Number(document.body.dataset.at) > 0")
+                    page.wait_for_function("document.getElementById('who').textContent.startsWith('You are')")
                     assert page.inner_text("#who").startswith(f"You are p{seat} (")
                 rematch = players[0].url.split("/table/")[1].split("#")[0]
                 spectator.wait_for_selector("#rematch-link:not([hidden])")
                 assert spectator.get_attribute("#rematch-link", "href") == f"/table/{rematch}"
+                # the others are asked whether they play again: two say yes, dee says no thanks
+                assert players[2].locator("#asked").is_hidden()  # he asked: that was his yes
+                for page in players[:2]:
+                    page.click("#accept")
+                    page.wait_for_selector("#asked", state="hidden")
+                players[3].wait_for_selector("#asked:not([hidden])")
+                players[3].click("#decline")
+                players[3].wait_for_url(f"{base}/")
+                players[0].wait_for_function("document.getElementById('status').textContent.includes('1 open seat')")
+                dee = players[3]  # dee's lobby: her games, the rematch she declined forgotten
+                dee.wait_for_selector("#mine:not([hidden])")
+                assert dee.locator("#back button.back").count() == 0
+                assert table in dee.inner_html("#games") and rematch not in dee.inner_html("#games")
+                assert dee.get_attribute("#games a", "href") == f"/api/tables/{table}/replay"
+                spectator.goto(base + "/")  # her seat is open to anyone: the spectator sits down
+                spectator.fill("#name", "eve")
+                spectator.click("button.join[data-seat='3']")
+                spectator.wait_for_url(f"**/table/{rematch}#token=*")
+                for page in [*players[:3], spectator]:
+                    page.wait_for_function("Number(document.body.dataset.at) > 0")
+                ann = players[0]  # back in the lobby, ann finds her seat at the rematch and her games
+                ann.goto(base + "/")
+                ann.wait_for_selector("#back button.back")
+                assert "Back to your seat" in ann.inner_text("#mine")
+                assert ann.locator("#games li").count() == 2
+                html = ann.content()
+                for token in tokens:  # the seats' tokens are in no page's text or markup
+                    assert token not in html
+                assert not any(t in ann.content() for t in ann.evaluate("mySeats().map((e) => e.token)"))
+                ann.click("#back button.back")
+                ann.wait_for_url(f"**/table/{rematch}#token=*")
+                ann.wait_for_function("document.getElementById('who').textContent === 'You are p0 (ann)'")
             finally:
                 browser.close()
             assert not errors, errors
@@ -176,6 +208,71 @@ def test_the_lobby_opens_a_private_table_and_a_friend_joins_by_its_invite_link(t
                         "!document.getElementById('status').textContent.startsWith('Waiting for players')"
                     )
                 assert ann.inner_text("#who") == "You are p0 (ann)" and bob.inner_text("#who") == "You are p1 (bob)"
+            finally:
+                browser.close()
+            assert not errors, errors
+    finally:
+        server.kill()
+        server.wait()
+
+
+ALERT_PROBES = """
+window.__hidden = false;  // the test hides the tab: document.hidden reads this
+Object.defineProperty(Document.prototype, "hidden", {configurable: true, get() { return window.__hidden; }});
+window.__notes = [];
+if (window.Notification) {
+  const Real = window.Notification;
+  class Recorded extends Real {
+    constructor(title, options) { window.__notes.push(title); super(title, options); }
+  }
+  Object.defineProperty(Recorded, "permission", {get: () => Real.permission});
+  Recorded.requestPermission = (...args) => Real.requestPermission(...args);
+  window.Notification = Recorded;
+}
+window.__tones = 0;
+const made = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () { window.__tones += 1; return made.call(this); };
+"""
+"""Counts the tones played and the notifications shown, and lets the test hide the tab."""
+
+
+@pytest.mark.browser  # about 10 s
+def test_turn_alerts_a_sound_and_a_notification_while_hidden_chosen_and_remembered(tmp_path: Path) -> None:
+    executable = chromium_path()
+    import httpx
+    from playwright.sync_api import sync_playwright
+
+    port = _free_port()
+    server = _start(f"sqlite:///{tmp_path / 'alerts.db'}", port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        body = {"players": 3, "name": "ann", "title": "Friday", "bots": {"1": "greedy", "2": "greedy"}}
+        opened = httpx.post(f"{base}/api/tables", json=body).json()
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=executable, args=FLAGS)
+            errors: list[str] = []
+            try:
+                context = browser.new_context(bypass_csp=True, permissions=["notifications"])
+                context.add_init_script(ALERT_PROBES)
+                page = context.new_page()
+                page.on("pageerror", lambda error: errors.append(str(error)))
+                page.goto(f"{base}/table/{opened['table']}#token={opened['token']}")
+                page.wait_for_function("document.title.includes('Your turn')")  # the title alert still works
+                assert page.evaluate("window.__tones") == 0 and not page.is_checked("#alert-sound")  # opt-in
+                page.check("#alert-sound")
+                page.check("#alert-notify")  # asks the browser, which the context granted
+                page.wait_for_function("JSON.parse(localStorage.getItem('meuterer-alerts') || '{}').notify === true")
+                page.reload()  # remembered: the next decision plays the sound
+                page.wait_for_function("document.title.includes('Your turn')")
+                assert page.is_checked("#alert-sound") and page.is_checked("#alert-notify")
+                page.wait_for_function("window.__tones === 2")  # two short tones
+                assert page.evaluate("window.__notes") == []  # the tab is shown: no notification
+                page.evaluate("window.__hidden = true")
+                at = _at(page)
+                page.locator("#actions button.action").first.click()
+                page.wait_for_function(f"Number(document.body.dataset.at) > {at} && window.__notes.length > 0")
+                assert page.evaluate("window.__notes") == ["Your turn at Friday"]
+                assert page.evaluate("window.__tones") == 4
             finally:
                 browser.close()
             assert not errors, errors

@@ -3,7 +3,9 @@ each at his own seat; a seat nobody holds stays open unless the host asks for a 
 
 from __future__ import annotations
 
+import contextlib
 import math
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from meuterer.server import core
 from meuterer.server.app import create_app
@@ -85,8 +88,12 @@ def test_a_rematch_moves_everyone_at_the_table_to_his_own_seat(client: TestClien
     with client.websocket_connect(f"/ws/{new}") as ws:
         ws.send_json({"token": moved[1]})
         frame = ws.receive_json()
-        assert frame["seat"] == 1 and frame["seats"][1]["name"] == "bob" and frame["started"]
+        assert frame["seat"] == 1 and frame["seats"][1]["name"] == "bob" and not frame["started"]
+        assert frame["seats"][1]["asked"] and not frame["seats"][0]["asked"]  # the asker said yes by asking
         assert frame["seats"][2]["bot"] == "random"
+        assert client.post(f"/api/tables/{new}/accept", json={"token": moved[1]}).json()["plays"]
+        frame = _until(ws, lambda seats: not seats[1]["asked"])
+        assert frame["started"] and frame["seats"][1]["label"] == "bob (connected)"
     # bob's page lost its token: his browser gets a fresh one for his seat there, nobody else does
     assert client.post(f"/api/tables/{table}/rematch", json={"token": bob["token"]}).status_code == 409
     fresh = client.post(f"/api/tables/{table}/rematch", json={"token": bob["token"], "key": "b" * 16}).json()
@@ -94,6 +101,101 @@ def test_a_rematch_moves_everyone_at_the_table_to_his_own_seat(client: TestClien
     with client.websocket_connect(f"/ws/{table}") as ws:  # a page coming back to the old table is shown the way
         ws.send_json({"watch": True})
         assert ws.receive_json()["rematch"] == new
+
+
+def _rematch_of_three(client: TestClient, ask: dict[str, Any]) -> tuple[str, dict[int, str]]:
+    """ann (the host), bob and carl play a one-round game, their pages open; ann asks for the
+    rematch with ``ask``: the rematch's id and each seat's token there."""
+    opened = client.post("/api/tables", json={"players": 3, "rules": {"rounds": 1}, "name": "ann"}).json()
+    table = opened["table"]
+    tokens = {0: opened["token"]}
+    for seat, name in ((1, "bob"), (2, "carl")):
+        tokens[seat] = client.post(f"/api/tables/{table}/join", json={"seat": seat, "name": name}).json()["token"]
+    with contextlib.ExitStack() as stack:
+        sockets = {seat: stack.enter_context(client.websocket_connect(f"/ws/{table}")) for seat in tokens}
+        for seat, ws in sockets.items():
+            ws.send_json({"token": tokens[seat]})
+        play_to_the_end(sockets)
+        if ask.get("if_declined"):  # only the host chooses a bot for the seats declined
+            refused = client.post(f"/api/tables/{table}/rematch", json={"token": tokens[1], **ask})
+            assert refused.status_code == 403
+        again = client.post(f"/api/tables/{table}/rematch", json={"token": tokens[0], **ask}).json()
+        moved = {0: again["token"]}
+        for seat in (1, 2):
+            frame = sockets[seat].receive_json()
+            while frame["type"] != "rematch":
+                frame = sockets[seat].receive_json()
+            moved[seat] = frame["token"]
+    return again["table"], moved
+
+
+@pytest.mark.parametrize("fill", [None, "random"])
+def test_a_player_who_declines_the_rematch_leaves_his_seat_open_unless_the_host_chose_a_bot(
+    client: TestClient, fill: str | None
+) -> None:
+    new, tokens = _rematch_of_three(client, {"if_declined": fill} if fill else {})
+    with client.websocket_connect(f"/ws/{new}") as bob_ws, client.websocket_connect(f"/ws/{new}") as watch_ws:
+        bob_ws.send_json({"token": tokens[1]})
+        watch_ws.send_json({"watch": True})
+        first = watch_ws.receive_json()
+        assert not first["started"] and [s["asked"] for s in first["seats"]] == [False, True, True]
+        assert first["seats"][1]["label"] == "bob (asked: plays again?)"
+        declined = client.post(f"/api/tables/{new}/decline", json={"token": tokens[1]})
+        assert declined.json() == {"table": new, "seat": 1, "plays": False}
+        with pytest.raises(WebSocketDisconnect) as closed:  # his page is told, and closed
+            _drain(bob_ws)
+        assert closed.value.code == 4001
+        seats = _until(watch_ws, lambda seats: not seats[1]["asked"])["seats"]
+        assert seats[1]["open"] == (fill is None) and seats[1]["bot"] == fill
+        assert client.post(f"/api/tables/{new}/accept", json={"token": tokens[1]}).status_code == 403
+        assert client.post(f"/api/tables/{new}/accept", json={"token": tokens[2]}).status_code == 200
+        assert client.post(f"/api/tables/{new}/decline", json={"token": tokens[2]}).status_code == 409
+        if fill is None:  # open to anyone with the table's link
+            assert not _until(watch_ws, lambda seats: not seats[2]["asked"])["started"]
+            code = client.app.state.hub.invites[new].code  # type: ignore[attr-defined]
+            client.post(f"/api/tables/{new}/join", json={"seat": 1, "name": "dee", "code": code}).raise_for_status()
+        frame = _until(watch_ws, lambda seats: all(not s["open"] and not s["asked"] for s in seats))
+        assert frame["started"]
+
+
+def test_a_rematch_seat_not_answered_in_the_tables_time_is_given_up(client: TestClient) -> None:
+    new, tokens = _rematch_of_three(client, {})
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    assert client.post(f"/api/tables/{new}/accept", json={"token": tokens[2]}).status_code == 200
+    hub.tables[new].turn_seconds = 0.0  # bob's time to answer runs out at the next tick
+    deadline = time.monotonic() + 10
+    while hub.tables[new].seats[1].asked and time.monotonic() < deadline:
+        time.sleep(0.05)
+    seat = hub.tables[new].seats[1]
+    assert seat.open and not seat.asked and not hub.tables[new].started
+    assert client.post(f"/api/tables/{new}/accept", json={"token": tokens[1]}).status_code == 403
+
+
+def test_the_status_of_remembered_tables_says_what_they_became_and_leaves_out_the_forgotten(
+    client: TestClient,
+) -> None:
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    waiting = client.post("/api/tables", json={"players": 3, "name": "ann"}).json()["table"]
+    bots = {"1": "random", "2": "random"}
+    playing = client.post("/api/tables", json={"players": 3, "name": "ann", "bots": bots}).json()
+    over = client.post("/api/tables", json={"players": 3, "rules": {"rounds": 1}, "name": "ann", "bots": bots}).json()
+    with client.websocket_connect(f"/ws/{over['table']}") as ws:
+        ws.send_json({"token": over["token"]})
+        play_to_the_end({0: ws})
+    ids = [waiting, playing["table"], over["table"], "gone", "x" * 41]
+    found = client.get("/api/status", params={"tables": ",".join(ids)}).json()
+    assert found == {
+        waiting: {"state": "waiting", "rematch": None},
+        playing["table"]: {"state": "playing", "rematch": None},
+        over["table"]: {"state": "over", "rematch": None},
+    }
+    hub.limits.keep_finished = 0.0  # the finished table is archived at the next ticks
+    deadline = time.monotonic() + 10
+    while over["table"] in hub.tables and time.monotonic() < deadline:
+        time.sleep(0.05)
+    found = client.get("/api/status", params={"tables": over["table"]}).json()
+    assert found == {over["table"]: {"state": "archived", "rematch": None}}
+    assert client.get("/api/status").json() == {}
 
 
 def test_a_private_table_is_joined_by_its_code_only_and_not_listed(client: TestClient) -> None:
@@ -164,6 +266,11 @@ def test_the_chat_tells_everyone_the_lines_of_the_seats_bounded_in_length_and_ra
         ws.send_json({"token": bob["token"]})
         frame = ws.receive_json()
         assert [line["text"] for line in frame["chat"]] == ["<b>hi</b> bob"] + ["again"] * 4
+
+
+def _drain(ws: Any) -> None:
+    while True:
+        ws.receive_json()
 
 
 def _until(ws: Any, wanted: Any) -> dict[str, Any]:

@@ -405,7 +405,14 @@ def soak_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
     engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
     with engine.begin() as connection:  # leave the database as found
-        for name in ("meuterer_invites", "meuterer_lifecycle", "meuterer_actions", "meuterer_seats", "meuterer_tables"):
+        for name in (
+            "meuterer_chat",
+            "meuterer_invites",
+            "meuterer_lifecycle",
+            "meuterer_actions",
+            "meuterer_seats",
+            "meuterer_tables",
+        ):
             connection.execute(sa.text(f"DROP TABLE IF EXISTS {name}"))
     engine.dispose()
 

@@ -5,10 +5,12 @@ HTTP (JSON bodies of at most :data:`MAX_BODY` bytes):
 
 - ``GET /`` the lobby page; ``GET /table/{id}`` the table page (a seat's secret token
   travels in the page's fragment, ``#token=...``, never in a URL the server logs);
+- ``GET /api/status?tables=ID,ID`` what those tables have become (:mod:`.status`);
 - ``GET /api/tables`` the tables not over; ``POST /api/tables`` creates one
   (``{"players": 4, "rules": {...}, "bots": {"1": "greedy"}, "name": "ann", "seat": 0}``);
 - ``POST /api/tables/{id}/join`` (``{"seat": 2, "name": "bob"}``) gives a seat's token;
-  ``.../leave`` and ``.../rematch`` take ``{"token": ...}``;
+  ``.../leave``, ``.../rematch`` and, at a rematch, ``.../accept`` and ``.../decline`` take
+  ``{"token": ...}``;
 - ``GET /api/tables/{id}/record`` the game's record once it is over (archived tables
   included); during the game a spectator's redacted record, or ``POST`` with the seat's
   ``{"token": ...}`` (JSON or a form's ``token=...``) its seat's; ``.../replay`` the same
@@ -55,6 +57,7 @@ from meuterer.server.lobby import Lobby
 from meuterer.server.requests import MAX_BODY, MAX_DEPTH, MAX_MESSAGE, Refused, read_body
 from meuterer.server.rules_page import rules_html
 from meuterer.server.sockets import Sockets
+from meuterer.server.status import status
 from meuterer.server.store import DEFAULT_URL, Store, StoreError
 from meuterer.viewer import replay_html
 
@@ -134,11 +137,15 @@ def create_app(
             if not table_id:
                 return JSONResponse(await hub.create(data, client=request.client.host if request.client else None))
             handlers = {"join": hub.join, "leave": hub.leave, "rematch": hub.rematch, "release": hub.release}
+            handlers.update(accept=hub.accept, decline=hub.decline)
             if action not in handlers:
                 raise Refused(404, "no such request")
             return JSONResponse(await handlers[action](table_id, data))
         except Refused as error:
             return JSONResponse({"error": str(error)}, status_code=error.status)
+
+    async def tables_status(request: Request) -> Response:
+        return JSONResponse(await status(hub, request.query_params.get("tables")))
 
     async def lobby(request: Request) -> Response:
         return _page("lobby.html")
@@ -192,6 +199,7 @@ def create_app(
             Route("/rules", rules_page),
             Route("/rules/{table_id}", rules_page),
             Route("/api/tables", api, methods=["GET", "POST"]),
+            Route("/api/status", tables_status),
             Route("/api/tables/{table_id}/{action}", api, methods=["GET", "POST"]),
             WebSocketRoute("/ws/{table_id}", socket),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),

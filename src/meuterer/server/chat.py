@@ -2,7 +2,8 @@
 (spectators too). Each line is at most :data:`MAX_CHAT` characters of printable text; a seat
 may say :data:`CHAT_BURST` lines at once and one more every :data:`CHAT_EVERY` seconds; the
 table keeps its last :data:`KEPT` lines, and a page that (re)opens the table is sent them. The
-pages show the lines as text, never as markup.
+server stores each line with its table before telling it (:meth:`.Store.say`), so a restart
+keeps the chat (:meth:`Chat.restore`). The pages show the lines as text, never as markup.
 
 >>> chat = Chat()
 >>> chat.say(1, "bob", "  <b>hi</b>  all ", now=0.0)
@@ -20,6 +21,7 @@ from __future__ import annotations
 import time
 import unicodedata
 from collections import deque
+from collections.abc import Iterable
 from typing import Any, Final
 
 from meuterer.errors import MeutererError
@@ -45,7 +47,23 @@ class Chat:
 
     def __init__(self) -> None:
         self.lines: deque[dict[str, Any]] = deque(maxlen=KEPT)
+        self.said = 0
+        """Lines said at the table so far (the next line's number)."""
         self._budget: dict[int, tuple[float, float]] = {}
+
+    @classmethod
+    def restore(cls, said: Iterable[tuple[int, dict[str, Any]]]) -> Chat:
+        """The chat of the stored lines ``said`` (each with its number), oldest first.
+
+        >>> chat = Chat.restore([(7, {"seat": 0, "name": "ann", "text": "hi"})])
+        >>> list(chat.lines), chat.said
+        ([{'seat': 0, 'name': 'ann', 'text': 'hi'}], 8)
+        """
+        chat = cls()
+        for idx, line in said:
+            chat.lines.append(line)
+            chat.said = idx + 1
+        return chat
 
     def say(self, seat: int, name: str, text: object, now: float | None = None) -> dict[str, Any]:
         """Add the line ``text`` said at seat ``seat`` by ``name``, and return it (as sent)."""
@@ -66,4 +84,5 @@ class Chat:
         self._budget[seat] = (budget - 1, now)
         line = {"seat": seat, "name": name, "text": text}
         self.lines.append(line)
+        self.said += 1
         return line

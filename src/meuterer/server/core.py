@@ -85,8 +85,8 @@ class HubCore:
         self.turn_seconds = turn_seconds
         self.limits = limits or Limits()
         self.tables: dict[str, Table] = {table.id: table for table in store.load()}
-        self.chats: dict[str, Chat] = {}
-        """Each table's chat (kept in memory only)."""
+        self.chats: dict[str, Chat] = {t: chat for t, chat in store.chats().items() if t in self.tables}
+        """Each table's chat (its last lines, stored with the table)."""
         self.invites = Invites((t, i) for t, i in store.invites().items() if t in self.tables)
         self.locks: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, set[Connection]] = {}

@@ -18,7 +18,7 @@ from meuterer.rules import Rules
 from meuterer.server.bots import check_spec
 from meuterer.server.core import MINUTE, HubCore
 from meuterer.server.invites import Invite, read_invite
-from meuterer.server.rematch import rematch
+from meuterer.server.rematch import answer_rematch, decline_late, rematch
 from meuterer.server.requests import (
     Refused,
     read_rules,
@@ -154,6 +154,20 @@ class Lobby(HubCore):
     async def rematch(self, table_id: str, data: dict[str, Any]) -> dict[str, Any]:
         """The group's rematch (:func:`.rematch.rematch`)."""
         return await rematch(self, table_id, data)
+
+    async def accept(self, table_id: str, data: dict[str, Any]) -> dict[str, Any]:
+        """A player asked at a rematch plays again (:func:`.rematch.answer_rematch`)."""
+        return await answer_rematch(self, table_id, data, play=True)
+
+    async def decline(self, table_id: str, data: dict[str, Any]) -> dict[str, Any]:
+        """A player asked at a rematch does not play again (:func:`.rematch.answer_rematch`)."""
+        return await answer_rematch(self, table_id, data, play=False)
+
+    async def tick(self) -> None:
+        """Stand in for the seats whose turn time ran out, and take the rematch's seats not
+        answered in time as declined."""
+        await super().tick()
+        await decline_late(self)
 
     async def release(self, table_id: str, data: dict[str, Any]) -> dict[str, Any]:
         """The host lets anyone take a seat left during the game (``{"token": ..., "seat": 1}``)."""

@@ -3,7 +3,13 @@ table with the same rules and bots, seats there every person whose page is at th
 table (each at his own seat number, with a new secret token), and tells each of their pages
 where to go (a ``rematch`` frame; the token only to the seat's own sockets). A seat whose
 player is not there stays open, unless the host asks for a bot in it (``{"bots": {"2":
-"greedy"}}``); whoever does not want to play again leaves the new table.
+"greedy"}}``).
+
+The players moved there are *asked* whether they play again (the asker is not: he asked);
+the game waits for their answers. One who says no (``POST .../decline``), or does not answer
+within the table's turn time, leaves his seat open to anyone with the table's link, unless
+the host chose a bot for such seats when he asked for the rematch (``{"if_declined":
+"greedy"}``: that bot then takes the seats of the players not there too).
 """
 
 from __future__ import annotations
@@ -16,10 +22,12 @@ from typing import Any
 import attrs
 
 from meuterer.errors import MeutererError
+from meuterer.server.bots import check_spec
 from meuterer.server.requests import Refused
-from meuterer.server.table import Table, browser_key, hash_token
+from meuterer.server.seats import answer
+from meuterer.server.table import Table, TableError, browser_key, hash_token
 
-__all__ = ["rematch"]
+__all__ = ["answer_rematch", "decline_late", "rematch"]
 
 
 async def rematch(hub: Any, table_id: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -48,8 +56,55 @@ async def rematch(hub: Any, table_id: str, data: dict[str, Any]) -> dict[str, An
     async with hub.lock(new.id):  # this browser's seat there: a fresh token (its page lost the last)
         token = secrets.token_urlsafe(24)
         held.token_hash = hash_token(token)
-        await hub.save_seats(new)
+        if held.asked:  # asking for the rematch is saying yes
+            answer(new.seats, seat, play=True)
+        await _start(hub, new)
     return {"table": new.id, "seat": seat, "token": token}
+
+
+async def _start(hub: Any, table: Table) -> None:
+    """Store the rematch's seats and start its game once every seat is played."""
+    table.started = table.started or all(s.ready for s in table.seats)
+    await hub.save_seats(table)
+    await hub.advance(table, table.propose_auto(search=False))
+
+
+async def _answer(hub: Any, table: Table, seat: int, play: bool, why: str) -> None:
+    """Seat ``seat``'s answer (under the table's lock); a seat that does not play again is
+    closed on its pages (``why``)."""
+    try:
+        answer(table.seats, seat, play)
+    except TableError as error:
+        raise Refused(409, str(error)) from None
+    if not play:
+        for connection in list(hub.connections.get(table.id, ())):
+            if connection.seat == seat:
+                connection.outbox.close(4001, why)
+
+
+async def answer_rematch(hub: Any, table_id: str, data: dict[str, Any], play: bool) -> dict[str, Any]:
+    """Answer ``POST /api/tables/ID/accept`` or ``.../decline`` (``{"token": ...}``) at a
+    rematch: the asked player plays again, or leaves his seat (see the module's text)."""
+    table = hub.table(table_id)
+    async with hub.lock(table_id):
+        seat = hub.holder(table, data)
+        await _answer(hub, table, seat, play, "you do not play again: your seat is given up")
+        await _start(hub, table)
+    return {"table": table_id, "seat": seat, "plays": play}
+
+
+async def decline_late(hub: Any) -> None:
+    """Take every asked seat whose player has not answered within the table's turn time as
+    declined."""
+    for table in list(hub.tables.values()):
+        if table.started or not any(s.asked for s in table.seats):
+            continue
+        async with hub.lock(table.id):
+            if table.started or table.clock() - table.turn_started <= table.turn_seconds:
+                continue
+            for seat in [p for p, s in enumerate(table.seats) if s.asked]:
+                await _answer(hub, table, seat, False, "you did not answer in time: your seat is given up")
+            await _start(hub, table)
 
 
 def _present(hub: Any, table: Table, asker: int) -> list[int]:
@@ -62,13 +117,22 @@ async def _open(hub: Any, table: Table, asker: int, data: dict[str, Any]) -> dic
     people = _present(hub, table, asker)
     bots = {str(p): s.bot for p, s in enumerate(table.seats) if s.bot is not None}
     wanted = data.get("bots") or {}
-    if wanted and asker != table.host():
+    fill = data.get("if_declined")
+    if (wanted or fill is not None) and asker != table.host():
         raise Refused(403, f"only the host (seat {table.host()}) may put bots in the rematch's open seats")
     if not isinstance(wanted, dict):
         raise Refused(400, 'bots: an object from seat to agent spec, such as {"1": "greedy"}')
+    if fill is not None:
+        try:
+            check_spec(fill if isinstance(fill, str) and len(fill) <= 60 else "-")
+        except MeutererError:
+            raise Refused(400, "if_declined: the spec of the bot for a declined seat, such as 'greedy'") from None
     for key, spec in wanted.items():
         if str(key) not in bots and str(key).isdigit() and int(key) not in people:
             bots[str(key)] = spec
+    for p in range(table.players):  # the host's bot for a declined seat takes an absent player's too
+        if fill is not None and str(p) not in bots and p not in people:
+            bots[str(p)] = fill
     invite = hub.invites.get(table.id)  # the same name, privacy and turn time
     same = {} if invite is None else attrs.asdict(invite, filter=lambda field, _: field.name != "code")
     created = await hub.create({"players": table.players, "bots": bots, **same}, table.game.rules)
@@ -79,8 +143,10 @@ async def _open(hub: Any, table: Table, asker: int, data: dict[str, Any]) -> dic
             if new.seats[p].open:
                 tokens[p] = new.join(p, table.seats[p].name)
                 new.seats[p].key_hash = table.seats[p].key_hash
-        await hub.save_seats(new)
-        await hub.advance(new, new.propose_auto(search=False))
+                if p != asker:  # asked whether he plays again
+                    new.seats[p].asked, new.seats[p].fill = True, fill
+        new.started = False
+        await _start(hub, new)
     table.rematch = new.id
     await hub.save_seats(table)
     for connection in list(hub.connections.get(table.id, ())):

@@ -33,6 +33,7 @@ __all__ = [
     "MAX_NAME",
     "Seat",
     "TableError",
+    "answer",
     "browser_key",
     "check_seat",
     "claim",
@@ -91,11 +92,21 @@ class Seat:
     whoever comes once the host releases it)."""
     connected: bool = False
     """A page of the seat's holder is open at the table now (kept in memory only)."""
+    asked: bool = False
+    """A rematch gave the seat to its player, who has not said yet whether he plays again
+    (the game waits for his answer; see :func:`answer`)."""
+    fill: str | None = None
+    """The bot the host chose for an asked seat whose player declines (``None``: it opens)."""
 
     @property
     def open(self) -> bool:
         """A human seat nobody holds."""
         return self.bot is None and self.token_hash is None
+
+    @property
+    def ready(self) -> bool:
+        """Someone plays the seat: a bot, or a player who is not asked for his answer."""
+        return not self.open and not self.asked
 
     def public(self) -> dict[str, Any]:
         """What everyone may know of the seat."""
@@ -105,6 +116,7 @@ class Seat:
             "open": self.open,
             "stand_in": self.stand_in,
             "reserved": self.reserved,
+            "asked": self.asked,
             "presence": self.presence,
             "label": self.label,
         }
@@ -117,6 +129,8 @@ class Seat:
             return f"bot: {self.bot}"
         if self.token_hash is None and not self.stand_in:
             return "open"
+        if self.asked:
+            return f"{self.name} (asked: plays again?)"
         return f"{self.name} ({'a stand-in bot plays' if self.stand_in else self.presence})"
 
     @property
@@ -162,7 +176,7 @@ def claim(seats: list[Seat], seat: int, name: str, key: object = None) -> str:
     token = secrets.token_urlsafe(24)
     held.token_hash = hash_token(token)
     held.key_hash = key_hash
-    held.reserved = False
+    held.reserved = held.asked = False
     held.name = name
     held.stand_in = False
     return token
@@ -203,9 +217,10 @@ def vacate(seats: list[Seat], seat: int, *, stand_in: bool, reserve: bool) -> No
     check_seat(seats, seat)
     if seats[seat].bot is not None:
         raise TableError(f"seat {seat} is a bot's")
-    seats[seat].token_hash = None
+    seats[seat].token_hash = seats[seat].fill = None
     seats[seat].stand_in = stand_in
     seats[seat].reserved = reserve
+    seats[seat].asked = False
 
 
 def release(seats: list[Seat], by: int, seat: int) -> None:
@@ -233,3 +248,27 @@ def mark_connected(seats: list[Seat], held: set[int | None]) -> bool:
         changed = changed or connected != seat.connected
         seat.connected = connected
     return changed
+
+
+def answer(seats: list[Seat], seat: int, play: bool) -> None:
+    """The player asked at seat ``seat`` (see :attr:`Seat.asked`) answers: he plays again
+    (``play``), or he declines and his seat goes to the bot the host chose for it
+    (:attr:`Seat.fill`) or, if none, is open to anyone.
+
+    >>> seats = [Seat("ann", token_hash="x", asked=True, fill="greedy"), Seat("bob", token_hash="y", asked=True)]
+    >>> answer(seats, 0, play=False)
+    >>> answer(seats, 1, play=False)
+    >>> seats[0].label, seats[1].label
+    ('bot: greedy', 'open')
+    """
+    check_seat(seats, seat)
+    held = seats[seat]
+    if not held.asked:
+        raise TableError(f"seat {seat} is not asked whether it plays again")
+    held.asked = False
+    if play:
+        held.fill = None
+        return
+    held.token_hash = held.key_hash = None
+    held.name, held.bot = (held.fill, held.fill) if held.fill else ("", None)
+    held.fill = None

@@ -10,6 +10,7 @@ import hmac
 import json
 from typing import Any
 
+import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from meuterer.errors import MeutererError
@@ -111,11 +112,13 @@ class Sockets(HubCore):
 
     async def chat(self, table: Table, seat: int, text: object, connection: Connection) -> None:
         """Tell everyone at the table the seat's chat line (or the seat why it is refused)."""
+        chat = self.chats.setdefault(table.id, Chat())
         try:
-            line = self.chats.setdefault(table.id, Chat()).say(seat, table.seats[seat].name, text)
+            line = chat.say(seat, table.seats[seat].name, text)
         except MeutererError as error:
             await self.send(connection, table, json.dumps({"type": "refused", "reason": str(error)}))
             return
+        await anyio.to_thread.run_sync(self.store.say, table.id, chat.said - 1, line)  # kept before it is told
         frame = json.dumps({"type": "chat", **line})
         for other in list(self.connections.get(table.id, ())):
             await self.send(other, table, frame)

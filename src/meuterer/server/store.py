@@ -2,8 +2,9 @@
 
 A SQLite file by default (nothing to start), PostgreSQL (or any SQLAlchemy URL) for real
 deployments. Per table: the rule set and options, the seats (names, bots, the SHA-256 of
-each secret token, never the token) and an append-only log of its actions in the record
-notation. :meth:`Store.append` returns only once the actions are committed, so the
+each secret token, never the token), an append-only log of its actions in the record
+notation and its chat's last lines (:meth:`Store.say`, :meth:`Store.chats`; the schema is
+:mod:`.schema`). :meth:`Store.append` returns only once the actions are committed, so the
 server acknowledges an action only when a restart would find it; :meth:`Store.load`
 replays every table to where its log ends, except the archived ones (finished games whose
 records :meth:`Store.record` still gives). A database the server cannot use (a corrupt or
@@ -46,68 +47,12 @@ from meuterer.record import Record, make_record
 from meuterer.rules import Rules
 from meuterer.serialize import converter, structure
 from meuterer.server import DEFAULT_URL
+from meuterer.server.chat import KEPT, Chat
 from meuterer.server.invites import Invite, Invites
+from meuterer.server.schema import CHAT_COLUMNS, actions, chat, create, invites, lifecycle, seats, tables
 from meuterer.server.table import Seat, Table
 
 __all__ = ["DEFAULT_URL", "Store", "StoreError"]
-
-metadata = sa.MetaData()
-
-tables = sa.Table(
-    "meuterer_tables",
-    metadata,
-    sa.Column("id", sa.String(40), primary_key=True),
-    sa.Column("players", sa.Integer, nullable=False),
-    sa.Column("first_captain", sa.Integer, nullable=False),
-    sa.Column("rules", sa.Text, nullable=False),
-    sa.Column("turn_seconds", sa.Float, nullable=False),
-    sa.Column("rematch", sa.String(40), nullable=True),
-    sa.Column("created", sa.Float, nullable=False),
-)
-
-seats = sa.Table(
-    "meuterer_seats",
-    metadata,
-    sa.Column("table_id", sa.String(40), sa.ForeignKey("meuterer_tables.id"), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("name", sa.String(100), nullable=False),
-    sa.Column("bot", sa.String(100), nullable=True),
-    sa.Column("token_hash", sa.String(64), nullable=True),
-    sa.Column("stand_in", sa.Boolean, nullable=False),
-    sa.Column("key_hash", sa.String(64), nullable=True),
-    sa.Column("reserved", sa.Boolean, nullable=True),
-)
-
-actions = sa.Table(
-    "meuterer_actions",
-    metadata,
-    sa.Column("table_id", sa.String(40), sa.ForeignKey("meuterer_tables.id"), primary_key=True),
-    sa.Column("idx", sa.Integer, primary_key=True),
-    sa.Column("action", sa.String(200), nullable=False),
-)
-
-
-invites = sa.Table(
-    "meuterer_invites",
-    metadata,
-    sa.Column("table_id", sa.String(40), sa.ForeignKey("meuterer_tables.id"), primary_key=True),
-    sa.Column("title", sa.String(100), nullable=False),
-    sa.Column("private", sa.Boolean, nullable=False),
-    sa.Column("code", sa.String(20), nullable=False),
-    sa.Column("turn_seconds", sa.Float, nullable=True),
-)
-"""A table's name, privacy, invite code and turn time (:mod:`.invites`)."""
-
-lifecycle = sa.Table(
-    "meuterer_lifecycle",
-    metadata,
-    sa.Column("table_id", sa.String(40), sa.ForeignKey("meuterer_tables.id"), primary_key=True),
-    sa.Column("opener", sa.String(64), nullable=True),
-    sa.Column("ended", sa.Float, nullable=True),
-    sa.Column("archived", sa.Boolean, nullable=False),
-)
-"""Where a table is in its life: who opened it (a hash of his address), when its game
-ended, whether it is archived (not loaded any more). A table of an older database has no row."""
 
 
 class StoreError(MeutererError):
@@ -159,6 +104,8 @@ def _seat_rows(table: Table) -> list[dict[str, Any]]:
             "stand_in": seat.stand_in,
             "key_hash": seat.key_hash,
             "reserved": seat.reserved,
+            "asked": seat.asked,
+            "fill": seat.fill,
         }
         for p, seat in enumerate(table.seats)
     ]
@@ -187,32 +134,14 @@ class Store:
         side = _side_files(self.engine)
         missing = [path for path in side if not path.exists()]
         try:
-            metadata.create_all(self.engine)
-            with self.engine.begin() as connection:  # a database made before seats kept browser keys
-                known = {column["name"] for column in sa.inspect(connection).get_columns("meuterer_seats")}
-                for name, kind in (("key_hash", "VARCHAR(64)"), ("reserved", "BOOLEAN")):
-                    if name not in known:
-                        connection.execute(sa.text(f"ALTER TABLE meuterer_seats ADD COLUMN {name} {kind}"))
-            self._probe()
+            create(self.engine)
+            _probe(self.engine)
         except (sa.exc.SQLAlchemyError, ImportError, ValueError, OSError) as error:
             self.engine.dispose()
             if missing and missing[0].exists() and not missing[0].stat().st_size:
                 for path in missing:  # SQLite's empty WAL and index of a database it could only read
                     path.unlink(missing_ok=True)
             raise StoreError(_explain(url, error)) from None
-
-    def _probe(self) -> None:
-        """Write a row and roll it back: fails on a read-only database, writes nothing."""
-        with self.engine.connect() as connection:
-            transaction = connection.begin()
-            try:
-                connection.execute(
-                    tables.insert().values(
-                        id="-probe-", players=3, first_captain=0, rules="{}", turn_seconds=0.0, created=0.0
-                    )
-                )
-            finally:
-                transaction.rollback()
 
     def close(self) -> None:
         self.engine.dispose()
@@ -278,9 +207,32 @@ class Store:
     def delete(self, table_id: str) -> None:
         """Forget the table (a table nobody sat down at in time)."""
         with self.engine.begin() as connection:
-            for table in (actions, seats, lifecycle, invites):
+            for table in (actions, seats, lifecycle, invites, chat):
                 connection.execute(table.delete().where(table.c.table_id == table_id))
             connection.execute(tables.delete().where(tables.c.id == table_id))
+
+    def say(self, table_id: str, idx: int, line: dict[str, Any]) -> None:
+        """Keep the chat line ``line`` (``{"seat", "name", "text"}``), the table's ``idx``-th
+        (from 0), and forget its lines older than the last :data:`~.chat.KEPT`."""
+        with self.engine.begin() as connection:
+            connection.execute(chat.insert().values(table_id=table_id, idx=idx, **line))
+            connection.execute(chat.delete().where(chat.c.table_id == table_id, chat.c.idx <= idx - KEPT))
+
+    def chats(self) -> dict[str, Chat]:
+        """The chat of every table not archived that has one, by the table's id."""
+        archived = sa.select(lifecycle.c.table_id).where(lifecycle.c.archived)
+        query = sa.select(chat).where(chat.c.table_id.not_in(archived)).order_by(chat.c.table_id, chat.c.idx)
+        with self.engine.connect() as connection:
+            rows = connection.execute(query).all()
+        found: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        for row in rows:
+            found.setdefault(row.table_id, []).append((row.idx, {c: getattr(row, c) for c in CHAT_COLUMNS}))
+        return {t: Chat.restore(said) for t, said in found.items()}
+
+    def known(self, ids: Sequence[str]) -> set[str]:
+        """Which of the tables ``ids`` are stored (archived ones included)."""
+        with self.engine.connect() as connection:
+            return set(connection.scalars(sa.select(tables.c.id).where(tables.c.id.in_(ids))))
 
     def invites(self) -> Invites:
         """The invites of the tables kept."""
@@ -303,7 +255,7 @@ class Store:
             row = connection.execute(sa.select(tables).where(tables.c.id == table_id)).first()
             if row is None:
                 return None
-            held, log = self._rows(connection, row.id)
+            held, log = _rows(connection, row.id)
         try:
             game = Game.new(row.players, row.first_captain, structure(json.loads(row.rules), Rules))
             for (text,) in log:
@@ -314,14 +266,6 @@ class Store:
             return None
         return make_record(game, [s.name or s.bot or "open" for s in held])
 
-    @staticmethod
-    def _rows(connection: sa.Connection, table_id: str) -> tuple[Sequence[sa.Row[Any]], Sequence[sa.Row[Any]]]:
-        held = connection.execute(sa.select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)).all()
-        log = connection.execute(
-            sa.select(actions.c.action).where(actions.c.table_id == table_id).order_by(actions.c.idx)
-        ).all()
-        return held, log
-
     def load(self, clock: Any = time.monotonic) -> list[Table]:
         """Every stored table not archived, replayed to the end of its log, oldest first.
         A table that cannot be read back raises :class:`StoreError`."""
@@ -331,13 +275,22 @@ class Store:
         try:
             with self.engine.connect() as connection:
                 for row in connection.execute(query).all():
-                    held, log = self._rows(connection, row.id)
+                    held, log = _rows(connection, row.id)
                     try:
                         table = Table(
                             row.id,
                             players=row.players,
                             seats=[
-                                Seat(s.name, s.bot, s.token_hash, s.stand_in, s.key_hash, bool(s.reserved))
+                                Seat(
+                                    s.name,
+                                    s.bot,
+                                    s.token_hash,
+                                    s.stand_in,
+                                    s.key_hash,
+                                    bool(s.reserved),
+                                    fill=s.fill,
+                                    asked=bool(s.asked),
+                                )
                                 for s in held
                             ],
                             rules=structure(json.loads(row.rules), Rules),
@@ -348,12 +301,35 @@ class Store:
                         )
                     except (MeutererError, ValueError) as error:
                         raise StoreError(f"the stored table {row.id} cannot be replayed: {error}") from None
-                    table.started = table.started or not any(s.open for s in table.seats)
+                    table.started = table.started or all(s.ready for s in table.seats)
                     table.rematch = row.rematch
                     found.append(table)
         except sa.exc.SQLAlchemyError as error:
             raise StoreError(_explain(self.url, error)) from None
         return found
+
+
+def _probe(engine: sa.Engine) -> None:
+    """Write a row and roll it back: fails on a read-only database, writes nothing."""
+    with engine.connect() as connection:
+        transaction = connection.begin()
+        try:
+            connection.execute(
+                tables.insert().values(
+                    id="-probe-", players=3, first_captain=0, rules="{}", turn_seconds=0.0, created=0.0
+                )
+            )
+        finally:
+            transaction.rollback()
+
+
+def _rows(connection: sa.Connection, table_id: str) -> tuple[Sequence[sa.Row[Any]], Sequence[sa.Row[Any]]]:
+    """A stored table's seats and log."""
+    held = connection.execute(sa.select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)).all()
+    log = connection.execute(
+        sa.select(actions.c.action).where(actions.c.table_id == table_id).order_by(actions.c.idx)
+    ).all()
+    return held, log
 
 
 def _side_files(engine: sa.Engine) -> list[Path]:

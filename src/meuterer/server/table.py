@@ -108,7 +108,7 @@ class Table:
         self.turn_seconds = turn_seconds
         self.bots = Autopilot(stand_in_bot)
         self.clock = clock
-        self.started = not any(seat.open for seat in self.seats)  # a table of bots starts at once
+        self.started = all(seat.ready for seat in self.seats)  # a table of bots starts at once
         self.turn_started = clock()
         self.rematch: str | None = None
         self.commit([parse_action(a) if isinstance(a, str) else a for a in actions])
@@ -127,7 +127,7 @@ class Table:
         token = claim(self.seats, seat, name, key)
         if back:
             self.logs.note(f"{self.seats[seat].name} came back to p{seat}")
-        self.started = self.started or not any(s.open for s in self.seats)
+        self.started = self.started or all(s.ready for s in self.seats)
         self.turn_started = self.clock()
         return token
 

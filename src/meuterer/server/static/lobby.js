@@ -120,7 +120,56 @@ async function invited(code) {
   box.hidden = false;
 }
 
+// The tables where this browser held a seat (seats.js): "Back to your seat" for those not over,
+// and every game, a finished one with its replay (and its standings while the server holds it).
+// The tables the server no longer knows are forgotten. The token goes only into the address.
+async function mine() {
+  const entries = mySeats();
+  const box = document.getElementById("mine");
+  if (!entries.length) { box.hidden = true; return; }
+  const ids = entries.map((e) => encodeURIComponent(e.table)).join(",");
+  const found = await (await fetch("/api/status?tables=" + ids)).json();
+  const kept = entries.filter((e) => found[e.table]);
+  if (kept.length !== entries.length) keepSeats(kept);
+  const back = document.getElementById("back");
+  const games = document.getElementById("games");
+  back.replaceChildren();
+  games.replaceChildren();
+  const words = {waiting: "waiting for players", playing: "playing", over: "over", archived: "over"};
+  for (const entry of kept) {
+    const state = found[entry.table].state;
+    const name = (entry.title || entry.table) + ", seat p" + entry.seat;
+    const item = document.createElement("li");
+    item.textContent = name + " (" + words[state] + ", " + new Date(entry.when).toLocaleString() + ") ";
+    if (state === "over" || state === "archived") {
+      const replay = document.createElement("a");
+      replay.href = "/api/tables/" + encodeURIComponent(entry.table) + "/replay";
+      replay.textContent = "replay";
+      item.append(replay);
+      if (state === "over") {
+        const standings = document.createElement("a");
+        standings.href = "/table/" + encodeURIComponent(entry.table);
+        standings.textContent = "standings";
+        item.append(" ", standings);
+      }
+    } else {
+      const row = document.createElement("li");
+      row.textContent = name + " (" + words[state] + ") ";
+      const button = document.createElement("button");
+      button.className = "back";
+      button.textContent = "Back to your seat";
+      button.addEventListener("click", () => go({table: entry.table, token: entry.token}));
+      row.append(button);
+      back.append(row);
+    }
+    games.append(item);
+  }
+  document.getElementById("back-box").hidden = !back.children.length;
+  box.hidden = !kept.length;
+}
+
 window.addEventListener("DOMContentLoaded", async () => {
+  await mine().catch(() => {});
   const bots = await refresh();
   seatChoices(bots);
   const code = new URLSearchParams(location.search).get("join");

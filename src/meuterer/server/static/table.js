@@ -43,6 +43,7 @@ function connect() {
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
     $("status").textContent = "disconnected";
+    if (event.code === 4001 && token) forgetSeat(tableId);  // the seat is no longer this page's
     if (event.code === 4001 || event.code === 4003 || event.code === 4004) {
       say(event.reason || "closed");
       return;
@@ -63,7 +64,7 @@ function goRematch(table, seatToken) {
 }
 
 function receive(frame) {
-  if (frame.type === "error") { say(frame.reason); return; }
+  if (frame.type === "error") { if (token) forgetSeat(tableId); say(frame.reason); return; }
   if (frame.type === "rematch") { goRematch(frame.table, frame.token); return; }
   if (frame.type === "chat") { chatLine(frame); return; }
   if (frame.type === "refused") { say("Refused: " + frame.reason); return; }
@@ -71,6 +72,7 @@ function receive(frame) {
     lines = frame.lines.slice();
     mySeat = frame.seat;
     invite = frame.invite || null;
+    if (token && mySeat !== null) rememberSeat(tableId, (invite && invite.title) || "", mySeat, token);
     $("chat").replaceChildren();
     (frame.chat || []).forEach(chatLine);
     $("chat-form").hidden = mySeat === null;
@@ -111,11 +113,12 @@ function render(frame) {
   $("board").innerHTML = state.svg;  // made by meuterer.svg on the server from this seat's view (escaped there)
   let status;
   if (over) status = "Game over: won by " + state.winners.map((p) => "p" + p + " " + frame.seats[p].name).join(" and ");
-  else if (!frame.started) status = "Waiting for players: " + frame.seats.filter((s) => s.open).length + " open seat(s)";
+  else if (!frame.started) status = "Waiting for players: " + frame.seats.filter((s) => s.open || s.asked).length + " open seat(s)";
   else if (state.to_act === mySeat) status = "Your turn";
   else status = "Waiting for p" + state.to_act + " (" + frame.seats[state.to_act].name + ")";
   $("status").textContent = status;
   yourTurn = !over && frame.started && state.to_act === mySeat && state.legal.length > 0;
+  turnAlert(yourTurn, at, (invite && invite.title) || "a table");  // alerts.js: sound, notification
   clockSeat = frame.turn ? frame.turn.seat : null;
   deadline = frame.turn ? Date.now() + frame.turn.left * 1000 : null;
   tick();
@@ -150,6 +153,8 @@ function render(frame) {
   $("take-back").hidden = !(mine && mine.stand_in);
   $("leave").hidden = mine === null || over;
   $("rematch").hidden = mine === null || !over;
+  $("rematch-bots").hidden = $("rematch").hidden || frame.seats.findIndex((s) => !s.open && s.bot === null) !== mySeat;
+  $("asked").hidden = !(mine && mine.asked);
   hostButtons(frame);
   inviteBox(frame);
   $("record").href = "/api/tables/" + encodeURIComponent(tableId) + "/record";
@@ -267,11 +272,15 @@ window.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("#chat-form .quick").forEach((b) => b.addEventListener("click", () => sendChat(b.textContent)));
   $("take-back").addEventListener("click", () => socket.send(JSON.stringify({take_back: true})));
   $("leave").addEventListener("click", async () => {
-    try { await post("leave"); location.href = "/"; } catch (error) { say(error.message); }
+    try { await post("leave"); forgetSeat(tableId); location.href = "/"; } catch (error) { say(error.message); }
+  });
+  $("accept").addEventListener("click", () => post("accept").catch((error) => say(error.message)));
+  $("decline").addEventListener("click", async () => {
+    try { await post("decline"); forgetSeat(tableId); location.href = "/"; } catch (error) { say(error.message); }
   });
   $("rematch").addEventListener("click", async () => {
     try {
-      const answer = await post("rematch");
+      const answer = await post("rematch", $("rematch-bot").checked ? {if_declined: "greedy"} : {});
       goRematch(answer.table, answer.token);  // a new page: the old one stays on the finished table
     } catch (error) { say(error.message); }
   });
