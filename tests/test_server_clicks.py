@@ -1,0 +1,208 @@
+"""Clicking the board: every legal action in a frame says what it is about (a card of the
+seat's panel, an island, a role), made on the server from the seat's view only; the page
+plays by clicking those things, asks before a move that cannot be taken back, and plays a
+forced move for a seat that asked for it (a real server, Debian's chromium)."""
+
+from __future__ import annotations
+
+import random
+import xml.etree.ElementTree as ET
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient
+
+from meuterer.actions import ChooseRole, Discard, Pass, Play, Sell, Support, parse_action
+from meuterer.cards import Card, Role
+from meuterer.rules import Rules
+from meuterer.server import core
+from meuterer.server.app import create_app
+from meuterer.server.frames import state_frame
+from meuterer.server.table import Seat, Table
+from meuterer.state import Step
+from meuterer.views import PlayerView, sample_state, view
+from tests.test_server_group import play_to_the_end
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture
+def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    monkeypatch.setattr(core, "RATE", 1e6)
+    monkeypatch.setattr(core, "BURST", 1e6)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'clicks.db'}")) as test_client:
+        yield test_client
+
+
+def _pile(v: PlayerView, pile: str) -> tuple[int, ...]:
+    """The seat's own cards of ``pile`` as its view shows them."""
+    assert v.player is not None
+    return {"hand": v.hand, "drawn": v.drawn, "face_down": v.face_down, "face_up": v.face_up[v.player]}[pile]
+
+
+def _things(svg: str, seat: int) -> set[tuple[str, ...]]:
+    """What the seat's board lets it click: its panel's chips, the islands, the role cards."""
+    root = ET.fromstring(svg)
+    found: set[tuple[str, ...]] = set()
+    for g in root.iter(NS + "g"):
+        if g.get("class") == "mt-island":
+            found.add(("island", g.get("data-island", "")))
+        elif g.get("class") == "mt-role":
+            found.add(("role", g.get("data-role", "")))
+        elif g.get("class") == "mt-seat" and g.get("data-seat") == str(seat):
+            for chip in g.iter(NS + "g"):
+                if chip.get("class") == "mt-card":
+                    found.add(("card", chip.get("data-card", ""), chip.get("data-pile", "")))
+    return found
+
+
+def _check_choice(v: PlayerView, choice: dict[str, Any], board: set[tuple[str, ...]]) -> None:
+    action = parse_action(choice["action"])
+    about = choice["about"]
+    for thing in about:  # only the seat's own cards (or face up), each on its board
+        if "card" in thing:
+            assert _pile(v, thing["pile"])[Card[thing["card"].upper()]] >= thing["count"] >= 1, (choice, v)
+            assert ("card", thing["card"], thing["pile"]) in board, choice
+        if "island" in thing:
+            assert ("island", thing["island"]) in board and thing["island"] in {v.island(k).name for k in v.active}
+        if "role" in thing:
+            assert ("role", thing["role"]) in board and v.roles_seen and Role[thing["role"].upper()] in v.roles_seen
+    if isinstance(action, Play):
+        assert about == [{"card": str(action.card), "pile": "hand", "count": 1}]
+    elif isinstance(action, ChooseRole):
+        assert about == [{"role": str(action.role)}]
+    elif isinstance(action, Support):
+        assert sum(t["count"] for t in about) == action.count and all(t["card"] == "support" for t in about)
+    elif isinstance(action, Sell):
+        assert [(t["island"], t["card"], t["count"]) for t in about] == [
+            (s.island, str(s.card), s.count) for s in action.sales
+        ]
+    elif isinstance(action, Discard):
+        assert Counter({Card[t["card"].upper()]: t["count"] for t in about}) == Counter(action.cards)
+    else:
+        assert about == []
+    asks = isinstance(action, ChooseRole) or (isinstance(action, Pass) and v.hand_sizes[action.player] > 0)
+    assert (choice["confirm"] is not None) == asks, choice
+
+
+def _check_frame(frame: dict[str, Any], state: Any, kinds: Counter[str]) -> None:
+    """Every legal action of ``frame`` (sent at ``state``) against the seat's view and board."""
+    seat = frame["seat"]
+    v = view(state, seat)
+    if seat is None or state.to_act != seat or state.step is Step.GAME_OVER:
+        assert frame["state"]["legal"] == []  # a seat not to act (or a spectator) is told of no move
+    if seat is None:
+        return
+    board = _things(frame["state"]["svg"], seat)
+    if v.step is not Step.CHOOSE_ROLE or state.to_act != seat:
+        assert not any(t[0] == "role" for t in board)  # the role cards: only while choosing
+    keys = set()
+    for choice in frame["state"]["legal"]:
+        _check_choice(v, choice, board)
+        kinds[parse_action(choice["action"]).kind] += 1
+        if choice["about"]:  # a move about something is told apart by what it is about
+            keys.add(repr(choice["about"]))
+    assert len(keys) == sum(1 for c in frame["state"]["legal"] if c["about"])
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(rounds=3, pirates=True, loadmaster_extra=2), Rules(rounds=3, withholding=True, discard_pool="hand")]
+)
+def test_each_legal_action_says_what_on_the_board_it_is_about(rules: Rules) -> None:
+    table = Table("clicks-about", players=3, seats=[Seat(name=f"n{p}") for p in range(3)], rules=rules)
+    for p in range(3):
+        table.join(p, f"n{p}")
+    rng = random.Random(39)
+    kinds: Counter[str] = Counter()
+    while True:
+        table.commit(table.propose_auto())
+        for seat in (0, 1, 2, None):
+            _check_frame(table.snapshot(seat), table.game.state, kinds)
+        if table.over:
+            break
+        seat = table.waiting_for()
+        assert seat is not None
+        legal = table.snapshot(seat)["state"]["legal"]
+        table.commit(table.propose(seat, rng.choice(legal)["action"], table.at))
+    assert {"play", "pass", "role", "sell", "discard"} <= set(kinds), kinds
+
+
+def test_a_seats_frames_over_its_socket_say_what_each_move_is_about(client: TestClient) -> None:
+    rules = {"rounds": 2, "loadmaster_extra": 2}
+    bots = {"1": "greedy", "2": "greedy"}
+    opened = client.post("/api/tables", json={"players": 3, "name": "ann", "rules": rules, "bots": bots}).json()
+    with client.websocket_connect(f"/ws/{opened['table']}") as ws:
+        ws.send_json({"token": opened["token"]})
+        frames = play_to_the_end({0: ws})
+    game = client.app.state.hub.tables[opened["table"]].game  # type: ignore[attr-defined]
+    kinds: Counter[str] = Counter()
+    for frame in frames:
+        _check_frame(frame, game.at(frame["at"]), kinds)
+    assert {"play", "pass", "sell"} <= set(kinds), kinds
+    assert any(c["about"] and c["confirm"] is None for f in frames for c in f["state"]["legal"])
+
+
+def test_what_a_move_is_about_is_a_function_of_the_seats_view() -> None:
+    # a second state that differs only in what the seat cannot see gives the same legal moves,
+    # about and confirm included: nothing in them tells a hidden card
+    rng = random.Random(39)
+    table = Table("clicks-view", players=4, seats=[Seat(name=f"n{p}") for p in range(4)], rules=Rules(pirates=True))
+    for p in range(4):
+        table.join(p, f"n{p}")
+    checked = 0
+    while not table.over:
+        table.commit(table.propose_auto())
+        if table.over:
+            break
+        seat = table.waiting_for()
+        assert seat is not None
+        v = view(table.game.state, seat)
+        other = view(sample_state(v, rng), seat)
+        assert other == v
+        assert state_frame(other, ["a"] * 4)["legal"] == state_frame(v, ["a"] * 4)["legal"]
+        checked += 1
+        table.commit(table.propose(seat, str(rng.choice(v.legal_actions())), table.at))
+    assert checked > 30
+
+
+# In the browser -------------------------------------------------------------------------------
+
+
+def _prepare(
+    table_id: str, rules: Rules, want: Callable[[PlayerView], bool], prefer: Callable[[PlayerView], Any] | None = None
+) -> tuple[Table, str]:
+    """A three-player table of people, played (draws from a seeded generator, moves at random,
+    ``prefer`` choosing p0's where it says) until p0 is to act in a view for which ``want``
+    holds: the table and p0's token."""
+    from meuterer.server import autoplay
+
+    for seed in range(200):
+        rng = random.Random(seed)
+        saved, autoplay.SECRET = autoplay.SECRET, random.Random(seed)  # type: ignore[misc]
+        try:
+            table = Table(table_id, players=3, seats=[Seat() for _ in range(3)], rules=rules)
+            token = table.join(0, "ann")
+            table.join(1, "bob")
+            table.join(2, "cy")
+            while True:
+                table.commit(table.propose_auto())
+                if table.over:
+                    break
+                seat = table.waiting_for()
+                assert seat is not None
+                v = view(table.game.state, seat)
+                if seat == 0 and want(v):
+                    return table, token
+                chosen = prefer(v) if seat == 0 and prefer else None
+                action = chosen or rng.choice(v.legal_actions())
+                table.commit(table.propose(seat, str(action), table.at))
+        finally:
+            autoplay.SECRET = saved  # type: ignore[misc]
+    raise AssertionError("no such game")
