@@ -206,3 +206,183 @@ def _prepare(
         finally:
             autoplay.SECRET = saved  # type: ignore[misc]
     raise AssertionError("no such game")
+
+
+def _loadmaster(v: PlayerView) -> Any:
+    """p0 takes the loadmaster's role when he may."""
+    return next((a for a in v.legal_actions() if isinstance(a, ChooseRole) and a.role is Role.LOADMASTER), None)
+
+
+SCENES: dict[str, tuple[Rules, Callable[[PlayerView], bool], Callable[[PlayerView], Any] | None]] = {
+    "play": (Rules(), lambda v: v.step is Step.PLAY and sum(v.hand) >= 2, None),
+    "role": (Rules(), lambda v: v.step is Step.CHOOSE_ROLE and len(v.legal_actions()) >= 3, None),
+    "sell": (
+        Rules(withholding=True),
+        lambda v: v.step is Step.SELL and sum(1 for a in v.legal_actions() if isinstance(a, Sell) and a.sales) >= 2,
+        None,
+    ),
+    "discard": (
+        Rules(loadmaster_extra=2),
+        lambda v: v.step is Step.LOADMASTER_DISCARD and len(v.legal_actions()) >= 3,
+        _loadmaster,
+    ),
+    "forced": (Rules(), lambda v: len(v.legal_actions()) == 1, None),
+}
+"""The tables the browser is shown: rules, the moment p0 is to act at, and p0's way there."""
+
+
+def _legal(page: Any) -> list[dict[str, Any]]:
+    got: list[dict[str, Any]] = page.evaluate(
+        "moves.legal.map((c) => ({action: c.action, label: c.label, about: c.about, confirm: c.confirm}))"
+    )
+    return got
+
+
+def _done(page: Any) -> bool:
+    return bool(page.evaluate("moves.sent || !document.getElementById('confirm').hidden"))
+
+
+def _thing(thing: dict[str, Any]) -> str:
+    if "role" in thing:
+        return f'#board g.mt-role[data-role="{thing["role"]}"]'
+    return f'#board g.mt-seat[data-seat="0"] g.mt-card[data-card="{thing["card"]}"][data-pile="{thing["pile"]}"]'
+
+
+def _click_move(page: Any, choice: dict[str, Any]) -> int:
+    """Play ``choice`` by clicking the things it is about (then its button in the picks' bar if
+    the clicks leave more than one move); the number of clicks on the board."""
+    clicks = 0
+    for thing in choice["about"]:
+        if "island" in thing and not _done(page):
+            page.click(f'#board g.mt-island[data-island="{thing["island"]}"]')
+            clicks += 1
+        for _ in range(thing.get("count", 1)):
+            if _done(page):
+                return clicks
+            page.click(_thing(thing))
+            clicks += 1
+    if not _done(page):
+        assert page.inner_text("#picks-text").startswith("Chosen: ")
+        page.locator("#picks-go button", has_text=choice["label"]).click()
+    return clicks
+
+
+def _sent(base: str, table: str, token: str, at: int) -> str:
+    """The action at index ``at`` of the table's record, as p0's record tells it."""
+    import httpx
+
+    record = httpx.post(f"{base}/api/tables/{table}/record", json={"token": token}).json()
+    return str(record["actions"][at])
+
+
+@pytest.mark.browser  # about 30 s
+def test_a_seat_plays_by_clicking_its_cards_the_islands_and_the_roles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from meuterer.server.store import Store
+    from tests.browser import chromium_path
+    from tests.test_server import _free_port, _start
+    from tests.test_server_browser import FLAGS
+
+    executable = chromium_path()
+    url = f"sqlite:///{tmp_path / 'clicks.db'}"
+    store = Store(url)
+    tokens = {}
+    for name, (rules, want, prefer) in SCENES.items():
+        table, tokens[name] = _prepare(f"clicks-{name}".ljust(12, "x"), rules, want, prefer)
+        store.add(table)
+    store.close()
+    port = _free_port()
+    server = _start(url, port)
+    base = f"http://127.0.0.1:{port}"
+    errors: list[str] = []
+    try:
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=executable, args=FLAGS)
+            try:
+
+                def page_of(name: str, token: str | None) -> tuple[Any, int]:
+                    page = browser.new_context(viewport={"width": 1150, "height": 900}, bypass_csp=True).new_page()
+                    page.on("pageerror", lambda error: errors.append(str(error)))
+                    page.goto(f"{base}/table/{'clicks-' + name:x<12}" + (f"#token={token}" if token else ""))
+                    page.wait_for_function("Number(document.body.dataset.at) > 0")
+                    return page, int(page.evaluate("Number(document.body.dataset.at)"))
+
+                def moved(page: Any, at: int) -> None:
+                    page.wait_for_function(f"Number(document.body.dataset.at) > {at}")
+
+                table_of = {name: f"{'clicks-' + name:x<12}" for name in SCENES}
+                # a card in the hand: clickable, by keyboard too; passing with cards asks first
+                page, at = page_of("play", tokens["play"])
+                hand = page.locator('#board g.mt-seat[data-seat="0"] g.mt-card[data-pile="hand"]')
+                assert hand.count() >= 1 and page.locator("#board .clickable").count() == hand.count()
+                assert hand.first.get_attribute("role") == "button" and hand.first.get_attribute("tabindex") == "0"
+                assert page.locator('#board g.mt-seat:not([data-seat="0"]) .clickable').count() == 0
+                (passing,) = [c for c in _legal(page) if c["action"] == "p0 pass"]
+                page.click('#actions button.action[data-action="p0 pass"]')
+                assert page.is_visible("#confirm") and page.inner_text("#confirm-text") == passing["confirm"]
+                page.click("#confirm-no")
+                assert page.is_hidden("#confirm") and not _done(page)
+                card = hand.first.get_attribute("data-card")
+                hand.first.focus()
+                page.keyboard.press("Enter")
+                moved(page, at)
+                assert _sent(base, table_of["play"], tokens["play"], at) == f"p0 play {card}"
+                # a role card: clicked, confirmed (after a cancel)
+                page, at = page_of("role", tokens["role"])
+                choice = _legal(page)[-1]
+                (role,) = choice["about"]
+                page.click(_thing(role))
+                assert page.inner_text("#confirm-text") == choice["confirm"] and "Take the role" in choice["confirm"]
+                page.keyboard.press("Escape")
+                assert page.is_hidden("#confirm")
+                page.click(_thing(role))
+                page.click("#confirm-yes")
+                moved(page, at)
+                assert _sent(base, table_of["role"], tokens["role"], at) == choice["action"]
+                watcher, _ = page_of("role", None)  # a spectator is offered nothing to click
+                assert watcher.locator("#board .clickable").count() == 0
+                assert watcher.locator("#board g.mt-role").count() == 0
+                # sales: the island, then the cards sold there
+                page, at = page_of("sell", tokens["sell"])
+                choice = max(_legal(page), key=lambda c: sum(t.get("count", 1) for t in c["about"]))
+                assert _click_move(page, choice) >= 2
+                moved(page, at)
+                assert _sent(base, table_of["sell"], tokens["sell"], at) == choice["action"]
+                # discards: several cards picked, then the move they make
+                page, at = page_of("discard", tokens["discard"])
+                choice = _legal(page)[1]
+                assert sum(t["count"] for t in choice["about"]) >= 2
+                first = choice["about"][0]
+                page.click(_thing(first))
+                assert page.is_visible("#picks") and page.locator("#actions button.unfit").count() >= 1
+                page.click("#picks-clear")
+                assert page.is_hidden("#picks") and page.locator("#actions button.unfit").count() == 0
+                _click_move(page, choice)
+                moved(page, at)
+                assert _sent(base, table_of["discard"], tokens["discard"], at) == choice["action"]
+                # a forced move: not played unless asked, then played after a visible wait
+                page, at = page_of("forced", tokens["forced"])
+                (only,) = _legal(page)
+                page.wait_for_timeout(2500)
+                assert int(page.evaluate("Number(document.body.dataset.at)")) == at and not _done(page)
+                page.check("#forced")
+                note = page.inner_text("#forced-note")
+                assert note.startswith(f"Playing \u201c{only['label']}\u201d in ") and note.endswith(" s (the only move)")
+                moved(page, at)
+                assert _sent(base, table_of["forced"], tokens["forced"], at) == only["action"]
+                # leaving asks first
+                page.click("#leave")
+                assert page.inner_text("#confirm-text").startswith("Leave the table?")
+                page.click("#confirm-no")
+                page.click("#leave")
+                page.click("#confirm-yes")
+                page.wait_for_url(f"{base}/")
+            finally:
+                browser.close()
+        assert not errors, errors
+    finally:
+        server.kill()
+        server.wait()
