@@ -185,7 +185,7 @@ def _prepare(
 
     for seed in range(200):
         rng = random.Random(seed)
-        saved, autoplay.SECRET = autoplay.SECRET, random.Random(seed)  # type: ignore[misc]
+        saved, autoplay.SECRET = autoplay.SECRET, random.Random(seed)  # type: ignore[misc,assignment]
         try:
             table = Table(table_id, players=3, seats=[Seat() for _ in range(3)], rules=rules)
             token = table.join(0, "ann")
@@ -238,30 +238,37 @@ def _legal(page: Any) -> list[dict[str, Any]]:
     return got
 
 
-def _done(page: Any) -> bool:
-    return bool(page.evaluate("moves.sent || !document.getElementById('confirm').hidden"))
+def _done(page: Any, at: object = None) -> bool:
+    """Was a move sent (or answered already: the page left state ``at``), or is one asking first?"""
+    return bool(
+        page.evaluate(
+            "(at) => moves.sent || (at !== null && moves.at !== at) || !document.getElementById('confirm').hidden", at
+        )
+    )
 
 
-def _thing(thing: dict[str, Any]) -> str:
+def _thing(thing: dict[str, Any], seat: object = 0) -> str:
+    """The board's element of a role or card ``thing`` (a card of ``seat``'s panel)."""
     if "role" in thing:
         return f'#board g.mt-role[data-role="{thing["role"]}"]'
-    return f'#board g.mt-seat[data-seat="0"] g.mt-card[data-card="{thing["card"]}"][data-pile="{thing["pile"]}"]'
+    return f'#board g.mt-seat[data-seat="{seat}"] g.mt-card[data-card="{thing["card"]}"][data-pile="{thing["pile"]}"]'
 
 
 def _click_move(page: Any, choice: dict[str, Any]) -> int:
     """Play ``choice`` by clicking the things it is about (then its button in the picks' bar if
     the clicks leave more than one move); the number of clicks on the board."""
     clicks = 0
+    seat, at = page.evaluate("[document.body.dataset.seat, moves.at]")
     for thing in choice["about"]:
-        if "island" in thing and not _done(page):
+        if "island" in thing and not _done(page, at):
             page.click(f'#board g.mt-island[data-island="{thing["island"]}"]')
             clicks += 1
         for _ in range(thing.get("count", 1)):
-            if _done(page):
+            if _done(page, at):
                 return clicks
-            page.click(_thing(thing))
+            page.click(_thing(thing, seat))
             clicks += 1
-    if not _done(page):
+    if not _done(page, at):
         assert page.inner_text("#picks-text").startswith("Chosen: ")
         page.locator("#picks-go button", has_text=choice["label"]).click()
     return clicks
@@ -370,7 +377,8 @@ def test_a_seat_plays_by_clicking_its_cards_the_islands_and_the_roles(
                 assert int(page.evaluate("Number(document.body.dataset.at)")) == at and not _done(page)
                 page.check("#forced")
                 note = page.inner_text("#forced-note")
-                assert note.startswith(f"Playing \u201c{only['label']}\u201d in ") and note.endswith(" s (the only move)")
+                assert note.startswith(f"Playing \u201c{only['label']}\u201d in ")
+                assert note.endswith(" s (the only move)")
                 moved(page, at)
                 assert _sent(base, table_of["forced"], tokens["forced"], at) == only["action"]
                 # leaving asks first

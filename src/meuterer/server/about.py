@@ -53,7 +53,7 @@ def about(v: PlayerView, action: Action) -> list[Thing]:
     if isinstance(action, Support):
         return [_cards(Card.SUPPORT, "face_down", action.count)] if action.count else []
     if isinstance(action, Sell):
-        return [{"island": sale.island} | _cards(sale.card, "face_up", sale.count) for sale in action.sales]
+        return [{"island": sale.island, **_cards(sale.card, "face_up", sale.count)} for sale in action.sales]
     if isinstance(action, Discard):
         pile = "drawn" if v.rules.discard_pool is DiscardPool.DRAWN else "hand"
         return [_cards(card, pile, count) for card, count in sorted(Counter(action.cards).items())]
