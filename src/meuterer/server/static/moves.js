@@ -88,7 +88,10 @@ function markBoard() {
     g.classList.remove("clickable", "picked");
     ["tabindex", "role", "aria-label"].forEach((name) => g.removeAttribute(name));
   });
-  for (const [g, words] of boardThings()) {
+  const things = boardThings();
+  const svg = document.querySelector("#board svg");  // a picture, or a group of buttons when some are
+  if (svg) svg.setAttribute("role", things.length ? "group" : "img");
+  for (const [g, words] of things) {
     g.classList.add("clickable");
     g.setAttribute("tabindex", "0");
     g.setAttribute("role", "button");
@@ -217,8 +220,9 @@ function startForced() {
   note();
 }
 
-// A new frame: its legal actions as buttons, the board's things marked, a forced move started.
-function showMoves(legal, at, mine, send) {
+// A new frame: its legal actions as buttons, the board's things marked, a forced move started;
+// ``seated``: the page is a seat's during the game (it may ask for its forced moves).
+function showMoves(legal, at, seated, send) {
   if (at !== moves.at) {
     clearPicks();
     if (moves.asked !== null) el("confirm-no").click();
@@ -227,7 +231,7 @@ function showMoves(legal, at, mine, send) {
   moves.at = at;
   moves.send = send;
   moves.sent = false;
-  el("forced-box").hidden = !mine;
+  el("forced-box").hidden = !seated;
   const box = el("actions");
   box.replaceChildren(...moves.legal.map((choice) => {
     const button = document.createElement("button");

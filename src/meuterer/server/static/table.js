@@ -124,8 +124,8 @@ function render(frame) {
   $("hint").textContent = state.hint;
   $("help").hidden = !state.hint;
   document.body.dataset.seat = mySeat === null ? "" : String(mySeat);
-  const frameAt = at;
-  showMoves(state.legal, at, yourTurn, (action) => socket.send(JSON.stringify({act: action, at: frameAt})));  // moves.js
+  const frameAt = at;  // moves.js: the buttons, the board's clicks, the confirm step, forced moves
+  showMoves(state.legal, at, mySeat !== null && !over, (action) => socket.send(JSON.stringify({act: action, at: frameAt})));
   standings(state.standings);
   $("scores").textContent = state.scores.map((s, p) => "p" + p + " " + frame.seats[p].label + ": " + s).join("   ");
   const log = $("log");
