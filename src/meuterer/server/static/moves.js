@@ -70,7 +70,8 @@ function boardThings() {
     }
   });
   document.querySelectorAll("#board g.mt-role[data-role]").forEach((g) => {
-    if (moves.legal.some((c) => fits(c, {role: g.getAttribute("data-role")}))) things.push([g, "role " + g.textContent]);
+    const role = {role: g.getAttribute("data-role")};
+    if (moves.legal.some((c) => fits(c, role))) things.push([g, "role " + g.textContent]);
   });
   const seat = document.body.dataset.seat;
   document.querySelectorAll('#board g.mt-seat[data-seat="' + seat + '"] g.mt-card[data-card]').forEach((g) => {
@@ -154,7 +155,11 @@ function clickThing(g) {
     if (g.matches(".mt-role")) thing = {role: g.getAttribute("data-role")};
     else {
       const things = cardThings(g.getAttribute("data-card"), g.getAttribute("data-pile"));
-      if (things.length > 1) { el("picks").hidden = false; el("picks-text").textContent = "Click first the island to sell at."; return; }
+      if (things.length > 1) {  // sold on one island or another: the island first
+        el("picks").hidden = false;
+        el("picks-text").textContent = "Click the island to sell it at first.";
+        return;
+      }
       thing = things[0];
     }
     const key = thingKey(thing);
@@ -214,7 +219,8 @@ function startForced() {
   const note = () => {
     const left = due - Date.now();
     if (left <= 0) { sendMove(choice); return; }
-    el("forced-note").textContent = "Playing \u201c" + choice.label + "\u201d in " + Math.ceil(left / 1000) + " s (the only move)";
+    const seconds = Math.ceil(left / 1000);
+    el("forced-note").textContent = "Playing \u201c" + choice.label + "\u201d in " + seconds + " s (the only move)";
   };
   moves.forced = setInterval(note, 100);
   note();

@@ -125,7 +125,8 @@ function render(frame) {
   $("help").hidden = !state.hint;
   document.body.dataset.seat = mySeat === null ? "" : String(mySeat);
   const frameAt = at;  // moves.js: the buttons, the board's clicks, the confirm step, forced moves
-  showMoves(state.legal, at, mySeat !== null && !over, (action) => socket.send(JSON.stringify({act: action, at: frameAt})));
+  const send = (action) => socket.send(JSON.stringify({act: action, at: frameAt}));
+  showMoves(state.legal, at, mySeat !== null && !over, send);
   standings(state.standings);
   $("scores").textContent = state.scores.map((s, p) => "p" + p + " " + frame.seats[p].label + ": " + s).join("   ");
   const log = $("log");
