@@ -1,5 +1,6 @@
 """A whole game at a real ``meuterer serve`` played by four browser contexts in Debian's
-chromium, clicking the action buttons, with a reload mid-game and a spectator."""
+chromium, clicking the board's cards, islands and roles (the action buttons for the moves
+about none of them), with a reload mid-game and a spectator."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ pytest.importorskip("httpx")
 
 from tests.browser import chromium_path
 from tests.test_server import _free_port, _start
+from tests.test_server_clicks import _click_move, _legal
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
@@ -79,7 +81,7 @@ def test_four_browsers_play_a_whole_game_with_a_reload_a_spectator_and_a_rematch
                     page.wait_for_function("document.getElementById('chat').textContent.includes('hi')")
                     assert page.inner_text("#chat") == "p1 bob: <b>hi</b> all" and page.locator("#chat b").count() == 0
                 rng = random.Random(5)
-                clicks = 0
+                clicks = confirmed = board_clicks = 0
                 reloaded = False
                 while players[0].evaluate("document.body.dataset.over") != "true":
                     at = max(_at(page) for page in players)
@@ -89,8 +91,14 @@ def test_four_browsers_play_a_whole_game_with_a_reload_a_spectator_and_a_rematch
                     if mover is None:
                         players[0].wait_for_timeout(50)
                         continue
-                    buttons = mover.locator("#actions button.action")
-                    buttons.nth(rng.randrange(buttons.count())).click()
+                    choice = rng.choice(_legal(mover))
+                    if choice["about"]:  # a move about a card, an island or a role: clicked on the board
+                        board_clicks += _click_move(mover, choice) > 0
+                    else:
+                        mover.click(f'#actions button.action[data-action="{choice["action"]}"]')
+                    if mover.is_visible("#confirm"):  # a pass with cards, a role: the page asks first
+                        mover.click("#confirm-yes")
+                        confirmed += 1
                     mover.wait_for_function(f"Number(document.body.dataset.at) > {at}")
                     clicks += 1
                     if clicks == 12 and not reloaded:
@@ -103,7 +111,7 @@ def test_four_browsers_play_a_whole_game_with_a_reload_a_spectator_and_a_rematch
                 assert all(_at(page) == final for page in pages)
                 status = players[0].inner_text("#status")
                 assert status.startswith("Game over: won by") and status == spectator.inner_text("#status")
-                assert clicks > 10 and reloaded
+                assert clicks > 10 and reloaded and confirmed > 0 and board_clicks > 5
                 assert "Scores" in players[3].inner_text("body")
                 assert players[0].locator("#log p").count() > 20
                 players[2].click("#rematch")  # the rematch moves every player's page to his seat there

@@ -1,5 +1,5 @@
-"""The table speaks in words: over whole games, no button, help text, hint or log line a seat
-(or a spectator) is sent shows record notation."""
+"""The table speaks in words: over whole games, no button, help text, confirm question, hint or
+log line a seat (or a spectator) is sent shows record notation."""
 
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ def test_no_text_sent_to_a_seat_is_notation_over_a_whole_game(players: int, rule
             state = frame["state"]
             shown = [*frame["lines"][told[seat] :], frame["pending"] or "", state["hint"]]
             shown += [text for choice in state["legal"] for text in (choice["label"], choice["help"])]
+            shown += [choice["confirm"] for choice in state["legal"] if choice["confirm"]]
             told[seat] = len(frame["lines"])
             bad = [text for text in shown if NOTATION.search(text)]
             assert not bad, bad

@@ -7,7 +7,11 @@ the captain cards with the offer, the deck and discard pile, and a panel per sea
 the role card, hand, face-up cards, face-down pile, sales and score.
 
 Given a :class:`~meuterer.views.PlayerView` it draws only what that player may see:
-other players' hands and face-down piles as counts, unrevealed roles as card backs.
+other players' hands and face-down piles as counts, unrevealed roles as card backs; while
+the viewer chooses his role, the roles left are cards in the centre. The things a move can
+be about name themselves for a page that makes them clickable: each island's group its
+``data-island``, each card chip of a seat's panel its ``data-card`` and ``data-pile``
+(``hand``, ``drawn``, ``face_up``, ``face_down``), each role card its ``data-role``.
 The picture is written with the standard library only, in the Okabe-Ito colour-blind-safe
 palette, every colour doubled by a letter, and is drawn 900 px wide by default (readable
 from 600 px).
@@ -30,7 +34,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Final
 
-from meuterer.cards import ROLES
+from meuterer.cards import ROLES, Role
 from meuterer.errors import MeutererError
 from meuterer.record import display
 from meuterer.rulings import strengths, winners
@@ -108,7 +112,7 @@ def _islands(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float)
         angle = math.radians(-90 + 360 * pos / n)
         x, y = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
         active = pos in subject.active
-        group = el(svg, "g", class_="mt-island", data_pos=pos)
+        group = el(svg, "g", class_="mt-island", data_pos=pos, data_island=island.name)
         el(
             group,
             "rect",
@@ -171,14 +175,38 @@ def _centre(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float) 
     if subject.mutineer_destination is not None:
         destinations.append(f"M mutineer to {island_title(subject.island_name(subject.mutineer_destination))}")
     lines.extend(destinations)
+    choosing = _choosing(subject)
     if subject.step in (Step.PLAY, Step.CHOOSE_ROLE):
         if isinstance(subject, State):
             left = [role for role in ROLES if role not in subject.roles]
             lines.append("roles left: " + ", ".join(role_name(role) for role in left))
-        elif subject.roles_seen is not None:
+        elif subject.roles_seen is not None and not choosing:
             lines.append("roles left when you chose: " + ", ".join(role_name(role) for role in subject.roles_seen))
     for k, line in enumerate(lines):
         el(svg, "text", line, x=cx, y=y + 40 + 15 * k, class_="mt-s mt-c")
+    if choosing:
+        _role_cards(svg, choosing, cx, y + 40 + 15 * len(lines))
+
+
+def _choosing(subject: State | PlayerView) -> tuple[Role, ...]:
+    """The roles the viewer of ``subject`` chooses from now (none when he is not choosing)."""
+    if isinstance(subject, State) or subject.step is not Step.CHOOSE_ROLE or subject.to_act != subject.player:
+        return ()
+    return subject.roles_seen or ()
+
+
+def _role_cards(svg: ET.Element, roles: Sequence[Role], cx: float, y: float) -> None:
+    """The roles left in the centre as cards, three to a row (groups ``mt-role`` naming their
+    role, ``data-role``), under the line ``roles left:`` at ``y``."""
+    el(svg, "text", "roles left:", x=cx, y=y, class_="mt-s mt-c")
+    for k, role in enumerate(roles):
+        row, column = divmod(k, 3)
+        across = min(3, len(roles) - 3 * row)
+        left = cx - (across * 74 - 4) / 2 + 74 * column
+        top = y + 6 + 22 * row
+        group = el(svg, "g", class_="mt-role", data_role=role)
+        el(group, "rect", x=f"{left:.1f}", y=f"{top:.1f}", width=70, height=18, rx=3, fill="#FFF", stroke="#000")
+        el(group, "text", role_name(role), x=f"{left + 35:.1f}", y=f"{top + 13:.1f}", class_="mt-s mt-b mt-c")
 
 
 def board(

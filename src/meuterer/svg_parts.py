@@ -112,9 +112,11 @@ def chip(parent: ET.Element, x: float, y: float, card: Card, count: int | None =
     return 15 + 7 * len(str(count)) + 9
 
 
-def chips(parent: ET.Element, x: float, y: float, counts: Counts, right: float) -> float:
+def chips(parent: ET.Element, x: float, y: float, counts: Counts, right: float, pile: str = "") -> float:
     """The chips of a multiset from (x, y), wrapping at ``right`` (a dash when empty);
-    returns the top of the last row."""
+    returns the top of the last row. With a ``pile`` (a seat's ``hand``, ``drawn``,
+    ``face_up`` or ``face_down``) each chip is a group ``mt-card`` naming its card and pile
+    (``data-card``, ``data-pile``), which the server's page makes clickable."""
     if not any(counts):
         el(parent, "text", "\u2013", x=x, y=y + 11.5, class_="mt-s")
         return y
@@ -125,7 +127,8 @@ def chips(parent: ET.Element, x: float, y: float, counts: Counts, right: float) 
             width = 15 if count == 1 else 15 + 7 * len(str(count)) + 9
             if x > start and x + width - 2 > right:
                 x, y = start, y + 17
-            x += chip(parent, x, y, card, count)
+            group = el(parent, "g", class_="mt-card", data_card=card, data_pile=pile) if pile else parent
+            x += chip(group, x, y, card, count)
     return y
 
 
@@ -173,18 +176,18 @@ def panel(
     tags = [tag for tag, on in (("(you)", you), ("passed", info.passed), ("to act", acting)) if on]
     line = y + 52
     el(group, "text", ", ".join(tags) or " ", x=x + 8, y=line, class_="mt-s")
-    rows: list[tuple[str, Counts | None, int]] = [
-        ("hand", info.hand, info.hand_size),
-        ("face up", info.face_up, sum(info.face_up)),
-        ("face down", info.face_down, info.face_down_size),
+    rows: list[tuple[str, str, Counts | None, int]] = [
+        ("hand", "hand", info.hand, info.hand_size),
+        ("face up", "face_up", info.face_up, sum(info.face_up)),
+        ("face down", "face_down", info.face_down, info.face_down_size),
     ]
     if info.drawn_size:
-        rows.insert(1, ("of which drawn now", info.drawn, info.drawn_size))  # part of the hand
+        rows.insert(1, ("of which drawn now", "drawn", info.drawn, info.drawn_size))  # part of the hand
     line += 8
-    for label, cards, size in rows:
+    for label, pile, cards, size in rows:
         el(group, "text", f"{label} {size}", x=x + 8, y=line + 11.5, class_="mt-s")
         if cards is not None and size:
-            line = chips(group, x + 72, line, cards, right) + 17
+            line = chips(group, x + 72, line, cards, right, pile) + 17
         else:
             line += 17
     sales = subject.sales[seat]

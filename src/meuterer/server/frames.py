@@ -23,6 +23,7 @@ from meuterer.cards import Card, Role
 from meuterer.cli.play.render import move_help, phase_help
 from meuterer.game import Game
 from meuterer.rulings import winners
+from meuterer.server.about import about, confirm
 from meuterer.server.standings import Book
 from meuterer.server.words import WordsNarrator, label, plain
 from meuterer.state import Step
@@ -58,7 +59,9 @@ def _stand_in_action(shown: Seen) -> Action:
 
 def state_frame(v: PlayerView, names: Sequence[str]) -> dict[str, Any]:
     """The table as the viewer of ``v`` sees it: the board, his legal actions with their help
-    texts, whose turn it is, the scores and, at the end, the winners. A function of ``v`` only."""
+    texts (and what each is about on the board, and the question to confirm it, if any: see
+    :mod:`meuterer.server.about`), whose turn it is, the scores and, at the end, the winners.
+    A function of ``v`` only."""
     legal = v.legal_actions()
     over = v.step is Step.GAME_OVER
     return {
@@ -69,7 +72,16 @@ def state_frame(v: PlayerView, names: Sequence[str]) -> dict[str, Any]:
         "scores": list(v.scores),
         "winners": list(winners(v)) if over else None,
         "hint": plain(phase_help(v)) if legal else "",
-        "legal": [{"action": str(a), "label": label(v, a), "help": plain(move_help(v, a))} for a in legal],
+        "legal": [
+            {
+                "action": str(a),
+                "label": label(v, a),
+                "help": plain(move_help(v, a)),
+                "about": about(v, a),
+                "confirm": confirm(v, a),
+            }
+            for a in legal
+        ],
         "svg": str(board(v, names=names)),
     }
 

@@ -1,4 +1,4 @@
-// A table: the board from this seat's view, its legal actions as buttons, the log in words.
+// A table: the board from this seat's view, its legal actions (moves.js), the log in words.
 // Every text from the server goes in with textContent; the board is the server's SVG.
 "use strict";
 
@@ -15,6 +15,7 @@ let invite = null;
 let deadline = null;  // when the turn's time runs out (this page's clock), or null: no clock
 let clockSeat = null;
 let yourTurn = false;
+let started = false;
 
 const $ = (id) => document.getElementById(id);
 
@@ -67,7 +68,7 @@ function receive(frame) {
   if (frame.type === "error") { if (token) forgetSeat(tableId); say(frame.reason); return; }
   if (frame.type === "rematch") { goRematch(frame.table, frame.token); return; }
   if (frame.type === "chat") { chatLine(frame); return; }
-  if (frame.type === "refused") { say("Refused: " + frame.reason); return; }
+  if (frame.type === "refused") { say("Refused: " + frame.reason); movesRefused(); return; }
   if (frame.type === "snapshot") {
     lines = frame.lines.slice();
     mySeat = frame.seat;
@@ -109,6 +110,7 @@ function standings(table) {
 function render(frame) {
   const state = frame.state;
   over = state.winners !== null;
+  started = frame.started;
   $("who").textContent = mySeat === null ? "Watching" : "You are p" + mySeat + " (" + frame.seats[mySeat].name + ")";
   $("board").innerHTML = state.svg;  // made by meuterer.svg on the server from this seat's view (escaped there)
   let status;
@@ -124,22 +126,10 @@ function render(frame) {
   tick();
   $("hint").textContent = state.hint;
   $("help").hidden = !state.hint;
-  const box = $("actions");
-  box.replaceChildren();
-  for (const choice of state.legal) {
-    const button = document.createElement("button");
-    button.className = "action";
-    button.dataset.action = choice.action;
-    button.append(choice.label || choice.action);
-    const help = document.createElement("small");
-    help.textContent = choice.help;
-    button.append(help);
-    button.addEventListener("click", () => {
-      box.querySelectorAll("button").forEach((b) => { b.disabled = true; });
-      socket.send(JSON.stringify({act: choice.action, at}));
-    });
-    box.append(button);
-  }
+  document.body.dataset.seat = mySeat === null ? "" : String(mySeat);
+  const frameAt = at;  // moves.js: the buttons, the board's clicks, the confirm step, forced moves
+  const send = (action) => socket.send(JSON.stringify({act: action, at: frameAt}));
+  showMoves(state.legal, at, mySeat !== null && !over, send);
   standings(state.standings);
   $("scores").textContent = state.scores.map((s, p) => "p" + p + " " + frame.seats[p].label + ": " + s).join("   ");
   const log = $("log");
@@ -271,9 +261,11 @@ window.addEventListener("DOMContentLoaded", () => {
   });
   document.querySelectorAll("#chat-form .quick").forEach((b) => b.addEventListener("click", () => sendChat(b.textContent)));
   $("take-back").addEventListener("click", () => socket.send(JSON.stringify({take_back: true})));
-  $("leave").addEventListener("click", async () => {
+  $("leave").addEventListener("click", () => askConfirm(started  // the confirm step of moves.js
+    ? "Leave the table? A bot plays your seat until you come back to it from this browser."
+    : "Leave the table? Your seat is open to anyone again.", async () => {
     try { await post("leave"); forgetSeat(tableId); location.href = "/"; } catch (error) { say(error.message); }
-  });
+  }));
   $("accept").addEventListener("click", () => post("accept").catch((error) => say(error.message)));
   $("decline").addEventListener("click", async () => {
     try { await post("decline"); forgetSeat(tableId); location.href = "/"; } catch (error) { say(error.message); }
