@@ -112,7 +112,7 @@ def test_illegal_actions_refuse_the_step_and_bad_setups_are_refused() -> None:
     with pytest.raises(SetupError, match="one policy per other seat"):
         MeutererVectorEnv(num_envs=2, opponents=["random"])
     with pytest.raises(SetupError, match="callable"):
-        MeutererVectorEnv(num_envs=2, opponents="greedy")
+        MeutererVectorEnv(num_envs=2, opponents="ismcts")
 
 
 def test_pgx_style_api_every_seat_zero_sum_rewards() -> None:
