@@ -90,7 +90,7 @@ class BatchGreedy:
             state = g.to_state(game)
             seat = int(g.to_act[game])
             action = self.agent.act(view(state, seat), legal_actions(state), self._rng)
-            out[k] = g.code(game, action)
+            out[k] = g.ids.action_id(state, action)
         self.scalar += int(np.count_nonzero(left))
         self.decisions += len(idx)
         return out
