@@ -16,6 +16,7 @@ from meuterer import Rules
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.vector.arrays import GAME_OVER
 from meuterer.vector.env import MeutererVectorEnv, init, step
+from meuterer.vector.greedy import BatchGreedy
 from meuterer.vector.observation import observations
 from meuterer.views import observation_layout, view
 
@@ -167,7 +168,9 @@ class PlainVectorEnv(MeutererVectorEnv):
             actions = g.random_actions()
             for k, policy in enumerate(self._policies):
                 theirs = np.flatnonzero(player == (k if k < self.seat else k + 1))
-                if policy is not None and len(theirs):
+                if isinstance(policy, BatchGreedy) and len(theirs):
+                    actions[theirs] = policy(g, theirs)
+                elif policy is not None and len(theirs):
                     seen: npt.NDArray[Any] = observations(g, g.to_act)[theirs]
                     if self.observation_kind == "encoded":
                         seen = self.encoder(seen)
@@ -199,6 +202,8 @@ def _last_legal(observations: npt.NDArray[Any], masks: npt.NDArray[np.bool_]) ->
             "rules": Rules(discard_pool="hand"),
             "opponents": _last_legal,
         },
+        {"players": 4, "seat": 1, "rules": Rules(pirates=True), "opponents": ["greedy", _last_legal, "random"]},
+        {"players": 3, "opponents": "greedy"},
     ],
 )
 def test_the_env_plays_the_games_of_the_plain_loop(kwargs: dict[str, Any]) -> None:
