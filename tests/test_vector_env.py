@@ -168,9 +168,11 @@ class PlainVectorEnv(MeutererVectorEnv):
             actions = g.random_actions()
             for k, policy in enumerate(self._policies):
                 theirs = np.flatnonzero(player == (k if k < self.seat else k + 1))
-                if isinstance(policy, BatchGreedy) and len(theirs):
+                if policy is None or not len(theirs):
+                    continue
+                if isinstance(policy, BatchGreedy):
                     actions[theirs] = policy(g, theirs)
-                elif policy is not None and len(theirs):
+                else:
                     seen: npt.NDArray[Any] = observations(g, g.to_act)[theirs]
                     if self.observation_kind == "encoded":
                         seen = self.encoder(seen)
