@@ -6,9 +6,12 @@ ratio to the yardstick (``../shared/bench/ref_sim.py``) timed right after; decis
 second at B = 4096, every seat's decisions counted (the engine alone, an env's hot loop:
 legal mask, the acting seat's observation or every seat's, step; ``MeutererVectorEnv.step``
 with random opponents; the Pgx-style ``step``); the memory of one game in the batch, and
-of B = 65,536.
+of B = 65,536. ``--greedy`` measures ``MeutererVectorEnv.step`` with greedy opponents
+(``opponents="greedy"``) instead, at ``--greedy-batch`` games, as decisions/s and as a ratio
+to the yardstick's decisions/s, both in CPU time.
 
     PYTHONPATH=src python benchmarks/bench_vector.py [--games N] [--batch B] [--players N] [--seconds S] [--repeats R]
+    PYTHONPATH=src python benchmarks/bench_vector.py --greedy [--greedy-batch B] [--seconds S] [--repeats R]
 """
 
 from __future__ import annotations
@@ -67,10 +70,10 @@ def _tick(g: VectorGame, every: bool | None) -> int:
     return deciding
 
 
-def env_steps(batch: int) -> Callable[[], int]:
+def env_steps(batch: int, opponents: str = "random", warm: int = 300) -> Callable[[], int]:
     """One MeutererVectorEnv.step per call: the decisions of every seat it took (counted
     where every move of its batch is applied)."""
-    env = MeutererVectorEnv(num_envs=batch, players=4)
+    env = MeutererVectorEnv(num_envs=batch, players=4, opponents=opponents)
     env.reset(seed=1)
     game = env.game
     counted = [0]
@@ -81,7 +84,7 @@ def env_steps(batch: int) -> Callable[[], int]:
         plain_apply(idx, actions, *rest)
 
     game._apply = counting_apply  # type: ignore[method-assign,assignment]
-    for _ in range(300):  # past the first deals, and the sale and discard tables filled (a start-up cost)
+    for _ in range(warm):  # past the first deals, and the sale and discard tables filled (a start-up cost)
         env.step(env.random_actions())
 
     def one() -> int:
@@ -116,10 +119,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="*", default=[4, 3])
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of each decisions/s loop")
     parser.add_argument("--repeats", type=int, default=1, help="runs of the loops, alternating; medians printed")
+    parser.add_argument("--greedy", action="store_true", help="only the env with greedy opponents")
+    parser.add_argument("--greedy-batch", type=int, default=4096, help="its games in lockstep (default 4096)")
     args = parser.parse_args()
     path = find_yardstick()
     ref_sim = load_yardstick(path) if path is not None else None
     print(f"yardstick: {path}")
+    if args.greedy:
+        greedy(ref_sim, args.greedy_batch, args.seconds, args.repeats)
+        return
     for n in args.players:
         random_playouts(args.batch, n, batch=args.batch, seed=0)  # warm the declaration caches
         seconds = _cpu(partial(random_playouts, args.games, n, batch=args.batch, seed=1))
@@ -170,6 +178,39 @@ def main() -> None:
     print(f"memory: {g.nbytes() / g.batch:,.0f} bytes of state per game (+ {g.ids.num_actions} bytes of mask)")
     big = VectorGame(65_536, 4, seed=3)
     print(f"B=65,536: {big.nbytes() / 2**20:,.0f} MiB of state, {big.legal_mask().nbytes / 2**20:,.0f} MiB of mask")
+
+
+def _yardstick_decisions(ref_sim: ModuleType, seconds: float) -> float:
+    """The yardstick's decisions per CPU second (4 players, random games)."""
+    rng = random.Random(4)
+    decisions = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        decisions += ref_sim.play_game(rng, 4)[1]
+    return decisions / (time.process_time() - start)
+
+
+def greedy(ref_sim: ModuleType | None, batch: int, seconds: float, repeats: int) -> None:
+    """``MeutererVectorEnv.step`` with greedy opponents (the learner random), every seat's
+    decisions per CPU second, each run followed by the yardstick's for the ratio."""
+    random_playouts(16_384, 4, batch=4096, seed=0)  # the declaration tables warm
+    tick = env_steps(batch, "greedy", warm=20)
+    rates: list[float] = []
+    ratios: list[float] = []
+    for _ in range(repeats):
+        decisions = 0
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            decisions += tick()
+        rates.append(decisions / (time.process_time() - start))
+        if ref_sim is not None:
+            ratios.append(rates[-1] / _yardstick_decisions(ref_sim, seconds))
+    spread = f" (median of {len(rates)}: {min(rates):,.0f} to {max(rates):,.0f})" if len(rates) > 1 else ""
+    line = f"4 players, B={batch}: {statistics.median(rates):,.0f} decisions/s{spread} (all seats; "
+    line += "MeutererVectorEnv.step: greedy opponents, a random learner, encoded observations, auto-reset)"
+    if ratios:
+        line += f"; {statistics.median(ratios):.2f}x the yardstick's decisions/s (CPU time)"
+    print(line)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Train a masked policy by self-play on the vector env (torch on the CPU), and plot its
-learning curve against the random and greedy bots.
+learning curve against random and greedy bots.
 
-    pip install 'meuterer[vector,gym]' torch
+    pip install '.[vector,gym,rate]' torch                   # in a checkout (rate: matplotlib)
     python examples/train_vector_selfplay.py            # 300 updates of 64 games x 16 steps, minutes
     python examples/train_vector_selfplay.py --quick    # a tiny run (also with MEUTERER_EXAMPLE_QUICK=1)
 
@@ -10,10 +10,16 @@ plays seat 0 of ``--envs`` 4-player games of ``meuterer.vector.env.MeutererVecto
 once; the other three seats are played by the same network (self-play: a batched
 opponent policy on the encoded observations and legal masks). Rewards are the change of
 relative score after each decision (they add up to points minus the others' mean); the
-update is advantage actor-critic with GAE. At each checkpoint the greedy policy's win
-share (ties shared; a random seat wins 25%) is measured against random bots (on the vector
-env) and against greedy bots (``meuterer.gym.MeutererEnv``, the same encoding), and the
-curve is written to ``--plot`` (a PNG drawn with the standard library only).
+update is advantage actor-critic with GAE.
+
+Before training and at each checkpoint the policy (its most likely action) plays seat 0 of
+``--games`` games against three random bots and ``--greedy-games`` against three greedy
+bots (both on the vector env: ``opponents="random"`` and ``opponents="greedy"``); its win
+share (ties shared) is printed with its 95 % Wilson interval. Seat 0 is not a fair 25 %:
+the baselines are measured, not assumed: seat 0's share among four random players
+(``meuterer.tournament.seat_baseline``, ``--baseline-games``) and a greedy bot's in seat 0
+against three greedy bots. The curve, with the intervals and both baselines, goes to
+``--plot`` (matplotlib, ``meuterer[rate]``; without it the figures are printed only).
 Without torch it says so and exits 0.
 """
 
@@ -21,13 +27,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import struct
 import tempfile
 import time
-import zlib
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
+
+Point = tuple[int, tuple[float, float, float], tuple[float, float, float]]
+"""A checkpoint: learner steps, then (share, low, high) against random bots and against greedy bots."""
 
 
 def main() -> int:
@@ -37,13 +43,15 @@ def main() -> int:
     parser.add_argument("--envs", type=int, default=64, help="games in lockstep (default 64)")
     parser.add_argument("--steps", type=int, default=16, help="learner steps per game per update (default 16)")
     parser.add_argument("--checkpoints", type=int, default=6, help="evaluations along the way (default 6)")
-    parser.add_argument("--games", type=int, default=200, help="evaluation games against random bots")
-    parser.add_argument("--greedy-games", type=int, default=40, help="evaluation games against greedy bots")
+    parser.add_argument("--games", type=int, default=1000, help="evaluation games against random bots (1000)")
+    parser.add_argument("--greedy-games", type=int, default=400, help="evaluation games against greedy bots (400)")
+    parser.add_argument("--baseline-games", type=int, default=20_000, help="random games for seat 0's baseline")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--plot", default=None, help="where the learning curve goes (default vector_selfplay.png)")
     args = parser.parse_args()
     if args.quick or os.environ.get("MEUTERER_EXAMPLE_QUICK") == "1":
-        args.updates, args.envs, args.steps, args.checkpoints, args.games, args.greedy_games = 4, 8, 4, 2, 8, 2
+        args.updates, args.envs, args.steps, args.checkpoints = 4, 8, 4, 2
+        args.games, args.greedy_games, args.baseline_games = 16, 4, 512
         if args.plot is None:
             args.plot = str(Path(tempfile.gettempdir()) / "vector_selfplay.png")
     if args.plot is None:
@@ -55,8 +63,10 @@ def main() -> int:
     except ImportError as error:
         print(f"train_vector_selfplay.py needs numpy and torch ({error.name} is missing): pip install torch")
         return 0
-    from meuterer.gym import MeutererEnv
+    from meuterer.tournament.ratings import seat_baseline
+    from meuterer.tournament.statistics import Rate
     from meuterer.vector.env import MeutererVectorEnv
+    from meuterer.vector.greedy import BatchGreedy, greedy_actions
 
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
@@ -87,33 +97,43 @@ def main() -> int:
     net = Net(envs.encoder.size, envs.game.ids.num_actions)
     optimiser = torch.optim.Adam(net.parameters(), lr=3e-4)
 
-    def against_random(games: int, seed: int) -> float:
-        evaluation = MeutererVectorEnv(num_envs=min(games, 256), players=4, utility="win", reward="terminal")
+    def evaluate(games: int, opponents: str, seed: int, learner: Any = None) -> Rate:
+        """Seat 0's win share over the first game of each of ``games`` slots (a slot's later
+        games are not counted: the shorter games would finish first), with its interval."""
+        evaluation = MeutererVectorEnv(num_envs=games, players=4, opponents=opponents, utility="win", reward="terminal")
         observation, info = evaluation.reset(seed=seed)
-        total, done = 0.0, 0
-        while done < games:
-            observation, reward, terminated, _, info = evaluation.step(act(net, observation, info["action_mask"], True))
-            total += float(reward[terminated].sum())
-            done += int(terminated.sum())
-        return total / done
+        wins, done = np.zeros(games), np.zeros(games, dtype=np.bool_)
+        while not done.all():
+            mask = info["action_mask"]
+            actions = act(net, observation, mask, True) if learner is None else learner(evaluation)
+            observation, reward, terminated, _, info = evaluation.step(actions)
+            first = terminated & ~done
+            wins[first] = reward[first]
+            done |= terminated
+        return Rate.of(float(wins.sum()), games)
 
-    def against_greedy(games: int, seed: int) -> float:
-        env = MeutererEnv(players=4, opponents="greedy", utility="win", reward="terminal")
-        total = 0.0
-        for game in range(games):
-            observation, info = env.reset(seed=seed + game)
-            done = False
-            while not done:
-                action = act(net, observation[None], info["action_mask"][None], True)[0]
-                observation, reward, terminated, truncated, info = env.step(int(action))
-                done = terminated or truncated
-            total += float(reward)
-        return total / games
+    def point(steps: int) -> Point:
+        random_bots = evaluate(args.games, "random", 10_000 + steps)
+        greedy_bots = evaluate(args.greedy_games, "greedy", 20_000)
+        print(
+            f"{steps:>8,} learner steps ({time.perf_counter() - start:.0f} s): win share {random_bots} against "
+            f"random bots ({args.games} games), {greedy_bots} against greedy bots ({args.greedy_games} games)",
+            flush=True,
+        )
+        return (steps, _share(random_bots), _share(greedy_bots))
 
-    curve: list[tuple[int, float, float]] = []
+    start = time.perf_counter()
+    # The baselines: seat 0 among random players, and a greedy bot in seat 0 among greedy bots.
+    random_seat = seat_baseline(args.baseline_games, 4, seed=args.seed)[0]
+    chooser = BatchGreedy()
+    greedy_seat = evaluate(args.greedy_games, "greedy", 20_000, lambda env: greedy_actions(env.game, chooser))
+    print(
+        f"seat 0's baselines: {random_seat} among random players ({args.baseline_games:,} games), "
+        f"{greedy_seat} for a greedy bot among greedy bots ({args.greedy_games} games)"
+    )
+    curve: list[Point] = [point(0)]  # the untrained policy, measured
     every = max(1, args.updates // args.checkpoints)
     observation, info = envs.reset(seed=args.seed)
-    start = time.perf_counter()
     for update in range(1, args.updates + 1):
         observations, masks, actions, rewards, values, ends = [], [], [], [], [], []
         for _ in range(args.steps):
@@ -156,56 +176,66 @@ def main() -> int:
         nn.utils.clip_grad_norm_(net.parameters(), 0.5)
         optimiser.step()
         if update % every == 0 or update == args.updates:
-            steps = update * args.steps * args.envs
-            point = (steps, against_random(args.games, 10_000 + update), against_greedy(args.greedy_games, 20_000))
-            curve.append(point)
-            print(
-                f"{steps:>8,} learner steps ({time.perf_counter() - start:.0f} s): win share {point[1]:.3f} against "
-                f"random bots ({args.games} games), {point[2]:.3f} against greedy bots ({args.greedy_games} games)",
-                flush=True,
-            )
-    write_plot(Path(args.plot), curve)
-    print(f"learning curve: {args.plot}")
+            curve.append(point(update * args.steps * args.envs))
+    baselines = (_share(random_seat), _share(greedy_seat))
+    if write_plot(Path(args.plot), curve, baselines, (args.games, args.greedy_games, args.baseline_games)):
+        print(f"learning curve: {args.plot}")
+    else:
+        print("no plot: it needs matplotlib (pip install '.[rate]' in a checkout)")
     return 0
 
 
-def write_plot(path: Path, curve: list[tuple[int, float, float]], width: int = 480, height: int = 300) -> None:
-    """The win shares against the steps as a PNG (blue: against random bots, red: against
-    greedy bots; grey lines at 0, 0.25 (a random seat's share), 0.5 and 1), standard library only."""
-    pixels = [[(255, 255, 255)] * width for _ in range(height)]
-    left, right, top, bottom = 30, width - 10, 10, height - 20
+def _share(rate: Any) -> tuple[float, float, float]:
+    return (rate.rate, rate.low, rate.high)
 
-    def y_of(share: float) -> int:
-        return round(bottom - share * (bottom - top))
 
-    def x_of(step: int) -> int:
-        most = max((s for s, _, _ in curve), default=1) or 1
-        return round(left + step / most * (right - left))
+def write_plot(
+    path: Path,
+    curve: list[Point],
+    baselines: tuple[tuple[float, float, float], tuple[float, float, float]],
+    games: tuple[int, int, int],
+) -> bool:
+    """The win shares against the learner steps, with 95 % intervals, and seat 0's two
+    baselines (bands: their intervals), drawn with matplotlib; ``False`` without it."""
+    try:
+        import matplotlib
 
-    def line(x0: int, y0: int, x1: int, y1: int, colour: tuple[int, int, int]) -> None:
-        for k in range(max(abs(x1 - x0), abs(y1 - y0)) + 1):
-            t = k / max(1, max(abs(x1 - x0), abs(y1 - y0)))
-            x, y = round(x0 + t * (x1 - x0)), round(y0 + t * (y1 - y0))
-            for dx in (0, 1):
-                if 0 <= x + dx < width and 0 <= y < height:
-                    pixels[y][x + dx] = colour
-
-    for share in (0.0, 0.25, 0.5, 1.0):
-        line(left, y_of(share), right, y_of(share), (200, 200, 200))
-    line(left, top, left, bottom, (0, 0, 0))
-    for index, colour in ((1, (30, 90, 200)), (2, (200, 40, 40))):
-        points = [(x_of(0), y_of(0.25))] + [(x_of(p[0]), y_of(p[index])) for p in curve]
-        for (x0, y0), (x1, y1) in pairwise(points):
-            line(x0, y0, x1, y1, colour)
-    raw = b"".join(b"\x00" + bytes(channel for pixel in row for channel in pixel) for row in pixels)
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    path.write_bytes(
-        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+        matplotlib.use("Agg")
+        from matplotlib import pyplot
+    except ImportError:
+        return False
+    figure, axis = pyplot.subplots(figsize=(7.5, 4.5))
+    steps = [p[0] for p in curve]
+    series = (
+        ([p[1] for p in curve], "tab:blue", "random", games[0]),
+        ([p[2] for p in curve], "tab:red", "greedy", games[1]),
     )
+    for shares, colour, label, count in series:
+        axis.errorbar(
+            steps,
+            [s for s, _, _ in shares],
+            yerr=[[s - low for s, low, _ in shares], [high - s for s, _, high in shares]],
+            color=colour,
+            marker="o",
+            capsize=3,
+            label=f"policy vs 3 {label} bots ({count} games a point)",
+        )
+    for (share, low, high), colour, label in (
+        (baselines[0], "tab:blue", f"seat 0 among random players ({games[2]:,} games)"),
+        (baselines[1], "tab:red", f"greedy bot in seat 0 vs 3 greedy bots ({games[1]} games)"),
+    ):
+        axis.axhline(share, color=colour, linestyle="--", linewidth=1, label=f"baseline: {label}")
+        axis.axhspan(low, high, color=colour, alpha=0.12)
+    axis.set_xlabel("learner steps (decisions of seat 0 in training)")
+    axis.set_ylabel("win share of seat 0 (ties shared)")
+    axis.set_ylim(0, 1)
+    axis.set_title("Self-play on the vector env, 4 players (bars and bands: 95 % Wilson intervals)")
+    axis.grid(alpha=0.3)
+    axis.legend(fontsize="small", loc="best")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    pyplot.close(figure)
+    return True
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -33,3 +34,16 @@ def test_train_ppo_says_what_is_missing_and_exits_0() -> None:
     # extras are not installed at all.
     assert "needs torch and sb3-contrib" in done.stdout
     assert "sb3_contrib is missing" in done.stdout or "numpy is missing" in done.stdout
+
+
+def test_vector_selfplay_example_measures_its_baselines_and_intervals(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("gymnasium")
+    plot = tmp_path / "curve.png"
+    done = run(str(EXAMPLES / "train_vector_selfplay.py"), "--plot", str(plot))
+    assert done.returncode == 0, done.stderr
+    # seat 0's baselines measured, the untrained policy measured (a first point at 0 steps),
+    # every share with its interval, greedy opponents on the vector env
+    assert "seat 0's baselines:" in done.stdout and "among random players" in done.stdout
+    assert re.search(r"^\s+0 learner steps .*% \[[\d.]+, [\d.]+\] against greedy bots", done.stdout, re.M)
+    assert plot.read_bytes().startswith(b"\x89PNG") or "no plot" in done.stdout

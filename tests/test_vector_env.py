@@ -16,6 +16,7 @@ from meuterer import Rules
 from meuterer.errors import IllegalActionError, SetupError
 from meuterer.vector.arrays import GAME_OVER
 from meuterer.vector.env import MeutererVectorEnv, init, step
+from meuterer.vector.greedy import BatchGreedy
 from meuterer.vector.observation import observations
 from meuterer.views import observation_layout, view
 
@@ -112,7 +113,7 @@ def test_illegal_actions_refuse_the_step_and_bad_setups_are_refused() -> None:
     with pytest.raises(SetupError, match="one policy per other seat"):
         MeutererVectorEnv(num_envs=2, opponents=["random"])
     with pytest.raises(SetupError, match="callable"):
-        MeutererVectorEnv(num_envs=2, opponents="greedy")
+        MeutererVectorEnv(num_envs=2, opponents="ismcts")
 
 
 def test_pgx_style_api_every_seat_zero_sum_rewards() -> None:
@@ -167,7 +168,11 @@ class PlainVectorEnv(MeutererVectorEnv):
             actions = g.random_actions()
             for k, policy in enumerate(self._policies):
                 theirs = np.flatnonzero(player == (k if k < self.seat else k + 1))
-                if policy is not None and len(theirs):
+                if policy is None or not len(theirs):
+                    continue
+                if isinstance(policy, BatchGreedy):
+                    actions[theirs] = policy(g, theirs)
+                else:
                     seen: npt.NDArray[Any] = observations(g, g.to_act)[theirs]
                     if self.observation_kind == "encoded":
                         seen = self.encoder(seen)
@@ -199,6 +204,8 @@ def _last_legal(observations: npt.NDArray[Any], masks: npt.NDArray[np.bool_]) ->
             "rules": Rules(discard_pool="hand"),
             "opponents": _last_legal,
         },
+        {"players": 4, "seat": 1, "rules": Rules(pirates=True), "opponents": ["greedy", _last_legal, "random"]},
+        {"players": 3, "opponents": "greedy"},
     ],
 )
 def test_the_env_plays_the_games_of_the_plain_loop(kwargs: dict[str, Any]) -> None:

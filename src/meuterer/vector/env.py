@@ -21,9 +21,10 @@ where ``info["_final_obs"]`` is true; the other rows of ``final_obs`` are zeros)
 (dtype('float32'), False)
 
 Keyword arguments: ``players``, ``rules``, ``rounds``, ``first_captain``, ``seat`` (the
-learner's, fixed), ``opponents`` (``"random"``, or a callable
-``policy(observations, masks) -> actions`` on a batch of the acting seats' observations and
-legal masks, or a list of these, one per other seat), ``reward`` (``"step"``: the change of
+learner's, fixed), ``opponents`` (``"random"``, ``"greedy"``: :class:`~meuterer.agents.GreedyAgent`'s
+choices, computed over the batch by :class:`~meuterer.vector.greedy.BatchGreedy`, or a
+callable ``policy(observations, masks) -> actions`` on a batch of the acting seats'
+observations and legal masks, or a list of these, one per other seat), ``reward`` (``"step"``: the change of
 the learner's utility since his previous decision; ``"terminal"``), ``utility``
 (``"relative"``, ``"score"``, ``"win"``) and ``observation`` (``"encoded"`` floats or the
 ``"vector"`` ints), as :class:`meuterer.gym.MeutererEnv`.
@@ -58,6 +59,7 @@ from meuterer.vector.arrays import STEPS_BY_CODE as _STEPS
 from meuterer.vector.arrays import Groups as _groups
 from meuterer.vector.choice import chance_at, legal_at, random_at, refuse
 from meuterer.vector.engine import VectorGame
+from meuterer.vector.greedy import BatchGreedy
 from meuterer.vector.observation import Encoder, _seat_observations, observations
 from meuterer.views import observation_layout
 
@@ -103,7 +105,7 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
         self.layout = observation_layout(players, rules)
         self.encoder = Encoder(self.layout)
         self._opponent_spec = opponents
-        self._policies = _make_policies(opponents, players)
+        self._policies = _make_policies(opponents, players, rules)
         n = self.game.ids.num_actions
         self.single_action_space = spaces.Discrete(n)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -243,8 +245,10 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
             refuse(g, np.flatnonzero(~legal), a)
         return a
 
-    def _policy_actions(self, policy: BatchPolicy, games: IntArray) -> IntArray:
-        """A callable opponent's actions in the games ``games`` (its seat to act in each)."""
+    def _policy_actions(self, policy: BatchPolicy | BatchGreedy, games: IntArray) -> IntArray:
+        """An opponent's actions in the games ``games`` (its seat to act in each)."""
+        if isinstance(policy, BatchGreedy):
+            return policy(self.game, games)
         part = self.game._subset(games)
         seen: npt.NDArray[Any] = observations(part, part.to_act)
         if self.observation_kind == "encoded":
@@ -269,19 +273,23 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
         return {"action_mask": self.action_masks()}
 
 
-def _make_policies(spec: Any, players: int) -> list[BatchPolicy | None]:
-    """The opponents' batch policies (``None`` for a random one), one per other seat."""
+def _make_policies(spec: Any, players: int, rules: Rules) -> list[BatchPolicy | BatchGreedy | None]:
+    """The opponents' batch policies (``None`` for a random one), one per other seat (the
+    greedy seats share one :class:`BatchGreedy`)."""
     specs = list(spec) if isinstance(spec, (list, tuple)) else [spec] * (players - 1)
     if len(specs) != players - 1:
         raise SetupError(f"opponents lists one policy per other seat ({players - 1}), got {len(specs)}")
-    policies: list[BatchPolicy | None] = []
+    policies: list[BatchPolicy | BatchGreedy | None] = []
+    greedy = BatchGreedy(rules) if any(isinstance(one, str) and one == "greedy" for one in specs) else None
     for one in specs:
-        if one == "random":
-            policies.append(None)
+        if isinstance(one, str) and one in ("random", "greedy"):
+            policies.append(greedy if one == "greedy" else None)
         elif callable(one):
             policies.append(one)
         else:
-            raise SetupError(f"an opponent is 'random' or a callable policy(observations, masks), got {one!r}")
+            raise SetupError(
+                f"an opponent is 'random', 'greedy' or a callable policy(observations, masks), got {one!r}"
+            )
     return policies
 
 
@@ -291,17 +299,19 @@ def _opponents_act(
     s: IntArray,
     u: npt.NDArray[np.float64],
     seat: int,
-    policies: list[BatchPolicy | None],
-    call: Callable[[BatchPolicy, IntArray], IntArray],
+    policies: list[BatchPolicy | BatchGreedy | None],
+    call: Callable[[BatchPolicy | BatchGreedy, IntArray], IntArray],
     actions: IntArray,
 ) -> None:
     """Write into ``actions`` the deciding opponents' actions in the moving games ``idx``
     (steps ``s``): a callable opponent's from ``call`` (checked, an illegal one refused),
-    a random one's from the uniforms ``u`` as ``random_actions`` draws them."""
+    a greedy one's from ``call`` too (legal by construction: not checked), a random one's
+    from the uniforms ``u`` as ``random_actions`` draws them."""
     deciding = np.flatnonzero(~_CHANCE_STEP[s])
     who = g.to_act[idx[deciding]]
     chosen = np.zeros(len(deciding), dtype=np.int64)
     called = np.zeros(len(deciding), dtype=np.bool_)
+    checked = np.zeros(len(deciding), dtype=np.bool_)
     for k, policy in enumerate(policies):
         if policy is None:
             continue
@@ -309,17 +319,19 @@ def _opponents_act(
         if len(theirs):
             chosen[theirs] = call(policy, idx[deciding[theirs]])
             called[theirs] = True
-    if called.any():
-        games, ids = idx[deciding[called]], chosen[called]
+            checked[theirs] = not isinstance(policy, BatchGreedy)
+    if checked.any():
+        games, ids = idx[deciding[checked]], chosen[checked]
         legal = (ids >= 0) & (ids < g.ids.num_actions)
         legal[legal] = legal_at(g, games[legal], ids[legal])
         if not legal.all():
             every = np.zeros(g.batch, dtype=np.int64)
             every[games] = ids
             refuse(g, games[~legal], every)
+    if called.any():
         random = deciding[~called]
         actions[random] = random_at(g, idx[random], u)
-        actions[deciding[called]] = ids
+        actions[deciding[called]] = chosen[called]
     else:
         actions[deciding] = random_at(g, idx[deciding], u)
 

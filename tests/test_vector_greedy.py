@@ -1,0 +1,92 @@
+"""The batched greedy bot (``meuterer.vector.greedy``) chooses exactly as
+:class:`~meuterer.agents.GreedyAgent`: whole games of greedy players replayed through the
+batch, and the greedy opponents of the vector env."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from meuterer import Rules, current_player
+from meuterer.agents import GreedyAgent, play_game
+from meuterer.engine import legal_actions
+from meuterer.errors import SetupError
+from meuterer.state import State
+from meuterer.vector import VectorGame
+from meuterer.vector.align import INTERACTIONS
+from meuterer.vector.arrays import IntArray
+from meuterer.vector.env import MeutererVectorEnv
+from meuterer.vector.greedy import BatchGreedy, greedy_actions
+from meuterer.views import view
+
+GAMES = 4
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("rules", INTERACTIONS, ids=range(len(INTERACTIONS)))
+def test_batched_greedy_plays_the_games_greedy_agents_play(rules: Rules, players: int) -> None:
+    """Greedy games played by the reference (seeds 0 to 3): the batch, given the same chance
+    outcomes, chooses every decision of every seat as the agents did, to the game's end."""
+    played = [play_game([GreedyAgent()] * players, seed=seed, rules=rules)[0] for seed in range(GAMES)]
+    g = VectorGame(GAMES, players, rules)
+    chooser = BatchGreedy(rules)
+    at = [0] * GAMES
+    while not g.terminal.all():
+        chosen = greedy_actions(g, chooser)
+        ids = np.zeros(GAMES, dtype=np.int64)
+        for game in np.flatnonzero(~g.terminal).tolist():
+            expected = g.code(game, played[game][at[game]])
+            if g.chance[game]:
+                ids[game] = expected
+            else:
+                assert chosen[game] == expected, (game, at[game], played[game][at[game]])
+                ids[game] = chosen[game]
+            at[game] += 1
+        g.step(ids)
+    assert at == [len(actions) for actions in played]
+    assert 0 < chooser.scalar < chooser.decisions  # both routes were taken
+
+
+def _first_legal(observations: Any, masks: npt.NDArray[np.bool_]) -> IntArray:
+    first: IntArray = masks.argmax(axis=1)
+    return first
+
+
+@pytest.mark.parametrize("spec", [["greedy", _first_legal, "greedy"], ["random", "greedy", "random"], "greedy"])
+def test_env_greedy_opponents_choose_as_the_agent_in_their_seats(spec: Any) -> None:
+    """``opponents``: ``"greedy"`` for every other seat, or mixed with ``"random"`` and a
+    callable: every move of a greedy seat is the agent's on the state it moved in."""
+    specs = spec if isinstance(spec, list) else [spec] * 3
+    greedy_seats = [k + 1 for k, one in enumerate(specs) if one == "greedy"]
+    env = MeutererVectorEnv(num_envs=8, players=4, opponents=spec, rules=Rules(pirates=True))
+    g = env.game
+    seen: list[tuple[State, int]] = []
+    plain = g._apply
+
+    def recording(idx: IntArray, actions: IntArray, *rest: Any) -> None:
+        for k, game in enumerate(idx.tolist()):
+            if not g.chance[game] and int(g.to_act[game]) in greedy_seats:
+                seen.append((g.to_state(game), int(actions[k])))
+        plain(idx, actions, *rest)
+
+    g._apply = recording  # type: ignore[method-assign,assignment]
+    env.reset(seed=5)
+    finished = 0
+    for _ in range(120):
+        finished += int(env.step(env.random_actions())[2].sum())
+    assert finished >= 8 and len(seen) > 300 * len(greedy_seats)
+    agent, rng = GreedyAgent(), random.Random(0)
+    for state, chosen in seen:
+        seat = current_player(state)
+        assert seat is not None
+        action = agent.act(view(state, seat), legal_actions(state), rng)
+        assert g.ids.action_id(state, action) == chosen
+
+
+def test_unknown_opponents_are_refused() -> None:
+    with pytest.raises(SetupError, match="'greedy'"):
+        MeutererVectorEnv(num_envs=2, opponents="clever")
