@@ -1,5 +1,6 @@
-"""Take docs/images/server.png: a table of ``meuterer serve`` in Debian's chromium, seat 0's
-page after a few moves against three bots.
+"""Take docs/images/server.png and server-phone.png: a table of ``meuterer serve`` in
+Debian's chromium, seat 0's page after a few moves against three bots, on a desktop window
+and then on a phone-sized one (390 x 844), the things a move is about outlined.
 
     python scripts/make_server_screenshot.py
 """
@@ -44,13 +45,22 @@ def main() -> None:
                 page.wait_for_function(f"Number(document.body.dataset.at) > {at}")
             time.sleep(0.3)
             screenshot(page, ROOT / "docs" / "images" / "server.png")
+            link = page.url
+            page.context.close()
+            phone = browser.new_context(
+                viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, bypass_csp=True
+            ).new_page()
+            phone.goto(link)
+            phone.wait_for_function("Number(document.body.dataset.at) > 0")
+            time.sleep(0.3)
+            screenshot(phone, ROOT / "docs" / "images" / "server-phone.png")
             browser.close()
     finally:
         server.kill()
         server.wait()
         for suffix in ("", "-wal", "-shm"):
             Path(f"{database}{suffix}").unlink(missing_ok=True)
-    print("wrote docs/images/server.png")
+    print("wrote docs/images/server.png and docs/images/server-phone.png")
 
 
 if __name__ == "__main__":
