@@ -52,6 +52,7 @@ _OPTIONAL = {
     "tests/test_vector.py": ("numpy",),
     "src/meuterer/cli/simulate_vector.py": ("numpy",),
     "tests/test_vector_env.py": ("numpy", "gymnasium"),
+    "tests/test_vector_greedy.py": ("numpy", "gymnasium"),
     "tests/test_vector_observation.py": ("numpy",),
     "docs/research.md": ("pyspiel", "gymnasium"),
     "src/meuterer/server": ("starlette", "sqlalchemy"),

@@ -40,21 +40,25 @@ def test_four_browsers_play_a_whole_game_with_a_reload_a_spectator_and_a_rematch
     server = _start(f"sqlite:///{tmp_path / 'browser.db'}", port)
     base = f"http://127.0.0.1:{port}"
     try:
-        opened = httpx.post(f"{base}/api/tables", json={"players": 4, "rules": {"rounds": 2}, "name": "ann"}).json()
+        opened = httpx.post(
+            f"{base}/api/tables",
+            json={"players": 4, "rules": {"rounds": 2}, "name": "ann", "key": "browser-key-of-seat-0"},
+        ).json()
         table = opened["table"]
         tokens = [opened["token"]]
+        keys = [f"browser-key-of-seat-{seat}" for seat in range(4)]  # as each browser's lobby would send
         for seat, name in ((1, "bob"), (2, "<i>cy</i>"), (3, "dee")):
-            tokens.append(
-                httpx.post(f"{base}/api/tables/{table}/join", json={"seat": seat, "name": name}).json()["token"]
-            )
+            body = {"seat": seat, "name": name, "key": keys[seat]}
+            tokens.append(httpx.post(f"{base}/api/tables/{table}/join", json=body).json()["token"])
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=executable, args=FLAGS)
             errors: list[str] = []
             try:
                 pages = []
-                for token in [*tokens, None]:
+                for token, key in zip([*tokens, None], [*keys, "browser-key-of-the-spectator"], strict=True):
                     # a phone-sized window; bypass_csp lets playwright evaluate its wait conditions
                     context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+                    context.add_init_script(f"localStorage.setItem('meuterer-key', '{key}')")
                     page = context.new_page()
                     page.on("pageerror", lambda error: errors.append(str(error)))
                     page.goto(f"{base}/table/{table}" + (f"#token={token}" if token else ""))
@@ -82,7 +86,7 @@ def test_four_browsers_play_a_whole_game_with_a_reload_a_spectator_and_a_rematch
                     assert page.inner_text("#chat") == "p1 bob: <b>hi</b> all" and page.locator("#chat b").count() == 0
                 rng = random.Random(5)
                 clicks = confirmed = board_clicks = 0
-                reloaded = False
+                reloaded = returned = False
                 while players[0].evaluate("document.body.dataset.over") != "true":
                     at = max(_at(page) for page in players)
                     mover = next(
@@ -105,13 +109,25 @@ def test_four_browsers_play_a_whole_game_with_a_reload_a_spectator_and_a_rematch
                         players[1].reload()
                         players[1].wait_for_function(f"Number(document.body.dataset.at) >= {at}")
                         reloaded = True
+                    if clicks == 20 and not returned:  # dee leaves (a bot plays for her) and comes back
+                        dee = players[3]
+                        dee.click("#leave")
+                        dee.click("#confirm-yes")
+                        dee.wait_for_url(base + "/")
+                        dee.wait_for_selector("#back button.back")  # the browser remembers her seat
+                        dee.click("#back button.back")
+                        dee.wait_for_url(f"**/table/{table}#token=*")  # she joins her kept seat again
+                        dee.wait_for_function(f"Number(document.body.dataset.at) >= {at}")
+                        assert dee.inner_text("#who").startswith("You are p3 (dee")
+                        assert "came back" in dee.inner_text("#log")  # the account says so
+                        returned = True
                 for page in pages:
                     page.wait_for_function("document.body.dataset.over === 'true'")
                 final = _at(players[0])
                 assert all(_at(page) == final for page in pages)
                 status = players[0].inner_text("#status")
                 assert status.startswith("Game over: won by") and status == spectator.inner_text("#status")
-                assert clicks > 10 and reloaded and confirmed > 0 and board_clicks > 5
+                assert clicks > 20 and reloaded and returned and confirmed > 0 and board_clicks > 5
                 assert "Scores" in players[3].inner_text("body")
                 assert players[0].locator("#log p").count() > 20
                 players[2].click("#rematch")  # the rematch moves every player's page to his seat there

@@ -158,7 +158,13 @@ async function mine() {
       const button = document.createElement("button");
       button.className = "back";
       button.textContent = "Back to your seat";
-      button.addEventListener("click", () => go({table: entry.table, token: entry.token}));
+      button.addEventListener("click", async () => {
+        if (!entry.left) { go({table: entry.table, token: entry.token}); return; }
+        try {  // left during the game: the seat is kept for this browser, taken again by joining it
+          go(await post("/api/tables/" + encodeURIComponent(entry.table) + "/join",
+                        {seat: entry.seat, name: entry.name || "", key: browserKey(), code: entry.code || undefined}));
+        } catch (error) { document.getElementById("notice").textContent = error.message; }
+      });
       row.append(button);
       back.append(row);
     }

@@ -1,5 +1,7 @@
 // The seats this browser holds, kept in localStorage ("meuterer-seats"): for each table where a
-// page held a seat, {table, title, seat, token, when}. The lobby reads them for "Back to your
+// page held a seat, {table, title, seat, token, when}; a seat left during the game (a stand-in
+// bot plays it, kept for this browser) also has {left: true, name, code}: its token is dead, and
+// the lobby takes the seat again by joining it. The lobby reads them for "Back to your
 // seat" and "Your games". A token is only ever put in a table's address after "#"; never in a
 // page's text.
 "use strict";
@@ -22,6 +24,10 @@ function keepSeats(entries) {
 function rememberSeat(table, title, seat, token) {
   const others = mySeats().filter((e) => e.table !== table);
   keepSeats(others.concat([{table, title, seat, token, when: Date.now()}]));
+}
+
+function markLeft(table, name, code) {
+  keepSeats(mySeats().map((e) => (e.table === table ? {...e, left: true, name, code, when: Date.now()} : e)));
 }
 
 function forgetSeat(table) { keepSeats(mySeats().filter((e) => e.table !== table)); }

@@ -16,6 +16,8 @@ let deadline = null;  // when the turn's time runs out (this page's clock), or n
 let clockSeat = null;
 let yourTurn = false;
 let started = false;
+let leaving = false;
+let myName = "";  // the seat's name, to take it back from the lobby after leaving  // this page asked to leave: the server's close is no loss of the seat
 
 const $ = (id) => document.getElementById(id);
 
@@ -44,7 +46,7 @@ function connect() {
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", (event) => {
     $("status").textContent = "disconnected";
-    if (event.code === 4001 && token) forgetSeat(tableId);  // the seat is no longer this page's
+    if (event.code === 4001 && token && !leaving) forgetSeat(tableId);  // the seat is no longer this page's
     if (event.code === 4001 || event.code === 4003 || event.code === 4004) {
       say(event.reason || "closed");
       return;
@@ -140,6 +142,7 @@ function render(frame) {
   }));
   log.scrollTop = log.scrollHeight;
   const mine = mySeat === null ? null : frame.seats[mySeat];
+  if (mine) myName = mine.name || "";
   $("take-back").hidden = !(mine && mine.stand_in);
   $("leave").hidden = mine === null || over;
   $("rematch").hidden = mine === null || !over;
@@ -264,7 +267,13 @@ window.addEventListener("DOMContentLoaded", () => {
   $("leave").addEventListener("click", () => askConfirm(started  // the confirm step of moves.js
     ? "Leave the table? A bot plays your seat until you come back to it from this browser."
     : "Leave the table? Your seat is open to anyone again.", async () => {
-    try { await post("leave"); forgetSeat(tableId); location.href = "/"; } catch (error) { say(error.message); }
+    // a started game keeps the seat for its holder to come back to (the lobby offers it)
+    leaving = started;
+    try {
+      await post("leave");
+      if (started) markLeft(tableId, myName, invite && invite.code); else forgetSeat(tableId);
+      location.href = "/";
+    } catch (error) { leaving = false; say(error.message); }
   }));
   $("accept").addEventListener("click", () => post("accept").catch((error) => say(error.message)));
   $("decline").addEventListener("click", async () => {
