@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -243,8 +244,11 @@ class _Sampler:
 
 
 def commit() -> str:
+    git = shutil.which("git")
+    if git is None:
+        return "unknown"
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True)
+        out = subprocess.run([git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True)  # noqa: S603
         return out.stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
@@ -309,7 +313,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             loss = train(model, optimiser, labels, encoder, 1.0, rng)
             if time.monotonic() >= until:
                 break
-        print(f"{clock()} DAgger round {r + 1}: {games} games, {len(labels.samples)} labels, loss {loss:.3f}", flush=True)
+        print(
+            f"{clock()} DAgger round {r + 1}: {games} games, {len(labels.samples)} labels, loss {loss:.3f}", flush=True
+        )
 
     # 3. Policy gradient against greedy, kept if the validation games do not get worse.
     before = export(model, rules, {})

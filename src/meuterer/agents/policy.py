@@ -19,7 +19,7 @@ depend on both).
 >>> agent.check(3, agent.net.rules)
 Traceback (most recent call last):
 ...
-meuterer.agents.policy.PolicyRulesError: the policy 'policy-v1' plays 4-player games only (trained for 4 players, Rules() defaults); use greedy or ismcts for 3 players
+meuterer.agents.policy.PolicyRulesError: the policy 'policy-v1' plays 4-player games only; use greedy or ismcts
 """
 
 from __future__ import annotations
@@ -142,16 +142,15 @@ class PolicyAgent:
     def check(self, players: int, rules: Rules) -> None:
         """Raise :class:`PolicyRulesError` unless the network was trained for ``players``
         seats under ``rules``."""
-        trained = f"trained for {self.net.players} players, {_rules_text(self.net.rules)}"
+        name = self.net.name
         if players != self.net.players:
             raise PolicyRulesError(
-                f"the policy {self.net.name!r} plays {self.net.players}-player games only ({trained}); "
-                f"use greedy or ismcts for {players} players"
+                f"the policy {name!r} plays {self.net.players}-player games only; use greedy or ismcts"
             )
         if rules != self.net.rules:
             raise PolicyRulesError(
-                f"the policy {self.net.name!r} does not play these rule options ({trained}; asked for "
-                f"{_rules_text(rules)}); use greedy or ismcts"
+                f"the policy {name!r} does not play {_rules_text(rules)}, only {_rules_text(self.net.rules)}; "
+                "use greedy or ismcts"
             )
 
     def scores(self, view: PlayerView, legal: Sequence[Action]) -> FloatArray:
@@ -171,7 +170,11 @@ class PolicyAgent:
 
 
 def _rules_text(rules: Rules) -> str:
-    """``Rules() defaults``, or the options that differ from them."""
+    """``Rules()``, or the options that differ from its defaults (``Rules(pirates=True)``)."""
     default = Rules()
-    changed = [f"{f.name}={getattr(rules, f.name)!r}" for f in attrs.fields(Rules) if getattr(rules, f.name) != getattr(default, f.name)]
-    return "Rules() defaults" if not changed else "Rules(" + ", ".join(changed) + ")"
+    changed = [
+        f"{f.name}={getattr(rules, f.name)!r}"
+        for f in attrs.fields(Rules)
+        if getattr(rules, f.name) != getattr(default, f.name)
+    ]
+    return "Rules()" if not changed else "Rules(" + ", ".join(changed) + ")"

@@ -72,10 +72,10 @@ def make_bots(specs: str | None, players: int, seat: int, seed: int) -> dict[int
 
     >>> sorted((seat, name) for seat, (name, _) in make_bots("random", 3, 1, seed=1).items())
     [(0, 'random'), (2, 'random')]
-    >>> make_bots("clever", 3, 1, seed=1)
+    >>> make_bots("clever", 3, 1, seed=1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    meuterer.agents.registry.AgentSpecError: unknown agent 'clever': use random, greedy, ismcts[:ITERATIONS[:ROLLOUT]]
+    meuterer.agents.registry.AgentSpecError: unknown agent 'clever': use random, greedy, ...
     """
     others = [p for p in range(players) if p != seat]
     names = [name.strip().lower() for name in (specs or DEFAULT_BOT).split(",")]
@@ -110,8 +110,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--bots",
         default=None,
         metavar="NAMES",
-        help="bots for the other seats in seat order, comma-separated: random, greedy, ismcts or "
-        "ismcts:ITERATIONS[:ROLLOUT]; a single name is used for every bot (default greedy)",
+        help="bots for the other seats in seat order, comma-separated: random, greedy, ismcts, "
+        "ismcts:ITERATIONS[:ROLLOUT] or policy; a single name is used for every bot (default greedy)",
     )
     parser.add_argument(
         "--seed",
