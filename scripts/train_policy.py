@@ -279,6 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     model = make_model(encoder.size, args.hidden, actions)
     optimiser = torch.optim.Adam(model.parameters(), lr=1e-3)
     start = time.monotonic()
+    made_at = commit()  # the script as it runs, not as it may be when the run ends
     budget = args.budget_minutes * 60
     seeds = iter(range(TRAIN_SEEDS * (args.seed + 1), TRAIN_SEEDS * (args.seed + 2)))
 
@@ -341,7 +342,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     meta = {
         "name": Path(args.out).stem,
         "command": "python scripts/train_policy.py " + " ".join(sys.argv[1:] if argv is None else argv),
-        "commit": commit(),
+        "commit": made_at,
         "training_minutes": round((time.monotonic() - start) / 60, 1),
         "teacher": f"ismcts:{args.teacher_iterations}",
         "labels": len(labels.samples),

@@ -91,7 +91,7 @@ def test_its_choice_is_the_best_scored_legal_action() -> None:
     ("players", "rules", "words"),
     [
         (3, meuterer.Rules(), "4-player games only"),
-        (4, meuterer.Rules(pirates=True), r"not play Rules\(pirates=True\), only Rules\(\)"),
+        (4, meuterer.Rules(pirates=True), r"does not play Rules\(pirates=True.*\), only Rules\(\);"),
     ],
 )
 def test_it_refuses_games_it_was_not_trained_for(players: int, rules: meuterer.Rules, words: str) -> None:
@@ -132,7 +132,7 @@ def test_a_saved_network_loads_as_it_was(tmp_path: Path) -> None:
     assert [w.shape for w in again.weights] == shapes
     x = draw.random((3, 579)).astype(np.float32)
     assert np.allclose(again.scores(x), net.scores(x), rtol=0.01, atol=0.05)  # float16 on disk
-    assert not np.allclose(again.scores(x), PolicyNet(weights[::-1], biases, 4, rules).scores(x[:, :8]), atol=0.05)
+    assert np.ptp(again.scores(x)) > 1.0  # not a blank network
 
 
 @pytest.mark.training  # torch
