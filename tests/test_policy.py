@@ -119,6 +119,29 @@ def test_it_is_a_registered_spec_and_a_quick_server_bot() -> None:
         check_spec("policy", 3, meuterer.Rules())
 
 
+def test_the_server_lists_it_and_refuses_a_table_it_does_not_play(tmp_path: Path) -> None:
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+
+    from meuterer.server.app import create_app
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'app.db'}")) as client:
+        assert "policy" in client.get("/api/tables").json()["bots"]
+        opened = client.post("/api/tables", json={"players": 4, "bots": {"1": "policy"}, "name": "ann", "seat": 0})
+        assert opened.status_code == 200, opened.text
+        refused = client.post("/api/tables", json={"players": 3, "bots": {"1": "policy"}, "name": "ann", "seat": 0})
+        assert refused.status_code == 400 and "4-player games only" in refused.json()["error"]
+
+
+def test_meuterer_play_refuses_it_before_the_game_starts() -> None:
+    from meuterer.cli.play import make_bots
+
+    assert isinstance(make_bots("policy", 4, 0, seed=1, rules=meuterer.Rules())[1][1], PolicyAgent)
+    with pytest.raises(PolicyRulesError, match="4-player games only"):
+        make_bots("policy", 3, 0, seed=1, rules=meuterer.Rules())
+
+
 def test_a_saved_network_loads_as_it_was(tmp_path: Path) -> None:
     draw = np.random.default_rng(5)
     rules = meuterer.Rules()
