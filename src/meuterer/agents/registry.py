@@ -6,7 +6,9 @@ A spec is ``NAME`` or ``NAME:OPTION[:OPTION...]``, case and surrounding blanks i
 - ``greedy``: :class:`~meuterer.agents.greedy.GreedyAgent`;
 - ``ismcts`` or ``ismcts:ITERATIONS[:ROLLOUT]``: :class:`~meuterer.agents.ismcts.ISMCTSAgent`
   (``ROLLOUT`` is ``greedy`` or ``random``). Without ``ITERATIONS`` the agent class's own
-  default budget is used: there is one default, the class's.
+  default budget is used: there is one default, the class's;
+- ``policy``: :class:`~meuterer.agents.policy.PolicyAgent`, the learned policy shipped with
+  the package (numpy needed; 4 players under ``Rules()`` only).
 
 A spec may also be a factory (an agent class, or any picklable callable returning an
 agent). Agent modules are imported only when a spec asks for them. Programs may add their
@@ -16,10 +18,10 @@ own names with :func:`register_agent`.
 ISMCTSAgent(iterations=50, seed=None, rollout='random')
 >>> make_agent(" Greedy ").name
 'greedy'
->>> make_agent("clever")
+>>> make_agent("clever")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-meuterer.agents.registry.AgentSpecError: unknown agent 'clever': use random, greedy, ismcts[:ITERATIONS[:ROLLOUT]]
+meuterer.agents.registry.AgentSpecError: unknown agent 'clever': use random, greedy, ismcts[:ITERATIONS[:ROLLOUT]], ...
 >>> make_agent("random:5")
 Traceback (most recent call last):
 ...
@@ -88,6 +90,7 @@ _REGISTRY: dict[str, Entry] = {
         (("iterations", _positive), ("rollout", _rollout)),
         usage="ismcts[:ITERATIONS[:ROLLOUT]]",
     ),
+    "policy": Entry("meuterer.agents.policy:PolicyAgent", usage="policy"),
 }
 
 

@@ -2,7 +2,7 @@
 
 A bot that searches (``ismcts``) thinks in another process, never on the server's event
 loop: its table waits for the move, the others play on, and a slow bot cannot hold the
-interpreter's lock the server needs. The quick bots (``random``, ``greedy``: well under a
+interpreter's lock the server needs. The quick bots (``random``, ``greedy``, ``policy``: well under a
 millisecond a move) play inline, between two awaits. The server accepts search budgets up
 to :data:`MAX_ITERATIONS` iterations a move (:func:`check_spec` refuses more), and a worker
 gives a move at most :data:`MOVE_CPU_SECONDS` of CPU time: past it, the greedy bot's move is
@@ -40,6 +40,7 @@ import attrs
 from meuterer.agents import Agent, make_agent
 from meuterer.agents.greedy import GreedyAgent
 from meuterer.agents.registry import AgentSpecError
+from meuterer.rules import Rules
 from meuterer.views import PlayerView
 
 __all__ = [
@@ -58,7 +59,7 @@ MAX_ITERATIONS: Final = 400
 average move, 1.2 s for the longest of 80 (measured on the development machine)."""
 MOVE_CPU_SECONDS: Final = 2.0
 """The CPU time a worker gives one move before it plays the greedy bot's move instead."""
-QUICK: Final = frozenset({"random", "greedy"})
+QUICK: Final = frozenset({"random", "greedy", "policy"})
 """The bots that play inline: well under a millisecond a move."""
 
 
@@ -66,10 +67,22 @@ class BotSpecError(AgentSpecError):
     """A bot spec the server refuses: its search budget is over :data:`MAX_ITERATIONS`."""
 
 
-def check_spec(spec: str) -> Agent:
+def check_spec(spec: str, players: int | None = None, rules: Rules | None = None) -> Agent:
     """The agent ``spec`` makes, if the server accepts it (else :class:`BotSpecError`, or the
-    registry's :class:`~meuterer.agents.registry.AgentSpecError` for a bad spec)."""
+    registry's :class:`~meuterer.agents.registry.AgentSpecError` for a bad spec). With
+    ``players``, an agent that plays only some games (it has a ``check(players, rules)``
+    method, as the learned ``policy`` does) is asked whether it plays this one; it raises
+    its own :class:`~meuterer.errors.SetupError` if not.
+
+    >>> check_spec("policy", 3, Rules())
+    Traceback (most recent call last):
+    ...
+    meuterer.agents.policy.PolicyRulesError: the policy 'policy-v1' plays 4-player games only; use greedy or ismcts
+    """
     agent = make_agent(spec)
+    check = getattr(agent, "check", None)
+    if players is not None and callable(check):
+        check(players, Rules() if rules is None else rules)
     iterations = getattr(agent, "iterations", None)
     if isinstance(iterations, int) and iterations > MAX_ITERATIONS:
         raise BotSpecError(

@@ -75,7 +75,7 @@ class Lobby(HubCore):
             if not isinstance(spec, str) or len(spec) > 60:
                 raise Refused(400, f"bots: seat {seat} needs an agent spec such as 'greedy'")
             try:
-                check_spec(spec)  # a bad spec, or a search budget over the server's largest
+                check_spec(spec, players, rules)  # a bad spec, too large a search budget, rules it refuses
             except MeutererError as error:
                 raise Refused(400, str(error)) from None
             seats[seat].bot = spec

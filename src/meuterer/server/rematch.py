@@ -124,7 +124,9 @@ async def _open(hub: Any, table: Table, asker: int, data: dict[str, Any]) -> dic
         raise Refused(400, 'bots: an object from seat to agent spec, such as {"1": "greedy"}')
     if fill is not None:
         try:
-            check_spec(fill if isinstance(fill, str) and len(fill) <= 60 else "-")
+            check_spec(
+                fill if isinstance(fill, str) and len(fill) <= 60 else "-", table.players, table.game.state.rules
+            )
         except MeutererError:
             raise Refused(400, "if_declined: the spec of the bot for a declined seat, such as 'greedy'") from None
     for key, spec in wanted.items():

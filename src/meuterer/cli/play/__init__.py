@@ -48,7 +48,7 @@ from rich.console import Console
 
 from meuterer.agents.base import Agent
 from meuterer.agents.registry import AgentSpecError, make_agent
-from meuterer.errors import MeutererError
+from meuterer.errors import MeutererError, SetupError
 from meuterer.game import Game
 from meuterer.record import Record, read_record
 from meuterer.rules import Rules
@@ -65,17 +65,21 @@ DEFAULT_BOT: Final = "greedy"
 # Bots ----------------------------------------------------------------------------------------
 
 
-def make_bots(specs: str | None, players: int, seat: int, seed: int) -> dict[int, tuple[str, Agent]]:
+def make_bots(
+    specs: str | None, players: int, seat: int, seed: int, rules: Rules | None = None
+) -> dict[int, tuple[str, Agent]]:
     """The bots of every seat but ``seat``, in seat order, from a comma-separated list of
     specs (one spec is used for every bot; ``None`` means greedy bots). Raises
-    :class:`~meuterer.agents.registry.AgentSpecError`.
+    :class:`~meuterer.agents.registry.AgentSpecError`; with ``rules``, a bot that plays only
+    some games (``check(players, rules)``, as the learned ``policy``) raises its own
+    :class:`~meuterer.errors.SetupError` for a game it does not play.
 
     >>> sorted((seat, name) for seat, (name, _) in make_bots("random", 3, 1, seed=1).items())
     [(0, 'random'), (2, 'random')]
-    >>> make_bots("clever", 3, 1, seed=1)
+    >>> make_bots("clever", 3, 1, seed=1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    meuterer.agents.registry.AgentSpecError: unknown agent 'clever': use random, greedy, ismcts[:ITERATIONS[:ROLLOUT]]
+    meuterer.agents.registry.AgentSpecError: unknown agent 'clever': use random, greedy, ...
     """
     others = [p for p in range(players) if p != seat]
     names = [name.strip().lower() for name in (specs or DEFAULT_BOT).split(",")]
@@ -86,10 +90,15 @@ def make_bots(specs: str | None, players: int, seat: int, seed: int) -> dict[int
             f"--bots names {len(names)} bot(s), but {players} players need {len(others)} "
             f"(one for each of {', '.join(f'p{p}' for p in others)}), or a single name for all"
         )
-    return {
+    bots = {
         p: (name, make_agent(name, seed=random.Random(f"{seed}/agent/{p}").getrandbits(32)))
         for p, name in zip(others, names, strict=True)
     }
+    for _, agent in bots.values():
+        check = getattr(agent, "check", None)
+        if rules is not None and callable(check):
+            check(players, rules)
+    return bots
 
 
 # The command ---------------------------------------------------------------------------------
@@ -110,8 +119,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--bots",
         default=None,
         metavar="NAMES",
-        help="bots for the other seats in seat order, comma-separated: random, greedy, ismcts or "
-        "ismcts:ITERATIONS[:ROLLOUT]; a single name is used for every bot (default greedy)",
+        help="bots for the other seats in seat order, comma-separated: random, greedy, ismcts, "
+        "ismcts:ITERATIONS[:ROLLOUT] or policy; a single name is used for every bot (default greedy)",
     )
     parser.add_argument(
         "--seed",
@@ -267,8 +276,8 @@ def play(
     if secret is None:
         secret = Secret.new()
     try:
-        agents = make_bots(bots, players, seat, secret.seed)
-    except AgentSpecError as error:
+        agents = make_bots(bots, players, seat, secret.seed, game.state.rules)
+    except SetupError as error:  # a bad spec (AgentSpecError), or a bot that does not play this game
         hint = " (name the bots with --bots)" if earlier is not None else ""
         console.print(f"meuterer play: {error}{hint}", markup=False)
         return 2
