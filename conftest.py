@@ -46,6 +46,8 @@ _OPTIONAL = {
     "src/meuterer/gym.py": ("gymnasium",),
     "src/meuterer/gym_seeding.py": ("gymnasium",),
     "src/meuterer/envcore.py": ("numpy",),
+    "src/meuterer/agents/policy.py": ("numpy",),
+    "docs/policy.md": ("numpy",),
     "src/meuterer/vector": ("numpy",),
     "src/meuterer/vector/env.py": ("numpy", "gymnasium"),
     "docs/vector.md": ("numpy", "gymnasium"),
