@@ -24,7 +24,6 @@ meuterer.agents.policy.PolicyRulesError: the policy 'policy-v1' plays 4-player g
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 from collections.abc import Sequence
@@ -34,6 +33,7 @@ from typing import Any
 
 import attrs
 
+from meuterer._cache import bounded
 from meuterer._install import install_hint
 from meuterer.actions import Action
 from meuterer.encoding import action_ids
@@ -115,8 +115,9 @@ class PolicyNet:
         return cls(weights, biases, int(card["players"]), rules, dict(card.get("meta", {})))
 
 
-@functools.lru_cache(maxsize=4)
+@bounded(size=4)
 def _load(path: str) -> PolicyNet:
+    """The weights at ``path``, loaded once for every agent that plays them."""
     return PolicyNet.load(path)
 
 
