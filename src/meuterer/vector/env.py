@@ -22,7 +22,7 @@ where ``info["_final_obs"]`` is true; the other rows of ``final_obs`` are zeros)
 
 Keyword arguments: ``players``, ``rules``, ``rounds``, ``first_captain``, ``seat`` (the
 learner's, fixed), ``opponents`` (``"random"``, ``"greedy"``: :class:`~meuterer.agents.GreedyAgent`'s
-choices, computed over the batch by :class:`~meuterer.vector.greedy.BatchGreedy`, or a
+choices, computed over the batch by ``meuterer.vector.greedy.BatchGreedy``, or a
 callable ``policy(observations, masks) -> actions`` on a batch of the acting seats'
 observations and legal masks, or a list of these, one per other seat), ``reward`` (``"step"``: the change of
 the learner's utility since his previous decision; ``"terminal"``), ``utility``
