@@ -28,6 +28,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from meuterer.record import read_record, verify
 from meuterer.redact import loads_redacted
+from meuterer.server import schema
 from meuterer.server.app import MAX_MESSAGE, create_app
 from meuterer.server.store import Store
 from meuterer.server.table import Seat, Table
@@ -59,16 +60,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     url = _postgres_url()
     yield url
     engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
-    with engine.begin() as connection:  # leave the database as found
-        for name in (
-            "meuterer_chat",
-            "meuterer_invites",
-            "meuterer_lifecycle",
-            "meuterer_actions",
-            "meuterer_seats",
-            "meuterer_tables",
-        ):
-            connection.execute(sa.text(f"DROP TABLE IF EXISTS {name}"))
+    schema.metadata.drop_all(engine)  # leave the database as found (every table, in dependency order)
     engine.dispose()
 
 

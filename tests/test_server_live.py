@@ -403,17 +403,10 @@ def soak_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     yield url
     import sqlalchemy as sa
 
+    from meuterer.server import schema
+
     engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
-    with engine.begin() as connection:  # leave the database as found
-        for name in (
-            "meuterer_chat",
-            "meuterer_invites",
-            "meuterer_lifecycle",
-            "meuterer_actions",
-            "meuterer_seats",
-            "meuterer_tables",
-        ):
-            connection.execute(sa.text(f"DROP TABLE IF EXISTS {name}"))
+    schema.metadata.drop_all(engine)  # leave the database as found (every table, in dependency order)
     engine.dispose()
 
 
