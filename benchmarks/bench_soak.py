@@ -15,9 +15,15 @@ to receiving the update that answers it), whether any table stalled (an honest a
 answered within ``--stall`` seconds, or a bot table that made no move for 60 s), the hostile
 sockets' fate, the server's memory (RSS) after the warm-up (the first fifth) and at the end,
 and then ``kill -9``: how long the restarted server takes to answer, and whether every
-action the players saw acknowledged is still there.
+action the players saw acknowledged is still there. Also the CPU time of this process, which
+plays every client: its latencies include the time an answer waits for it.
+
+The server runs with ``--keep-finished 60`` by default (a finished table is archived out of
+memory a minute after its game ends; the server's own default is ten minutes), so that the
+memory reaches its steady state within a ten-minute soak.
 
     python benchmarks/bench_soak.py [--tables 50] [--sockets 200] [--hostile 20] [--seconds 600] [--db URL]
+        [--keep-finished 60]
 """
 
 from __future__ import annotations
@@ -82,13 +88,18 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-def start_server(url: str, port: int, within: float = 120.0) -> tuple[subprocess.Popen[bytes], float]:
-    """A real ``meuterer serve``, and the seconds it took to answer ``GET /api/tables``."""
+def start_server(
+    url: str, port: int, within: float = 120.0, keep_finished: float | None = None
+) -> tuple[subprocess.Popen[bytes], float]:
+    """A real ``meuterer serve``, and the seconds it took to answer ``GET /api/tables``;
+    ``keep_finished``: its ``--keep-finished`` (seconds a finished table stays in memory)."""
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     # Every simulated person comes from 127.0.0.1, so the per-client limits on opening tables
     # (meant for one person) are raised; the hostile sockets still meet every other limit.
     command = [sys.executable, "-m", "meuterer", "serve", "--db", url, "--port", str(port)]
     command += ["--tables-per-client", "100000", "--tables-per-minute", "100000"]
+    if keep_finished is not None:
+        command += ["--keep-finished", f"{keep_finished:g}"]
     started = time.monotonic()
     server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     while time.monotonic() - started < within:
@@ -300,6 +311,7 @@ def soak(
     think: float = 1.0,
     stall: float = 10.0,
     progress: bool = True,
+    keep_finished: float | None = None,
 ) -> dict[str, Any]:
     """Run the soak and the kill -9 restart; the figures (see the module's docstring)."""
     with socket.socket() as s:
@@ -307,7 +319,7 @@ def soak(
         port = s.getsockname()[1]
     with tempfile.TemporaryDirectory() as directory:
         url = url or f"sqlite:///{Path(directory) / 'soak.db'}"
-        server, _ = start_server(url, port)
+        server, _ = start_server(url, port, keep_finished=keep_finished)
         memory: list[tuple[float, float]] = []
         base = f"127.0.0.1:{port}"
         started = time.monotonic()
@@ -326,16 +338,27 @@ def soak(
                     )
                 await asyncio.sleep(max(1.0, seconds / 30))
 
+        lags: list[float] = []
+
+        async def lag() -> None:
+            # how late this process's own event loop wakes up: the share of a latency that is
+            # the clients' waiting, not the server's
+            while time.monotonic() < state.stop:
+                asked = time.perf_counter()
+                await asyncio.sleep(0.01)
+                lags.append(time.perf_counter() - asked - 0.01)
+
         async def both() -> None:
-            await asyncio.gather(soak_clients(state, tables, bot_tables, sockets, hostile), sample())
+            await asyncio.gather(soak_clients(state, tables, bot_tables, sockets, hostile), sample(), lag())
 
         try:
-            cpu_before = cpu_seconds(server.pid)
+            cpu_before, clients_before = cpu_seconds(server.pid), time.process_time()
             asyncio.run(both())
             server_cpu = cpu_seconds(server.pid) - cpu_before
+            clients_cpu = time.process_time() - clients_before
             os.kill(server.pid, signal.SIGKILL)
             server.wait()
-            server, restart = start_server(url, port)
+            server, restart = start_server(url, port, keep_finished=keep_finished)
             lost = []
             for table, (token, acknowledged) in state.acknowledged.items():
                 if not acknowledged:
@@ -373,6 +396,9 @@ def soak(
         "lost": lost,
         "load_average": os.getloadavg()[0],
         "server_cpu_s": server_cpu,
+        "clients_cpu_s": clients_cpu,
+        "clients_lag_p50_ms": 1000 * sorted(lags)[len(lags) // 2] if lags else None,
+        "clients_lag_p95_ms": 1000 * sorted(lags)[int(0.95 * (len(lags) - 1))] if lags else None,
         "yardstick_games_per_s": yardstick_games_per_second(),
     }
 
@@ -394,6 +420,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=1.0, help="a player's mean think time in seconds (default 1)")
     parser.add_argument("--stall", type=float, default=10.0, help="an action unanswered this long is a stall")
     parser.add_argument("--db", default=None, help="database URL (default: a SQLite file in a temporary directory)")
+    parser.add_argument(
+        "--keep-finished",
+        type=float,
+        default=60.0,
+        help="the server's --keep-finished: seconds a finished table stays in memory before it is archived "
+        "(default 60, so that a 10-minute soak reaches the steady state; the server's own default is 600)",
+    )
     args = parser.parse_args(argv)
     figures = soak(
         args.db,
@@ -404,6 +437,7 @@ def main(argv: list[str] | None = None) -> int:
         seconds=args.seconds,
         think=args.think,
         stall=args.stall,
+        keep_finished=args.keep_finished,
     )
     print(
         f"{args.tables} tables ({args.bot_tables} of {BOT} bots), {args.sockets} sockets ({args.hostile} hostile), "
@@ -425,6 +459,12 @@ def main(argv: list[str] | None = None) -> int:
             if figures["yardstick_games_per_s"]
             else ""
         )
+    )
+    clients = figures["clients_cpu_s"]
+    print(
+        f"the clients' CPU (this process; their latencies include waiting for it): {clients:.1f} s "
+        f"({clients / args.seconds:.0%} of one core); its event loop wakes late by p50 "
+        f"{figures['clients_lag_p50_ms']:.1f} ms, p95 {figures['clients_lag_p95_ms']:.1f} ms"
     )
     print(f"stalls: {len(figures['stalls'])} {figures['stalls'][:5]}")
     print(f"spectators read {figures['spectator_frames']} frames; hostile sockets: {figures['hostile']}")

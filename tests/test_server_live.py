@@ -428,3 +428,20 @@ def test_a_short_soak_with_hostile_clients_then_kill_9_loses_nothing(soak_url: s
     assert figures["honest_actions"] > 10 and figures["acknowledged"] > 10
     assert figures["stalls"] == [] and figures["lost"] == []
     assert figures["hostile"]  # the hostile sockets were closed by the server, and came back
+
+
+def _niceness() -> int:
+    return os.nice(0)
+
+
+def test_the_bots_workers_think_at_a_lower_priority_than_the_server() -> None:
+    """A searching bot's worker yields the CPU to the event loop that answers the players
+    (its move's budget is CPU time, so its moves do not change)."""
+    from meuterer.server.bots import WORKER_NICENESS, BotPool
+
+    pool = BotPool(workers=1)
+    try:
+        worker = pool.executor().submit(_niceness).result(timeout=60)
+    finally:
+        pool.close()
+    assert worker == min(19, os.nice(0) + WORKER_NICENESS)

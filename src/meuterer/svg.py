@@ -30,7 +30,6 @@ True
 from __future__ import annotations
 
 import math
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Final
 
@@ -41,7 +40,7 @@ from meuterer.rulings import strengths, winners
 from meuterer.state import State, Step
 from meuterer.svg_parts import CARD_COLOURS as CARD_COLOURS
 from meuterer.svg_parts import CARD_LETTERS as CARD_LETTERS
-from meuterer.svg_parts import chip, chips, el, panel, role_name, seat_infos, shorten
+from meuterer.svg_parts import Element, chip, chips, el, panel, role_name, seat_infos, shorten
 from meuterer.svg_parts import island_title as island_title
 from meuterer.views import PlayerView, view
 
@@ -67,7 +66,7 @@ class Svg(str):
         return str(self)
 
 
-def _ship(parent: ET.Element, x: float, y: float, colour: str, label: str) -> None:
+def _ship(parent: Element, x: float, y: float, colour: str, label: str) -> None:
     """A small ship glyph centred on (x, y), with a one-letter label (if any) on its sail."""
     group = el(parent, "g", transform=f"translate({x:.1f},{y:.1f})")
     el(group, "path", d="M-10,2 L10,2 L6,8 L-6,8 Z", fill=colour, stroke="#000")
@@ -76,7 +75,7 @@ def _ship(parent: ET.Element, x: float, y: float, colour: str, label: str) -> No
         el(group, "text", label, x=-4, y=0, class_="mt-s mt-b mt-c")
 
 
-def _flag(parent: ET.Element, x: float, y: float, colour: str, label: str) -> None:
+def _flag(parent: Element, x: float, y: float, colour: str, label: str) -> None:
     """A destination flag centred on (x, y) with a white letter."""
     group = el(parent, "g", transform=f"translate({x:.1f},{y:.1f})")
     el(group, "path", d="M-7,11 L-7,-11", stroke="#000", stroke_width=1.5)
@@ -96,7 +95,7 @@ def _step_text(subject: State | PlayerView) -> str:
     return f"{text}: p{subject.to_act} to act"
 
 
-def _islands(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float) -> None:
+def _islands(svg: Element, subject: State | PlayerView, cx: float, cy: float) -> None:
     radius, inner = 196, 136
     n = len(subject.ring)
     markers: dict[int, list[tuple[str, str, str]]] = {}
@@ -147,7 +146,7 @@ def _islands(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float)
                 _flag(svg, px, py, colour, label)
 
 
-def _centre(svg: ET.Element, subject: State | PlayerView, cx: float, cy: float) -> None:
+def _centre(svg: Element, subject: State | PlayerView, cx: float, cy: float) -> None:
     # The captain cards: the offer face up, on a card in the captain's colour.
     el(svg, "rect", x=cx - 70, y=cy - 92, width=140, height=40, rx=5, fill="#0072B2", stroke="#000")
     el(svg, "text", f"captain p{subject.captain}", x=cx, y=cy - 76, class_="mt-m mt-b mt-c mt-w")
@@ -195,7 +194,7 @@ def _choosing(subject: State | PlayerView) -> tuple[Role, ...]:
     return subject.roles_seen or ()
 
 
-def _role_cards(svg: ET.Element, roles: Sequence[Role], cx: float, y: float) -> None:
+def _role_cards(svg: Element, roles: Sequence[Role], cx: float, y: float) -> None:
     """The roles left in the centre as cards, three to a row (groups ``mt-role`` naming their
     role, ``data-role``), under the line ``roles left:`` at ``y``."""
     el(svg, "text", "roles left:", x=cx, y=y, class_="mt-s mt-c")
@@ -240,7 +239,7 @@ def board(
         raise MeutererError(f"names must name the {players} seats, got {len(names)}")
     seat_names = [f"p{seat}" for seat in range(players)] if names is None else [display(str(n)) for n in names]
     height = 664  # stretched below to fit the tallest seat panel
-    svg = ET.Element(
+    svg = Element(
         "svg",
         {
             "xmlns": "http://www.w3.org/2000/svg",
@@ -291,7 +290,7 @@ def board(
     background.set("height", str(height))
     legend = "light island: active · dark: passive · values I/II/III · orange ship: merchant, P: pirates · C/M flags"
     el(svg, "text", legend, x=cx, y=height - 6, class_="mt-s mt-c")
-    return Svg(ET.tostring(svg, encoding="unicode"))
+    return Svg(svg.markup())
 
 
 def register_pictures() -> None:

@@ -32,7 +32,7 @@ import signal
 import time
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, Final
 
 import attrs
@@ -46,6 +46,7 @@ from meuterer.views import PlayerView
 __all__ = [
     "MAX_ITERATIONS",
     "MOVE_CPU_SECONDS",
+    "WORKER_NICENESS",
     "BotPool",
     "BotSpecError",
     "Thought",
@@ -170,10 +171,20 @@ def think(spec: str, v: PlayerView, seed: int, cpu_seconds: float = MOVE_CPU_SEC
     return Thought(str(action), time.process_time() - start, over)
 
 
+WORKER_NICENESS: Final = 10
+"""How much lower than the server's the workers' CPU priority is (``os.nice``): when the
+cores are busy, the event loop that answers the players runs first and the bots think with
+what is left. A move's budget is CPU time, so a bot plays the same moves either way."""
+
+
 def _follow(parent: int) -> None:
-    """In a worker: exit as soon as the server (``parent``) is gone, even killed with SIGKILL
-    (a worker blocked waiting for work would otherwise outlive it)."""
+    """In a worker: yield the CPU to the server (:data:`WORKER_NICENESS`), and exit as soon as
+    the server (``parent``) is gone, even killed with SIGKILL (a worker blocked waiting for
+    work would otherwise outlive it)."""
     import threading
+
+    with suppress(OSError):  # (a system that refuses: the same priority as the server)
+        os.nice(WORKER_NICENESS)
 
     def watch() -> None:
         while os.getppid() == parent:
