@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from math import factorial
-from typing import ClassVar, overload
+from typing import Any, ClassVar, overload
 
 import attrs
 
@@ -335,6 +335,23 @@ def _parse(text: str) -> Action:
     return action
 
 
+def lehmer_digits(rank: Any, n: int) -> list[Any]:
+    """The digits of ``rank`` (an int, or an integer array: one rank per game) in the
+    factorial base, ``n`` of them: the arrangement of ``n`` things of that rank takes, at
+    each position, the ``digit``-th of those not placed yet (in their first order). Both
+    executors unrank the shuffled ring with it.
+
+    >>> lehmer_digits(4, 3), lehmer_digits(5, 3)
+    ([2, 0, 0], [2, 1, 0])
+    """
+    digits = []
+    for size in range(n, 0, -1):
+        block = factorial(size - 1)
+        digits.append(rank // block)
+        rank = rank % block
+    return digits
+
+
 class RingArrangements(Sequence[ArrangeRing]):
     """Every arrangement of a shuffled ring, listed lazily: Hochland first, then the other
     islands in each of their (n-1)! orders, in lexicographic order of their table indices.
@@ -369,11 +386,8 @@ class RingArrangements(Sequence[ArrangeRing]):
             index += self._len
         if not 0 <= index < self._len:
             raise IndexError("arrangement index out of range")
-        pool, order = list(self._rest), []
-        for size in range(len(pool), 0, -1):
-            block = factorial(size - 1)
-            order.append(pool.pop(index // block))
-            index %= block
+        pool = list(self._rest)
+        order = [pool.pop(pick) for pick in lehmer_digits(index, len(pool))]
         return ArrangeRing((self._names[0], *order))
 
     def index(self, value: object, start: int = 0, stop: int | None = None) -> int:

@@ -11,10 +11,9 @@
 
 from __future__ import annotations
 
-from math import factorial
-
 import numpy as np
 
+from meuterer.actions import lehmer_digits
 from meuterer.phases import setup, voyage
 from meuterer.phases.voyage import cards_to_fill, reshuffles
 from meuterer.rules import Reshuffle
@@ -42,11 +41,7 @@ def arrange_ring(g: Batch, idx: IntArray, rank: IntArray) -> None:
     rows = np.arange(m)
     avail = np.ones((m, rest), dtype=np.bool_)
     ring = np.zeros((m, g.n_islands), dtype=np.int64)
-    left = rank.copy()
-    for k, size in enumerate(range(rest, 0, -1)):
-        block = factorial(size - 1)
-        pick = left // block
-        left = left % block
+    for k, pick in enumerate(lehmer_digits(rank, rest)):
         col = np.argmax(np.cumsum(avail, axis=1) > pick[:, None], axis=1)
         ring[:, k + 1] = col + 1
         avail[rows, col] = False
