@@ -46,6 +46,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 BOT = "ismcts:400"
@@ -363,10 +364,9 @@ def soak(
             for table, (token, acknowledged) in state.acknowledged.items():
                 if not acknowledged:
                     continue
-                snapshot = asyncio.run(_snapshot(base, table, token))
+                seen = asyncio.run(_actions(base, table, token))
                 for at, action in acknowledged.items():
-                    seen = snapshot["seen"]
-                    if at >= len(seen) or seen[at].split(";")[0] != action:
+                    if at >= len(seen) or seen[at] != action:
                         lost.append(f"{table}@{at}")
         finally:
             server.kill()
@@ -403,11 +403,21 @@ def soak(
     }
 
 
-async def _snapshot(base: str, table: str, token: str) -> dict[str, Any]:
-    async with connect(f"ws://{base}/ws/{table}", max_size=2**22) as ws:
-        await ws.send(json.dumps({"token": token}))
-        frame: dict[str, Any] = json.loads(await ws.recv())
-        return frame
+async def _actions(base: str, table: str, token: str) -> list[str]:
+    """The table's actions as its seat saw them (his snapshot's), or, for a table archived
+    since (its game over), its whole record's."""
+    try:
+        async with connect(f"ws://{base}/ws/{table}", max_size=2**22) as ws:
+            await ws.send(json.dumps({"token": token}))
+            frame: dict[str, Any] = json.loads(await ws.recv())
+            return [seen.split(";")[0] for seen in frame["seen"]]
+    except ConnectionClosed as closed:
+        if closed.rcvd is None or closed.rcvd.code != 4004:  # 4004, "no such table": archived since
+            raise
+    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30) as http:
+        answer = await http.get(f"/api/tables/{table}/record")
+        answer.raise_for_status()
+        return [str(action) for action in answer.json()["actions"]]
 
 
 def main(argv: list[str] | None = None) -> int:
