@@ -79,6 +79,7 @@ function seatChoices(menu) {
 // Asks the server which bots it offers at the table the form describes, then rebuilds the
 // seats' choices (only the latest answer counts when the form changes quickly).
 let menuAsked = 0;
+let menuNotice = null;  // the notice a refused question left, cleared by the next answer
 async function botMenu() {
   const asked = ++menuAsked;
   const players = document.getElementById("players").value;
@@ -86,7 +87,10 @@ async function botMenu() {
   const response = await fetch("/api/tables" + query);
   const data = await response.json();
   if (asked !== menuAsked) return;
-  if (!response.ok) { document.getElementById("notice").textContent = data.error || response.statusText; return; }
+  const notice = document.getElementById("notice");
+  if (!response.ok) { menuNotice = notice.textContent = data.error || response.statusText; return; }
+  if (menuNotice !== null && notice.textContent === menuNotice) notice.textContent = "";
+  menuNotice = null;
   seatChoices(data.bot_menu);
   document.getElementById("seats").dataset.players = players;
 }
