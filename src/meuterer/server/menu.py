@@ -88,7 +88,7 @@ MENU: Final = (
     Choice(
         "medium",
         "ismcts:10",
-        "searches 10 iterations a move: wins TODO % of 4-player games against three greedy bots",
+        "searches 10 iterations a move: wins 44.5 % of 4-player games against three greedy bots",
     ),
     Choice(
         "hard",
@@ -98,11 +98,12 @@ MENU: Final = (
     Choice(
         "practice",
         "random",
-        "plays any legal move at random, to learn the rules against: won none of its 200 rating-league games",
+        "plays any legal move at random, to learn the rules against: won 0 % of its 200 games in the rating league",
     ),
 )
 """The bot menu, each level's entries in the order they are tried (the figures: win shares
-from ``docs/bots.md``, ``docs/policy.md`` and ``docs/rating.md``)."""
+from ``docs/bots.md``, ``docs/policy.md``, ``docs/rating.md`` and, for ``ismcts:10``,
+``docs/server.md``)."""
 
 
 def offered(players: int, rules: Rules) -> list[Choice]:
