@@ -13,6 +13,8 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
+from meuterer.rules import Rules
+from meuterer.server.menu import offered
 from tests.browser import chromium_path
 from tests.test_server import _free_port, _start
 from tests.test_server_clicks import _click_move, _legal
@@ -24,6 +26,19 @@ SMALLEST_BOARD_TEXT = """Math.min(...Array.from(document.querySelectorAll('#boar
     (t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a))"""
 """The rendered height in CSS pixels of the board's smallest text: its font size in the
 picture's units times the picture's scale on the page."""
+
+
+def _bot_options(page: Any, seat: int) -> list[str]:
+    """The bots the lobby offers for ``seat``: its select's options but the open seat."""
+    texts: list[str] = page.eval_on_selector_all(
+        f"#seat-{seat} option[value]:not([value=''])", "os => os.map(o => o.text)"
+    )
+    return texts
+
+
+def _bot_specs(page: Any, seat: int) -> list[str]:
+    specs: list[str] = page.eval_on_selector_all(f"#seat-{seat} option", "os => os.map(o => o.value)")
+    return specs
 
 
 def _at(page: Any) -> int:
@@ -203,11 +218,21 @@ def test_the_lobby_opens_a_private_table_and_a_friend_joins_by_its_invite_link(t
                 ann.fill("#name", "ann")
                 ann.fill("#title", "Friday <b>night</b>")
                 ann.check("#private")
-                ann.select_option("#players", "3")
-                ann.wait_for_selector("#seat-2")
-                assert ann.input_value("#seat-1") == ""  # a new seat is open unless a bot is chosen for it
+                ann.wait_for_selector("#seat-3")  # 4 players: the menu's levels, by name
+                assert _bot_options(ann, 1) == [c.label for c in offered(4, Rules())]
+                assert "policy" in _bot_specs(ann, 1)
+                ann.select_option("#seat-1", label="medium bot (policy)")
+                ann.select_option("#players", "3")  # the menu again, for 3 players: no policy
+                ann.wait_for_selector("#seats[data-players='3']")
+                assert _bot_options(ann, 1) == [c.label for c in offered(3, Rules())]
+                assert "policy" not in _bot_specs(ann, 1) + _bot_specs(ann, 2)
+                assert ann.input_value("#seat-1") == "ismcts:10"  # the seat keeps its level
+                assert "medium bot (ismcts:10): searches" in ann.inner_text("#bot-menu")
+                ann.select_option("#seat-1", "")
+                assert ann.input_value("#seat-2") == ""  # a new seat is open unless a bot is chosen for it
                 ann.select_option("#seat-2", "random")
                 ann.check("#pirates")
+                ann.wait_for_function("document.getElementById('seat-2').value === 'random'")
                 ann.click("#create-button")
                 ann.wait_for_url("**/table/**")
                 assert "#token=" in ann.url

@@ -6,7 +6,9 @@ HTTP (JSON bodies of at most :data:`MAX_BODY` bytes):
 - ``GET /`` the lobby page; ``GET /table/{id}`` the table page (a seat's secret token
   travels in the page's fragment, ``#token=...``, never in a URL the server logs);
 - ``GET /api/status?tables=ID,ID`` what those tables have become (:mod:`.status`);
-- ``GET /api/tables`` the tables not over; ``POST /api/tables`` creates one
+- ``GET /api/tables`` the tables not over, with the bot menu (``"bot_menu"``, :mod:`.menu`):
+  every entry, or with ``?players=3&rules={...}`` (the rules as JSON) those offered at such a
+  table; ``POST /api/tables`` creates one
   (``{"players": 4, "rules": {...}, "bots": {"1": "greedy"}, "name": "ann", "seat": 0}``);
 - ``POST /api/tables/{id}/join`` (``{"seat": 2, "name": "bob"}``) gives a seat's token;
   ``.../leave``, ``.../rematch`` and, at a rematch, ``.../accept`` and ``.../decline`` take
@@ -54,7 +56,8 @@ from meuterer.server import Limits
 from meuterer.server.bots import MAX_ITERATIONS, BotPool
 from meuterer.server.core import MAX_SOCKETS, MAX_TABLES, RATE, Connection, HubCore
 from meuterer.server.lobby import Lobby
-from meuterer.server.requests import MAX_BODY, MAX_DEPTH, MAX_MESSAGE, Refused, read_body
+from meuterer.server.menu import menu_json
+from meuterer.server.requests import MAX_BODY, MAX_DEPTH, MAX_MESSAGE, Refused, read_body, read_table_kind
 from meuterer.server.rules_page import rules_html
 from meuterer.server.sockets import Sockets
 from meuterer.server.status import status
@@ -121,7 +124,9 @@ def create_app(
             if request.method == "GET" and not table_id:
                 limits = {"max_iterations": MAX_ITERATIONS, "move_cpu_seconds": hub.bots.cpu_seconds}
                 listed = hub.listing(request.query_params.get("code"))
-                return JSONResponse({"tables": listed, "bots": list(agent_names()), "bot_limits": limits})
+                menu = menu_json(*read_table_kind(request.query_params))
+                answer = {"tables": listed, "bots": list(agent_names()), "bot_menu": menu, "bot_limits": limits}
+                return JSONResponse(answer)
             if action in ("record", "replay"):
                 if "token" in request.query_params:
                     raise Refused(400, "a seat's token goes in a POST body, never in a URL (URLs are logged)")

@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 import re
 import urllib.parse
+from collections.abc import Mapping
 from typing import Any, Final
 
 from starlette.requests import Request
 
+from meuterer.cards import SEAT_COUNTS
 from meuterer.errors import MeutererError
 from meuterer.rules import Rules
 from meuterer.serialize import structure
@@ -24,6 +26,7 @@ __all__ = [
     "read_body",
     "read_message",
     "read_rules",
+    "read_table_kind",
     "seat_number",
 ]
 
@@ -122,3 +125,29 @@ async def read_body(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise Refused(400, "the body is a JSON object")
     return data
+
+
+def read_table_kind(query: Mapping[str, str]) -> tuple[int | None, Rules | None]:
+    """The table a query describes: its ``players`` and its ``rules`` (the rule options as
+    JSON text, bounded as a WebSocket message is); ``(None, None)`` without ``players``.
+
+    >>> players, rules = read_table_kind({"players": "3", "rules": '{"pirates": true}'})
+    >>> players, rules == Rules(pirates=True)
+    (3, True)
+    >>> read_table_kind({})
+    (None, None)
+    """
+    players, text = query.get("players"), query.get("rules")
+    if players is None:
+        if text is not None:
+            raise Refused(400, "rules: only with players")
+        return None, None
+    if players not in [str(count) for count in SEAT_COUNTS]:
+        raise Refused(400, f"players: {' or '.join(str(count) for count in SEAT_COUNTS)}")
+    if text is None:
+        return int(players), None
+    try:
+        data = read_message(text)
+    except ValueError:
+        raise Refused(400, 'rules: a JSON object of rule options, such as {"pirates": true}') from None
+    return int(players), read_rules(data)

@@ -26,9 +26,26 @@ function go(answer) {
   window.location.href = "/table/" + encodeURIComponent(answer.table) + "#token=" + encodeURIComponent(answer.token);
 }
 
-function seatChoices(bots) {
+// The rule options chosen in the form, as the server reads them.
+function chosenRules() {
+  const rules = {};
+  if (document.getElementById("pirates").checked) rules.pirates = true;
+  const rounds = document.getElementById("rounds").value;
+  if (rounds) rules.rounds = Number(rounds);
+  return rules;
+}
+
+// A select per seat but seat 0: open, or one of ``menu``, the bots the server offers at a table
+// of these players and rules (``bot_menu``: at most one per level). A seat keeps the level
+// chosen before, played by this table's bot of that level.
+function seatChoices(menu) {
   const players = Number(document.getElementById("players").value);
   const box = document.getElementById("seats");
+  const before = {};
+  for (const select of box.querySelectorAll("select")) {
+    const option = select.selectedOptions[0];
+    if (option && option.dataset.level) before[select.id] = option.dataset.level;
+  }
   box.replaceChildren();
   for (let seat = 1; seat < players; seat++) {
     const label = document.createElement("label");
@@ -38,15 +55,44 @@ function seatChoices(bots) {
     const human = document.createElement("option");
     human.value = ""; human.textContent = "a player (open seat)";
     select.append(human);
-    for (const name of bots) {
-      const option = document.createElement("option");
-      option.value = name; option.textContent = "bot: " + name;
-      select.append(option);
-    }
     select.value = "";  // open for a friend unless a bot is chosen for the seat
+    for (const choice of menu) {
+      const option = document.createElement("option");
+      option.value = choice.spec; option.textContent = choice.label; option.title = choice.description;
+      option.dataset.level = choice.level;
+      select.append(option);
+      if (before[select.id] === choice.level) option.selected = true;
+    }
     label.append(select);
     box.append(label);
   }
+  const notes = document.createElement("ul");
+  notes.id = "bot-menu";
+  for (const choice of menu) {
+    const item = document.createElement("li");
+    item.textContent = choice.label + ": " + choice.description;
+    notes.append(item);
+  }
+  if (menu.length) box.append(notes);
+}
+
+// Asks the server which bots it offers at the table the form describes, then rebuilds the
+// seats' choices (only the latest answer counts when the form changes quickly).
+let menuAsked = 0;
+let menuNotice = null;  // the notice a refused question left, cleared by the next answer
+async function botMenu() {
+  const asked = ++menuAsked;
+  const players = document.getElementById("players").value;
+  const query = "?players=" + encodeURIComponent(players) + "&rules=" + encodeURIComponent(JSON.stringify(chosenRules()));
+  const response = await fetch("/api/tables" + query);
+  const data = await response.json();
+  if (asked !== menuAsked) return;
+  const notice = document.getElementById("notice");
+  if (!response.ok) { menuNotice = notice.textContent = data.error || response.statusText; return; }
+  if (menuNotice !== null && notice.textContent === menuNotice) notice.textContent = "";
+  menuNotice = null;
+  seatChoices(data.bot_menu);
+  document.getElementById("seats").dataset.players = players;
 }
 
 // The seats of ``table`` as text and, for each open seat, a button that takes it (with the
@@ -98,7 +144,6 @@ async function refresh() {
     row.append(id, seats, actions);
     body.append(row);
   }
-  return data.bots;
 }
 
 // An invite (``/?join=CODE``, or a code typed in): the table and its free seats.
@@ -176,25 +221,25 @@ async function mine() {
 
 window.addEventListener("DOMContentLoaded", async () => {
   await mine().catch(() => {});
-  const bots = await refresh();
-  seatChoices(bots);
+  await refresh();
+  await botMenu().catch(() => {});
   const code = new URLSearchParams(location.search).get("join");
   if (code) await invited(code);
   document.getElementById("by-code").addEventListener("submit", async (event) => {
     event.preventDefault();
     await invited(document.getElementById("code").value.trim());
   });
-  document.getElementById("players").addEventListener("change", () => seatChoices(bots));
+  for (const id of ["players", "pirates", "rounds"]) {
+    document.getElementById(id).addEventListener("change", () => botMenu().catch(() => {}));
+  }
   document.getElementById("create").addEventListener("submit", async (event) => {
     event.preventDefault();
     const players = Number(document.getElementById("players").value);
-    const rules = {};
-    if (document.getElementById("pirates").checked) rules.pirates = true;
-    const rounds = document.getElementById("rounds").value;
-    if (rounds) rules.rounds = Number(rounds);
+    const rules = chosenRules();
     const chosen = {};
     for (let seat = 1; seat < players; seat++) {
-      const value = document.getElementById("seat-" + seat).value;
+      const select = document.getElementById("seat-" + seat);  // none if the menu never came
+      const value = select ? select.value : "";
       if (value) chosen[seat] = value;
     }
     try {
