@@ -54,7 +54,10 @@ def summary(rows: list[dict[str, float]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=50)
-    parser.add_argument("--rollout", default="greedy", choices=["greedy", "random", "quick"])
+    parser.add_argument("--rollout", default="greedy", choices=["greedy", "random", "quick", "policy"])
+    parser.add_argument("--prior-weight", type=float, help="PUCT constant of the policy's prior (rollout policy)")
+    parser.add_argument("--prior-root-only", action="store_true", help="the policy's prior at the root only")
+    parser.add_argument("--policy-rollout", action="store_true", help="rollouts by the policy too")
     parser.add_argument("--exploration", type=float, default=1.5)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--start", type=int, default=1000, help="seed of the first game (default 1000)")
@@ -70,7 +73,12 @@ def main() -> None:
     rows = []
     for game in range(args.start, args.start + args.games):
         seat = game % 4
-        me = Timed(ISMCTSAgent(iterations=args.iterations, rollout=args.rollout, exploration=args.exploration))
+        search = ISMCTSAgent(iterations=args.iterations, rollout=args.rollout, exploration=args.exploration)
+        if args.prior_weight is not None:
+            search.prior_weight = args.prior_weight
+        search.prior_root_only = args.prior_root_only
+        search.policy_rollout = args.policy_rollout
+        me = Timed(search)
         agents: list[Agent] = [GreedyAgent() for _ in range(4)]
         agents[seat] = me
         _, final = play_game(agents, seed=game)
@@ -86,7 +94,10 @@ def main() -> None:
         if args.out:
             with open(args.out, "a", encoding="utf-8") as out:
                 out.write(json.dumps(row) + "\n")
-    print(f"ismcts:{args.iterations}:{args.rollout}, exploration {args.exploration}, " + summary(rows))
+    extra = f", prior weight {args.prior_weight}" if args.prior_weight is not None else ""
+    extra += ", prior at the root only" if args.prior_root_only else ""
+    extra += ", policy rollouts" if args.policy_rollout else ""
+    print(f"ismcts:{args.iterations}:{args.rollout}, exploration {args.exploration}{extra}, " + summary(rows))
 
 
 if __name__ == "__main__":
