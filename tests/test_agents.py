@@ -323,7 +323,7 @@ def test_one_registry_and_one_grammar() -> None:
         ("clever", "unknown agent 'clever': use random, greedy, ismcts"),
         ("greedy:3", "greedy takes no option"),
         ("ismcts:0", "'0' is not a positive number"),
-        ("ismcts:5:clever", "the rollout is greedy or random"),
+        ("ismcts:5:clever", "the rollout is greedy, random or policy"),
         ("ismcts:5:greedy:9", "at most 2 option"),
     ):
         with pytest.raises(AgentSpecError, match=message):

@@ -222,8 +222,8 @@ class ISMCTSAgent:
                     game.apply_chance(rng)
                     continue
                 actions = game.legal_actions()
-                guided = self._guide is not None and self.prior_weight > 0 and (node is root or not self.prior_root_only)
-                if guided:
+                guided = self._guide is not None and self.prior_weight > 0
+                if guided and (node is root or not self.prior_root_only):
                     index = self._puct(node, game.state, actions)
                 else:
                     index = self._ucb(node, game.state.to_act, actions, rng)
