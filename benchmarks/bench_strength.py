@@ -56,7 +56,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=50)
     parser.add_argument("--rollout", default="greedy", choices=["greedy", "random", "quick", "policy"])
     parser.add_argument("--prior-weight", type=float, help="PUCT constant of the policy's prior (rollout policy)")
-    parser.add_argument("--prior-root-only", action="store_true", help="the policy's prior at the root only")
+    parser.add_argument("--prior-at", default="all", choices=["all", "mine", "root"], help="where the prior is used")
     parser.add_argument("--policy-rollout", action="store_true", help="rollouts by the policy too")
     parser.add_argument("--exploration", type=float, default=1.5)
     parser.add_argument("--games", type=int, default=100)
@@ -76,7 +76,7 @@ def main() -> None:
         search = ISMCTSAgent(iterations=args.iterations, rollout=args.rollout, exploration=args.exploration)
         if args.prior_weight is not None:
             search.prior_weight = args.prior_weight
-        search.prior_root_only = args.prior_root_only
+        search.prior_at = args.prior_at
         search.policy_rollout = args.policy_rollout
         me = Timed(search)
         agents: list[Agent] = [GreedyAgent() for _ in range(4)]
@@ -95,7 +95,7 @@ def main() -> None:
             with open(args.out, "a", encoding="utf-8") as out:
                 out.write(json.dumps(row) + "\n")
     extra = f", prior weight {args.prior_weight}" if args.prior_weight is not None else ""
-    extra += ", prior at the root only" if args.prior_root_only else ""
+    extra += f", prior at {args.prior_at}" if args.rollout == "policy" else ""
     extra += ", policy rollouts" if args.policy_rollout else ""
     print(f"ismcts:{args.iterations}:{args.rollout}, exploration {args.exploration}{extra}, " + summary(rows))
 

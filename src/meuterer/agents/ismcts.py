@@ -177,7 +177,7 @@ class ISMCTSAgent:
         self._guide: PolicyAgent | None = None
         # experimental knobs (measured, then fixed)
         self.prior_weight = PRIOR_WEIGHT
-        self.prior_root_only = False
+        self.prior_at = "all"  # "all" nodes, "mine" (the searching seat's), or the "root"
         self.policy_rollout = False
         if rollout == "policy":
             from .policy import PolicyAgent
@@ -223,7 +223,8 @@ class ISMCTSAgent:
                     continue
                 actions = game.legal_actions()
                 guided = self._guide is not None and self.prior_weight > 0
-                if guided and (node is root or not self.prior_root_only):
+                at = self.prior_at
+                if guided and (node is root or at == "all" or (at == "mine" and game.state.to_act == me)):
                     index = self._puct(node, game.state, actions)
                 else:
                     index = self._ucb(node, game.state.to_act, actions, rng)
