@@ -7,7 +7,7 @@ Results are appended one JSON line per game to ``--out`` if given, so runs can b
 across processes (``--start``) and summed with ``--summarise``.
 
     python benchmarks/bench_strength.py [--iterations 50] [--rollout greedy] [--exploration 1.5]
-        [--games 100] [--start 1000] [--out results.jsonl]
+        [--prior-weight 1.0] [--games 100] [--start 1000] [--out results.jsonl]
     python benchmarks/bench_strength.py --summarise results.jsonl [more.jsonl ...]
 """
 
@@ -23,6 +23,7 @@ from pathlib import Path
 from meuterer.actions import Action
 from meuterer.agents import GreedyAgent, ISMCTSAgent, play_game
 from meuterer.agents.base import Agent
+from meuterer.agents.ismcts import PRIOR_WEIGHT
 from meuterer.tournament import wilson
 from meuterer.views import PlayerView
 
@@ -55,9 +56,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=50)
     parser.add_argument("--rollout", default="greedy", choices=["greedy", "random", "quick", "policy"])
-    parser.add_argument("--prior-weight", type=float, help="PUCT constant of the policy's prior (rollout policy)")
-    parser.add_argument("--prior-at", default="all", choices=["all", "mine", "root"], help="where the prior is used")
-    parser.add_argument("--policy-rollout", action="store_true", help="rollouts by the policy too")
+    parser.add_argument(
+        "--prior-weight", type=float, default=PRIOR_WEIGHT, help="the PUCT constant of --rollout policy's prior"
+    )
     parser.add_argument("--exploration", type=float, default=1.5)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--start", type=int, default=1000, help="seed of the first game (default 1000)")
@@ -73,11 +74,12 @@ def main() -> None:
     rows = []
     for game in range(args.start, args.start + args.games):
         seat = game % 4
-        search = ISMCTSAgent(iterations=args.iterations, rollout=args.rollout, exploration=args.exploration)
-        if args.prior_weight is not None:
-            search.prior_weight = args.prior_weight
-        search.prior_at = args.prior_at
-        search.policy_rollout = args.policy_rollout
+        search = ISMCTSAgent(
+            iterations=args.iterations,
+            rollout=args.rollout,
+            exploration=args.exploration,
+            prior_weight=args.prior_weight,
+        )
         me = Timed(search)
         agents: list[Agent] = [GreedyAgent() for _ in range(4)]
         agents[seat] = me
@@ -94,9 +96,7 @@ def main() -> None:
         if args.out:
             with open(args.out, "a", encoding="utf-8") as out:
                 out.write(json.dumps(row) + "\n")
-    extra = f", prior weight {args.prior_weight}" if args.prior_weight is not None else ""
-    extra += f", prior at {args.prior_at}" if args.rollout == "policy" else ""
-    extra += ", policy rollouts" if args.policy_rollout else ""
+    extra = f", prior weight {args.prior_weight}" if args.rollout == "policy" else ""
     print(f"ismcts:{args.iterations}:{args.rollout}, exploration {args.exploration}{extra}, " + summary(rows))
 
 

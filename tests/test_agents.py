@@ -91,9 +91,9 @@ def test_ismcts_is_reproducible_and_searches_its_budget() -> None:
     assert agent.act(mine, meuterer.legal_actions(state), random.Random(7)) == first
 
 
-@pytest.mark.parametrize("kwargs", [{"iterations": 0}, {"rollout": "clever"}])
+@pytest.mark.parametrize("kwargs", [{"iterations": 0}, {"rollout": "clever"}, {"prior_weight": -1.0}])
 def test_ismcts_rejects_bad_settings(kwargs: dict[str, object]) -> None:
-    with pytest.raises(ValueError, match=r"iterations|rollout"):
+    with pytest.raises(ValueError, match=r"iterations|rollout|prior_weight"):
         ISMCTSAgent(**kwargs)  # type: ignore[arg-type]
 
 

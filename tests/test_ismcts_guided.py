@@ -121,6 +121,16 @@ def test_one_iteration_follows_the_policy_prior() -> None:
     assert differs >= 5
 
 
+def test_the_prior_weight_steers_the_visits() -> None:
+    # The same priors, but with weight 0 they no longer steer the visits.
+    state = next(decisions(1, 3))
+    mine = view(state, state.to_act)
+    weighted = ISMCTSAgent(iterations=20, rollout="policy").search(mine, random.Random(2))
+    flat = ISMCTSAgent(iterations=20, rollout="policy", prior_weight=0.0).search(mine, random.Random(2))
+    assert [c.prior for c in flat.children.values()] == [c.prior for c in weighted.children.values()]
+    assert [c.visits for c in flat.children.values()] != [c.visits for c in weighted.children.values()]
+
+
 def test_every_node_of_the_tree_holds_its_seats_priors() -> None:
     policy = PolicyAgent()
     agent = ISMCTSAgent(iterations=30, rollout="policy")

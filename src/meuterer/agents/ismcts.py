@@ -35,7 +35,7 @@ from meuterer.rules import Rules
 from meuterer.state import Phase, State, Step
 from meuterer.views import PlayerView, sample_state, view
 
-from .base import Agent, RandomAgent
+from .base import RandomAgent
 from .greedy import GreedyAgent
 
 if TYPE_CHECKING:
@@ -152,7 +152,15 @@ class ISMCTSAgent:
     10 VP); ``rollout`` is ``"greedy"`` (every seat follows :class:`GreedyAgent` on its
     own view of the determinisation), ``"random"``, or ``"quick"`` (a few greedy rules read
     straight off the state: many more iterations in the same time, weaker ones), or
-    ``"policy"``: the search guided by the learned policy (see :meth:`check`).
+    ``"policy"``: the search guided by the learned policy
+    (``meuterer.agents.policy.PolicyAgent``, numpy needed). Guided, every node's actions
+    get the policy's probabilities on the acting seat's view of the determinisation in
+    which the node is first met, and the tree chooses by PUCT (``prior_weight`` is its
+    constant, on margins divided by 10 VP): untried actions in the order of their prior,
+    then each action's mean value plus its prior, scaled by how often it was available
+    over how often it was tried. The rollouts stay greedy (the policy's own rollouts were
+    weaker for their time, as ``docs/bots.md`` reports). The policy plays 4-player games
+    under ``Rules()`` only; a guided search refuses any other (:meth:`check`).
     """
 
     name = "ismcts"
@@ -163,22 +171,22 @@ class ISMCTSAgent:
         seed: int | None = None,
         exploration: float = 1.5,
         rollout: Rollout = "greedy",
+        prior_weight: float = PRIOR_WEIGHT,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be positive, got {iterations}")
         if rollout not in ("greedy", "random", "quick", "policy"):
             raise ValueError(f"rollout is 'greedy', 'random', 'quick' or 'policy', got {rollout!r}")
+        if prior_weight < 0:
+            raise ValueError(f"prior_weight must not be negative, got {prior_weight}")
         self.iterations = iterations
         self.seed = seed
         self.exploration = exploration
         self.rollout = rollout
         self._greedy = GreedyAgent()
-        self._policy: Agent = RandomAgent() if rollout == "random" else self._greedy
+        self.prior_weight = prior_weight
+        self._policy = RandomAgent() if rollout == "random" else self._greedy
         self._guide: PolicyAgent | None = None
-        # experimental knobs (measured, then fixed)
-        self.prior_weight = PRIOR_WEIGHT
-        self.prior_at = "all"  # "all" nodes, "mine" (the searching seat's), or the "root"
-        self.policy_rollout = False
         if rollout == "policy":
             from .policy import PolicyAgent
 
@@ -222,9 +230,7 @@ class ISMCTSAgent:
                     game.apply_chance(rng)
                     continue
                 actions = game.legal_actions()
-                guided = self._guide is not None and self.prior_weight > 0
-                at = self.prior_at
-                if guided and (node is root or at == "all" or (at == "mine" and game.state.to_act == me)):
+                if self._guide is not None:
                     index = self._puct(node, game.state, actions)
                 else:
                     index = self._ucb(node, game.state.to_act, actions, rng)
@@ -292,7 +298,7 @@ class ISMCTSAgent:
         (``margins``). ``game`` (a reference state: a cursor is made) moves on to the horizon."""
         if isinstance(game, State):
             game = FastGame(game)
-        policy: Agent = self._guide if self._guide is not None and self.policy_rollout else self._policy
+        policy = self._policy
         quick = self.rollout == "quick"
         uniform = self.rollout == "random"
         while game.state.round == round_ and game.state.phase <= _SCORING:
