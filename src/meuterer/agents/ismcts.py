@@ -15,6 +15,11 @@ cards, the cards kept in hand), and every seat maximises its worth minus the bes
 seat's. The loadmaster's discard, after scoring, is left to the greedy rules; so is every
 choice with one legal action.
 
+With ``rollout="policy"`` the learned policy (``meuterer.agents.policy``, numpy needed)
+guides the tree: each node's actions get its probabilities as priors, and the tree chooses
+by PUCT instead of UCB; the rollouts stay greedy. Such a search plays what the policy
+plays: 4 players under ``Rules()``.
+
 >>> from meuterer.agents import GreedyAgent, ISMCTSAgent, play_game
 >>> _, final = play_game([ISMCTSAgent(iterations=20), GreedyAgent(), GreedyAgent()], seed=2)
 >>> len(final.scores)
