@@ -7,7 +7,7 @@ Results are appended one JSON line per game to ``--out`` if given, so runs can b
 across processes (``--start``) and summed with ``--summarise``.
 
     python benchmarks/bench_strength.py [--iterations 50] [--rollout greedy] [--exploration 1.5]
-        [--games 100] [--start 1000] [--out results.jsonl]
+        [--prior-weight 1.0] [--games 100] [--start 1000] [--out results.jsonl]
     python benchmarks/bench_strength.py --summarise results.jsonl [more.jsonl ...]
 """
 
@@ -23,6 +23,7 @@ from pathlib import Path
 from meuterer.actions import Action
 from meuterer.agents import GreedyAgent, ISMCTSAgent, play_game
 from meuterer.agents.base import Agent
+from meuterer.agents.ismcts import PRIOR_WEIGHT
 from meuterer.tournament import wilson
 from meuterer.views import PlayerView
 
@@ -54,7 +55,10 @@ def summary(rows: list[dict[str, float]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=50)
-    parser.add_argument("--rollout", default="greedy", choices=["greedy", "random", "quick"])
+    parser.add_argument("--rollout", default="greedy", choices=["greedy", "random", "quick", "policy"])
+    parser.add_argument(
+        "--prior-weight", type=float, default=PRIOR_WEIGHT, help="the PUCT constant of --rollout policy's prior"
+    )
     parser.add_argument("--exploration", type=float, default=1.5)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--start", type=int, default=1000, help="seed of the first game (default 1000)")
@@ -70,7 +74,13 @@ def main() -> None:
     rows = []
     for game in range(args.start, args.start + args.games):
         seat = game % 4
-        me = Timed(ISMCTSAgent(iterations=args.iterations, rollout=args.rollout, exploration=args.exploration))
+        search = ISMCTSAgent(
+            iterations=args.iterations,
+            rollout=args.rollout,
+            exploration=args.exploration,
+            prior_weight=args.prior_weight,
+        )
+        me = Timed(search)
         agents: list[Agent] = [GreedyAgent() for _ in range(4)]
         agents[seat] = me
         _, final = play_game(agents, seed=game)
@@ -86,7 +96,8 @@ def main() -> None:
         if args.out:
             with open(args.out, "a", encoding="utf-8") as out:
                 out.write(json.dumps(row) + "\n")
-    print(f"ismcts:{args.iterations}:{args.rollout}, exploration {args.exploration}, " + summary(rows))
+    extra = f", prior weight {args.prior_weight}" if args.rollout == "policy" else ""
+    print(f"ismcts:{args.iterations}:{args.rollout}, exploration {args.exploration}{extra}, " + summary(rows))
 
 
 if __name__ == "__main__":

@@ -91,9 +91,9 @@ def test_ismcts_is_reproducible_and_searches_its_budget() -> None:
     assert agent.act(mine, meuterer.legal_actions(state), random.Random(7)) == first
 
 
-@pytest.mark.parametrize("kwargs", [{"iterations": 0}, {"rollout": "clever"}])
+@pytest.mark.parametrize("kwargs", [{"iterations": 0}, {"rollout": "clever"}, {"prior_weight": -1.0}])
 def test_ismcts_rejects_bad_settings(kwargs: dict[str, object]) -> None:
-    with pytest.raises(ValueError, match=r"iterations|rollout"):
+    with pytest.raises(ValueError, match=r"iterations|rollout|prior_weight"):
         ISMCTSAgent(**kwargs)  # type: ignore[arg-type]
 
 
@@ -323,7 +323,7 @@ def test_one_registry_and_one_grammar() -> None:
         ("clever", "unknown agent 'clever': use random, greedy, ismcts"),
         ("greedy:3", "greedy takes no option"),
         ("ismcts:0", "'0' is not a positive number"),
-        ("ismcts:5:clever", "the rollout is greedy or random"),
+        ("ismcts:5:clever", "the rollout is greedy, random or policy"),
         ("ismcts:5:greedy:9", "at most 2 option"),
     ):
         with pytest.raises(AgentSpecError, match=message):

@@ -15,6 +15,11 @@ cards, the cards kept in hand), and every seat maximises its worth minus the bes
 seat's. The loadmaster's discard, after scoring, is left to the greedy rules; so is every
 choice with one legal action.
 
+With ``rollout="policy"`` the learned policy (``meuterer.agents.policy``, numpy needed)
+guides the tree: each node's actions get its probabilities as priors, and the tree chooses
+by PUCT instead of UCB; the rollouts stay greedy. Such a search plays what the policy
+plays: 4 players under ``Rules()``.
+
 >>> from meuterer.agents import GreedyAgent, ISMCTSAgent, play_game
 >>> _, final = play_game([ISMCTSAgent(iterations=20), GreedyAgent(), GreedyAgent()], seed=2)
 >>> len(final.scores)
@@ -26,21 +31,28 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sell
 from meuterer.cards import CARDS, GOODS, Card, Role
 from meuterer.fast.engine import FastGame
+from meuterer.rules import Rules
 from meuterer.state import Phase, State, Step
 from meuterer.views import PlayerView, sample_state, view
 
 from .base import RandomAgent
 from .greedy import GreedyAgent
 
-Rollout = Literal["greedy", "random", "quick"]
+if TYPE_CHECKING:
+    from .policy import PolicyAgent
+
+Rollout = Literal["greedy", "random", "quick", "policy"]
 
 _SCALE = 10.0
 """Margins are divided by this before they enter the UCB formula."""
+
+PRIOR_WEIGHT = 1.0
+"""The PUCT constant of a search guided by the policy (on margins divided by 10 VP)."""
 
 FEATURES = ("captain", "loadmaster", "support", "sellable", "unsellable")
 """What a seat takes from a round into the next, as :func:`horizon_features` counts it: the
@@ -110,15 +122,17 @@ def _margins(game: State) -> list[float]:
 
 
 class _Node:
-    """A tree node: the statistics of the action leading to it, from its actor's side."""
+    """A tree node: the statistics of the action leading to it, from its actor's side, and
+    (in a search guided by the policy) that action's prior probability."""
 
-    __slots__ = ("available", "children", "seat", "total", "visits")
+    __slots__ = ("available", "children", "prior", "seat", "total", "visits")
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int, prior: float = 0.0) -> None:
         self.seat = seat
         self.visits = 0
         self.available = 0
         self.total = 0.0
+        self.prior = prior
         self.children: dict[Action, _Node] = {}
 
 
@@ -142,7 +156,16 @@ class ISMCTSAgent:
     else the agent has played; ``exploration`` is the UCB constant (on margins divided by
     10 VP); ``rollout`` is ``"greedy"`` (every seat follows :class:`GreedyAgent` on its
     own view of the determinisation), ``"random"``, or ``"quick"`` (a few greedy rules read
-    straight off the state: many more iterations in the same time, weaker ones).
+    straight off the state: many more iterations in the same time, weaker ones), or
+    ``"policy"``: the search guided by the learned policy
+    (``meuterer.agents.policy.PolicyAgent``, numpy needed). Guided, every node's actions
+    get the policy's probabilities on the acting seat's view of the determinisation in
+    which the node is first met, and the tree chooses by PUCT (``prior_weight`` is its
+    constant, on margins divided by 10 VP): untried actions in the order of their prior,
+    then each action's mean value plus its prior, scaled by how often it was available
+    over how often it was tried. The rollouts stay greedy (the policy's own rollouts were
+    weaker for their time, as ``docs/bots.md`` reports). The policy plays 4-player games
+    under ``Rules()`` only; a guided search refuses any other (:meth:`check`).
     """
 
     name = "ismcts"
@@ -153,23 +176,40 @@ class ISMCTSAgent:
         seed: int | None = None,
         exploration: float = 1.5,
         rollout: Rollout = "greedy",
+        prior_weight: float = PRIOR_WEIGHT,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be positive, got {iterations}")
-        if rollout not in ("greedy", "random", "quick"):
-            raise ValueError(f"rollout is 'greedy', 'random' or 'quick', got {rollout!r}")
+        if rollout not in ("greedy", "random", "quick", "policy"):
+            raise ValueError(f"rollout is 'greedy', 'random', 'quick' or 'policy', got {rollout!r}")
+        if prior_weight < 0:
+            raise ValueError(f"prior_weight must not be negative, got {prior_weight}")
         self.iterations = iterations
         self.seed = seed
         self.exploration = exploration
         self.rollout = rollout
         self._greedy = GreedyAgent()
-        self._policy = self._greedy if rollout == "greedy" else RandomAgent()
+        self.prior_weight = prior_weight
+        self._policy = RandomAgent() if rollout == "random" else self._greedy
+        self._guide: PolicyAgent | None = None
+        if rollout == "policy":
+            from .policy import PolicyAgent
+
+            self._guide = PolicyAgent()
 
     def __repr__(self) -> str:
         return f"ISMCTSAgent(iterations={self.iterations}, seed={self.seed}, rollout={self.rollout!r})"
 
+    def check(self, players: int, rules: Rules) -> None:
+        """Raise ``PolicyRulesError`` if the search is guided by the policy
+        (``rollout="policy"``) and the policy was not trained for ``players`` seats under
+        ``rules``; any other search plays every game."""
+        if self._guide is not None:
+            self._guide.check(players, rules)
+
     def act(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         """The root action visited most by the search."""
+        self.check(view.players, view.rules)
         if len(legal) == 1 or isinstance(legal[0], Discard):
             return self._greedy.act(view, legal, rng)
         if self.seed is not None:
@@ -186,9 +226,6 @@ class ISMCTSAgent:
         assert me is not None
         root = _Node(me)
         round_ = v.round
-        c = self.exploration
-        log = math.log
-        sqrt = math.sqrt
         for _ in range(self.iterations):
             game = FastGame(sample_state(v, rng))
             node = root
@@ -198,30 +235,68 @@ class ISMCTSAgent:
                     game.apply_chance(rng)
                     continue
                 actions = game.legal_actions()
-                children = node.children
-                untried = [i for i, a in enumerate(actions) if a not in children]
-                if untried:
-                    index = untried[rng.randrange(len(untried))]
-                    node = children[actions[index]] = _Node(game.state.to_act)
-                    path.append(node)
-                    game.apply_at(index)
-                    break
-                best_score = -math.inf
-                chosen = 0
-                for index, action in enumerate(actions):
-                    child = children[action]
-                    child.available += 1
-                    score = child.total / child.visits + c * sqrt(log(child.available) / child.visits)
-                    if score > best_score:
-                        best_score, chosen = score, index
-                node = children[actions[chosen]]
+                if self._guide is not None:
+                    index = self._puct(node, game.state, actions)
+                else:
+                    index = self._ucb(node, game.state.to_act, actions, rng)
+                node = node.children[actions[index]]
                 path.append(node)
-                game.apply_at(chosen)
+                game.apply_at(index)
+                if node.visits == 0:
+                    break
             result = self.simulate(game, round_, rng)
             for node in path:
                 node.visits += 1
                 node.total += result[node.seat]
         return root
+
+    def _ucb(self, node: _Node, seat: int, actions: Sequence[Action], rng: random.Random) -> int:
+        """The index of the action to follow from ``node``: an untried one at random, else
+        the best by UCB (each child counting how often it was available)."""
+        children = node.children
+        untried = [i for i, a in enumerate(actions) if a not in children]
+        if untried:
+            index = untried[rng.randrange(len(untried))]
+            children[actions[index]] = _Node(seat)
+            return index
+        c = self.exploration
+        best_score = -math.inf
+        chosen = 0
+        for index, action in enumerate(actions):
+            child = children[action]
+            child.available += 1
+            score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if score > best_score:
+                best_score, chosen = score, index
+        return chosen
+
+    def _puct(self, node: _Node, game: State, actions: Sequence[Action]) -> int:
+        """The index of the action to follow from ``node`` by PUCT: each child's mean value
+        (an untried one's: the mean of its tried siblings) plus the policy's prior
+        probability, scaled by how often the child was available over how often it was
+        tried. The actions first met here get their priors from the acting seat's view of
+        this determinisation."""
+        children = node.children
+        if any(a not in children for a in actions):
+            assert self._guide is not None
+            seat = game.to_act
+            priors = self._guide.probabilities(view(game, seat), actions)
+            for action, prior in zip(actions, priors, strict=True):
+                if action not in children:
+                    children[action] = _Node(seat, prior)
+        tried = [children[a] for a in actions if children[a].visits]
+        first = sum(c.total for c in tried) / sum(c.visits for c in tried) if tried else 0.0
+        c = self.prior_weight
+        best_score = -math.inf
+        chosen = 0
+        for index, action in enumerate(actions):
+            child = children[action]
+            child.available += 1
+            mean = child.total / child.visits if child.visits else first
+            score = mean + c * child.prior * math.sqrt(child.available) / (1 + child.visits)
+            if score > best_score:
+                best_score, chosen = score, index
+        return chosen
 
     def simulate(self, game: FastGame | State, round_: int, rng: random.Random) -> list[float]:
         """Play on with the rollout policy to the horizon; each seat's margin / 10 VP

@@ -162,6 +162,23 @@ class PolicyAgent:
         chosen: FloatArray = self.net.scores(encoded)[0, ids]
         return chosen
 
+    def probabilities(self, view: PlayerView, legal: Sequence[Action]) -> list[float]:
+        """The softmax of :meth:`scores`: the network's probability of each of ``legal`` in
+        ``view`` (they sum to 1; the prior of a search guided by the policy).
+
+        >>> import meuterer
+        >>> from meuterer.views import view
+        >>> state = meuterer.new_game(4)
+        >>> while meuterer.is_chance_node(state):
+        ...     state = meuterer.apply(state, meuterer.sample_chance(state, random.Random(0)))
+        >>> probabilities = PolicyAgent().probabilities(view(state, 0), meuterer.legal_actions(state))
+        >>> round(sum(probabilities), 6), all(p > 0 for p in probabilities)
+        (1.0, True)
+        """
+        scores = self.scores(view, legal).astype(np.float64)
+        exp = np.exp(scores - scores.max())
+        return [float(p) for p in exp / exp.sum()]
+
     def act(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
         """The legal action the network scores highest."""
         if len(legal) == 1:

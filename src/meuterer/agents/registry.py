@@ -5,8 +5,9 @@ A spec is ``NAME`` or ``NAME:OPTION[:OPTION...]``, case and surrounding blanks i
 - ``random``: uniform over the legal actions;
 - ``greedy``: :class:`~meuterer.agents.greedy.GreedyAgent`;
 - ``ismcts`` or ``ismcts:ITERATIONS[:ROLLOUT]``: :class:`~meuterer.agents.ismcts.ISMCTSAgent`
-  (``ROLLOUT`` is ``greedy`` or ``random``). Without ``ITERATIONS`` the agent class's own
-  default budget is used: there is one default, the class's;
+  (``ROLLOUT`` is ``greedy``, ``random``, or ``policy``: the search guided by the learned
+  policy, numpy needed, 4 players under ``Rules()`` only). Without ``ITERATIONS``
+  the agent class's own default budget is used: there is one default, the class's;
 - ``policy``: :class:`~meuterer.agents.policy.PolicyAgent`, the learned policy shipped with
   the package (numpy needed; 4 players under ``Rules()`` only).
 
@@ -56,9 +57,13 @@ def _positive(text: str) -> int:
     return int(text)
 
 
+_ROLLOUTS = ("greedy", "random", "policy")
+"""The rollouts an ``ismcts`` spec may name (``ismcts:40:policy``)."""
+
+
 def _rollout(text: str) -> str:
-    if text not in ("greedy", "random"):
-        raise ValueError(f"the rollout is greedy or random, not {text!r}")
+    if text not in _ROLLOUTS:
+        raise ValueError(f"the rollout is greedy, random or policy, not {text!r}")
     return text
 
 
