@@ -277,6 +277,17 @@ def rate_results(
     )
 
 
+def _tick_name(label: str) -> str:
+    r"""A bot's name under its bar: a spec of three parts breaks before its last, so that
+    neighbouring names never run into each other.
+
+    >>> _tick_name("ismcts:32:policy"), _tick_name("ismcts:40")
+    ('ismcts:32\n:policy', 'ismcts:40')
+    """
+    head, colon, last = label.rpartition(":")
+    return f"{head}\n{colon}{last}" if ":" in head else label
+
+
 def seat_baseline(games: int, players: int = 4, rules: Rules | None = None, seed: int = 0) -> tuple[Rate, ...]:
     """The win share (ties shared) of each seat among ``games`` games of random players, on
     the vector engine (extra ``meuterer[vector]``), with 95 % Wilson intervals."""
@@ -316,7 +327,7 @@ def plot_ratings(ratings: Ratings, path: str | os.PathLike[str], title: str = ""
         left, spots, [(a.wins.mean, a.wins.low, a.wins.high) for a in ratings.agents], label="win share (95 % interval)"
     )
     left.axhline(par, color="black", linestyle="--", linewidth=1, label=f"par (1/{ratings.players})")
-    left.set_xticks(spots, [f"{a.label}\n{a.mu:.1f} ± {2 * a.sigma:.1f}" for a in ratings.agents])
+    left.set_xticks(spots, [f"{_tick_name(a.label)}\n{a.mu:.1f} ± {2 * a.sigma:.1f}" for a in ratings.agents])
     left.set_xlabel("agent (OpenSkill mu ± 2 sigma), best rated first")
     left.set_ylabel("win share, ties shared")
     left.set_title(f"Per agent: {ratings.games} games, {ratings.deals} deals")
