@@ -221,12 +221,12 @@ def test_the_lobby_opens_a_private_table_and_a_friend_joins_by_its_invite_link(t
                 ann.wait_for_selector("#seat-3")  # 4 players: the menu's levels, by name
                 assert _bot_options(ann, 1) == [c.label for c in offered(4, Rules())]
                 assert "policy" in _bot_specs(ann, 1)
-                ann.select_option("#seat-1", label="medium bot (policy)")
+                ann.select_option("#seat-1", label="easy bot (policy)")
                 ann.select_option("#players", "3")  # the menu again, for 3 players: no policy
                 ann.wait_for_selector("#seats[data-players='3']")
                 assert _bot_options(ann, 1) == [c.label for c in offered(3, Rules())]
                 assert "policy" not in _bot_specs(ann, 1) + _bot_specs(ann, 2)
-                assert ann.input_value("#seat-1") == "ismcts:10"  # the seat keeps its level
+                assert ann.input_value("#seat-1") == "greedy"  # the seat keeps its level
                 assert "medium bot (ismcts:10): searches" in ann.inner_text("#bot-menu")
                 ann.select_option("#seat-1", "")
                 assert ann.input_value("#seat-2") == ""  # a new seat is open unless a bot is chosen for it

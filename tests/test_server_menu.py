@@ -51,7 +51,7 @@ def test_each_entry_plays_exactly_the_games_it_claims(choice: Choice) -> None:
 
 
 def test_the_entries_name_a_level_and_cite_a_measured_strength() -> None:
-    assert [c.level for c in MENU if c.level != "practice"] == ["easy", "medium", "medium", "hard"]
+    assert [c.level for c in MENU if c.level != "practice"] == ["easy", "easy", "medium", "hard"]
     assert {c.spec for c in MENU} >= {"greedy", "random"}  # the practice bot stays a choice
     for choice in MENU:
         assert "%" in choice.description and "TODO" not in choice.description, choice
@@ -76,10 +76,11 @@ def test_every_table_is_offered_one_bot_of_each_level_that_plays_it(players: int
 
 
 @pytest.mark.skipif(not NUMPY, reason="the policy bot needs numpy")
-def test_the_medium_bot_is_the_learned_policy_where_it_plays_and_a_search_elsewhere() -> None:
-    assert [c.spec for c in offered(4, Rules()) if c.level == "medium"] == ["policy"]
-    assert [c.spec for c in offered(3, Rules()) if c.level == "medium"] == ["ismcts:10"]
-    assert [c.spec for c in offered(4, Rules(pirates=True)) if c.level == "medium"] == ["ismcts:10"]
+def test_the_easy_bot_is_the_learned_policy_where_it_plays_and_greedy_elsewhere() -> None:
+    assert [c.spec for c in offered(4, Rules()) if c.level == "easy"] == ["policy"]
+    assert [c.spec for c in offered(3, Rules()) if c.level == "easy"] == ["greedy"]
+    assert [c.spec for c in offered(4, Rules(pirates=True)) if c.level == "easy"] == ["greedy"]
+    assert {c.spec for c in offered(4, Rules()) + offered(3, Rules()) if c.level == "medium"} == {"ismcts:10"}
 
 
 # The API ---------------------------------------------------------------------------------------
@@ -99,7 +100,7 @@ def test_the_tables_list_gives_the_whole_menu_and_keeps_the_bots(client: TestCli
     entry = listed["bot_menu"][0]
     assert set(entry) == {"level", "label", "spec", "description", "players", "default_rules_only"}
     policy = next(e for e in listed["bot_menu"] if e["spec"] == "policy")
-    assert policy["players"] == [4] and policy["default_rules_only"] and policy["level"] == "medium"
+    assert policy["players"] == [4] and policy["default_rules_only"] and policy["level"] == "easy"
 
 
 @pytest.mark.parametrize("rules", [None, {"pirates": True}, {"rounds": 3}])
@@ -116,7 +117,7 @@ def test_a_three_player_request_never_lists_the_policy(client: TestClient, rules
 @pytest.mark.skipif(not NUMPY, reason="the policy bot needs numpy")
 def test_a_four_player_table_under_the_default_rules_is_offered_the_policy(client: TestClient) -> None:
     default = client.get("/api/tables", params={"players": "4", "rules": "{}"}).json()["bot_menu"]
-    assert [e["spec"] for e in default if e["level"] == "medium"] == ["policy"]
+    assert [e["spec"] for e in default if e["level"] == "easy"] == ["policy"]
     pirates = client.get("/api/tables", params={"players": "4", "rules": '{"pirates": true}'}).json()["bot_menu"]
     assert "policy" not in [e["spec"] for e in pirates]
 

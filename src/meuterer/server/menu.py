@@ -4,7 +4,7 @@ plays, what it plays and how strong it was measured, and a practice bot.
 :data:`MENU` is the one place the menu's specs are declared. A level may have several
 entries: a table is offered, for each level, the first of its entries that plays the
 table's player count and rules (the learned ``policy`` plays 4-player games under
-``Rules()`` only, so a 3-player table's medium bot searches instead). Whether an entry plays
+``Rules()`` only, so a 3-player table's easy bot is ``greedy`` instead). Whether an entry plays
 a table is :func:`meuterer.server.bots.check_spec`'s answer, the check a table's opening
 makes, so the menu never offers a bot the server would refuse.
 
@@ -74,16 +74,16 @@ class Choice:
 MENU: Final = (
     Choice(
         "easy",
-        "greedy",
-        "hand-written estimates, no search: wins 24.7 % of 4-player games against three greedy bots (par 25 %)",
-    ),
-    Choice(
-        "medium",
         "policy",
-        "a small learned network (4 players, standard rules only): wins 32.3 % of 4-player games against three "
-        "greedy bots",
+        "a small learned network, no search (4 players, standard rules): wins 32.3 % against three greedy bots, "
+        "about greedy's rank",
         players=(4,),
         default_rules_only=True,
+    ),
+    Choice(
+        "easy",
+        "greedy",
+        "hand-written estimates, no search: wins 24.7 % of 4-player games against three greedy bots (par 25 %)",
     ),
     Choice(
         "medium",
@@ -126,7 +126,7 @@ def menu_json(players: int | None = None, rules: Rules | None = None) -> list[di
     only those :func:`offered` at such a table (under ``rules``, default ``Rules()``).
 
     >>> [entry["spec"] for entry in menu_json()]
-    ['greedy', 'policy', 'ismcts:10', 'ismcts:40', 'random']
+    ['policy', 'greedy', 'ismcts:10', 'ismcts:40', 'random']
     >>> menu_json(3)[1]["label"]
     'medium bot (ismcts:10)'
     """
