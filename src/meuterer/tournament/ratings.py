@@ -293,8 +293,8 @@ def seat_baseline(games: int, players: int = 4, rules: Rules | None = None, seed
     the vector engine (extra ``meuterer[vector]``), with 95 % Wilson intervals."""
     try:
         vector = importlib.import_module("meuterer.vector")
-    except ImportError:
-        raise SetupError(f"the seat baseline needs numpy ({install_hint('vector')})") from None
+    except ImportError as error:  # (its words say which import failed: not always numpy's)
+        raise SetupError(f"the seat baseline needs numpy ({install_hint('vector')}; {error})") from None
     played = vector.random_playouts(games, players, rules, batch=min(4096, max(1, games)), seed=seed)
     return tuple(Rate.of(float(played.wins[:, seat].sum()), games) for seat in range(players))
 
