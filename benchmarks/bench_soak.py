@@ -8,7 +8,8 @@ playing his first legal action; at the end of a game he asks for a rematch and p
 and three quick bots. ``--sockets`` sockets (default 200) are open for ``--seconds``
 (default 600): one per player, ``--hostile`` hostile ones (default 20, in turn: silent after
 the handshake, never reading while asking for snapshots, flooding beyond the rate, sending
-deeply nested JSON) and spectators for the rest, who read everything.
+deeply nested JSON; each moves on to its table's rematch once the game is over) and spectators
+for the rest, who read everything.
 
 Reported: the honest players' action-to-broadcast latency (p50/p95/max; from sending an action
 to receiving the update that answers it), whether any table stalled (an honest action not
@@ -130,6 +131,7 @@ class Soak:
         self.frames = 0
         self.hostile: dict[str, int] = {}
         self.games = 0
+        self.rematches: dict[str, str] = {}  # a finished table -> its rematch's table
 
     def count(self, what: str) -> None:
         self.hostile[what] = self.hostile.get(what, 0) + 1
@@ -158,6 +160,7 @@ class Soak:
                     return
                 if answer.status_code != 200:
                     return
+                self.rematches[table] = answer.json()["table"]
                 table, token = answer.json()["table"], answer.json()["token"]
 
     async def _play(self, table: str, token: str, rng: random.Random, acknowledged: dict[int, str]) -> bool:
@@ -233,6 +236,8 @@ class Soak:
             except Exception as error:
                 self.count(f"{kind} closed ({type(error).__name__})")
             await asyncio.sleep(0.5)
+            while table in self.rematches:  # its game is over: on to the rematch's table
+                table = self.rematches[table]
 
     async def _silent(self, table: str) -> None:
         async with connect(f"ws://{self.base}/ws/{table}", open_timeout=60) as ws:
