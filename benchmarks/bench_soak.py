@@ -17,7 +17,10 @@ answered within ``--stall`` seconds, or a bot table that made no move for 60 s),
 sockets' fate, the server's memory (RSS) after the warm-up (the first fifth) and at the end,
 and then ``kill -9``: how long the restarted server takes to answer, and whether every
 action the players saw acknowledged is still there. Also the CPU time of this process, which
-plays every client: its latencies include the time an answer waits for it.
+plays the honest players: its latencies include the time an answer waits for it. The
+spectators and hostile sockets (the crowd) run in a process of their own, as they would on
+other machines (``--one-process`` puts them in the players' process, where a flooding
+client's burst of sends holds up the players' event loop and shows in their latencies).
 
 The server runs with ``--keep-finished 60`` by default (a finished table is archived out of
 memory a minute after its game ends; the server's own default is ten minutes), so that the
@@ -131,7 +134,11 @@ class Soak:
         self.frames = 0
         self.hostile: dict[str, int] = {}
         self.games = 0
+        self.crowd_cpu = 0.0
+        """The CPU seconds of the crowd's own process (spectators and hostile sockets), if apart."""
         self.rematches: dict[str, str] = {}  # a finished table -> its rematch's table
+        self.live: list[str] | None = None
+        """The lobby's tables with a person at them, not over (watched in the crowd's process)."""
 
     def count(self, what: str) -> None:
         self.hostile[what] = self.hostile.get(what, 0) + 1
@@ -238,6 +245,18 @@ class Soak:
             await asyncio.sleep(0.5)
             while table in self.rematches:  # its game is over: on to the rematch's table
                 table = self.rematches[table]
+            if self.live and table not in self.live:  # over (seen from the lobby): another game
+                table = random.choice(self.live)
+
+    async def watch_lobby(self) -> None:
+        """Keep :attr:`live` (the crowd's process cannot see the players' rematches)."""
+        async with httpx.AsyncClient(base_url=f"http://{self.base}", timeout=30) as http:
+            while time.monotonic() < self.stop:
+                with contextlib.suppress(httpx.HTTPError, ValueError, KeyError):
+                    tables = (await http.get("/api/tables")).json()["tables"]
+                    live = [t["table"] for t in tables if any(seat["name"] for seat in t["seats"])]
+                    self.live = live or self.live
+                await asyncio.sleep(2.0)
 
     async def _silent(self, table: str) -> None:
         async with connect(f"ws://{self.base}/ws/{table}", open_timeout=60) as ws:
@@ -276,7 +295,12 @@ class Soak:
             self.count(f"nested message closed by the server ({ws.close_code})")
 
 
-async def soak_clients(soak: Soak, tables: int, bot_tables: int, sockets: int, hostile: int) -> None:
+async def soak_clients(
+    soak: Soak, tables: int, bot_tables: int, sockets: int, hostile: int, crowd_apart: bool = True
+) -> None:
+    """Open the tables and play them; the spectators and hostile sockets (the crowd) run in a
+    process of their own with ``crowd_apart`` (as they would on other machines: a hostile
+    client's work must not delay the honest players' own event loop), else in this one."""
     async with httpx.AsyncClient(base_url=f"http://{soak.base}", timeout=120) as http:
         players: list[tuple[str, str]] = []
         bots: list[str] = []
@@ -291,19 +315,59 @@ async def soak_clients(soak: Soak, tables: int, bot_tables: int, sockets: int, h
             else:
                 players.append((answer["table"], answer["token"]))
         honest_tables = [t for t, _ in players]
-        kinds = ["silent", "never_reading", "flooding", "nested"]
+        spectators = max(0, sockets - len(players) - hostile)
         tasks = [soak.player(http, t, token) for t, token in players]
         tasks += [soak.bot_table(http, t) for t in bots]
-        tasks += [
-            soak.hostile_client(kinds[k % len(kinds)], honest_tables[k % len(honest_tables)]) for k in range(hostile)
-        ]
-        spectators = max(0, sockets - len(players) - hostile)
-        tasks += [
-            soak.spectator((honest_tables + bots)[k % (len(honest_tables) + len(bots))]) for k in range(spectators)
-        ]
+        crowd = {
+            "base": soak.base,
+            "port": soak.port,
+            "seconds": soak.stop - time.monotonic(),
+            "honest_tables": honest_tables,
+            "bot_tables": bots,
+            "spectators": spectators,
+            "hostile": hostile,
+        }
+        process = None
+        if crowd_apart:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, str(Path(__file__).resolve()), "--crowd", json.dumps(crowd), stdout=subprocess.PIPE
+            )
+        else:
+            tasks.append(crowd_clients(soak, honest_tables, bots, spectators, hostile))
         for outcome in await asyncio.gather(*tasks, return_exceptions=True):
             if isinstance(outcome, Exception):  # a client that gave up: counted, the others go on
                 soak.count(f"client error ({type(outcome).__name__})")
+        if process is not None:
+            out, _ = await process.communicate()
+            told = json.loads(out.decode().strip().splitlines()[-1])
+            soak.frames += told["frames"]
+            for what, n in told["hostile"].items():
+                soak.hostile[what] = soak.hostile.get(what, 0) + n
+            soak.crowd_cpu = told["cpu"]
+
+
+async def crowd_clients(soak: Soak, honest_tables: list[str], bots: list[str], spectators: int, hostile: int) -> None:
+    """The hostile sockets (in turn silent, never reading, flooding, nesting) and the spectators."""
+    kinds = ["silent", "never_reading", "flooding", "nested"]
+    tasks = [soak.hostile_client(kinds[k % len(kinds)], honest_tables[k % len(honest_tables)]) for k in range(hostile)]
+    watched = honest_tables + bots
+    tasks += [soak.spectator(watched[k % len(watched)]) for k in range(spectators)]
+    if soak.live is not None:  # apart from the players: rematches are seen in the lobby
+        tasks.append(soak.watch_lobby())
+    for outcome in await asyncio.gather(*tasks, return_exceptions=True):
+        if isinstance(outcome, Exception):
+            soak.count(f"client error ({type(outcome).__name__})")
+
+
+def crowd(
+    base: str, port: int, seconds: float, honest_tables: list[str], bot_tables: list[str], spectators: int, hostile: int
+) -> dict[str, Any]:
+    """Run the crowd (:func:`crowd_clients`) for ``seconds``, in this process: what it saw."""
+    soak = Soak(base, port, time.monotonic() + seconds, 1.0, 10.0)
+    soak.live = []
+    cpu = time.process_time()
+    asyncio.run(crowd_clients(soak, honest_tables, bot_tables, spectators, hostile))
+    return {"frames": soak.frames, "hostile": soak.hostile, "cpu": time.process_time() - cpu}
 
 
 def soak(
@@ -318,8 +382,10 @@ def soak(
     stall: float = 10.0,
     progress: bool = True,
     keep_finished: float | None = None,
+    crowd_apart: bool = True,
 ) -> dict[str, Any]:
-    """Run the soak and the kill -9 restart; the figures (see the module's docstring)."""
+    """Run the soak and the kill -9 restart; the figures (see the module's docstring);
+    ``crowd_apart``: the spectators and hostile sockets in a process of their own."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -355,7 +421,9 @@ def soak(
                 lags.append(time.perf_counter() - asked - 0.01)
 
         async def both() -> None:
-            await asyncio.gather(soak_clients(state, tables, bot_tables, sockets, hostile), sample(), lag())
+            await asyncio.gather(
+                soak_clients(state, tables, bot_tables, sockets, hostile, crowd_apart), sample(), lag()
+            )
 
         try:
             cpu_before, clients_before = cpu_seconds(server.pid), time.process_time()
@@ -402,6 +470,7 @@ def soak(
         "load_average": os.getloadavg()[0],
         "server_cpu_s": server_cpu,
         "clients_cpu_s": clients_cpu,
+        "crowd_cpu_s": state.crowd_cpu if crowd_apart else None,
         "clients_lag_p50_ms": 1000 * sorted(lags)[len(lags) // 2] if lags else None,
         "clients_lag_p95_ms": 1000 * sorted(lags)[int(0.95 * (len(lags) - 1))] if lags else None,
         "yardstick_games_per_s": yardstick_games_per_second(),
@@ -442,7 +511,17 @@ def main(argv: list[str] | None = None) -> int:
         help="the server's --keep-finished: seconds a finished table stays in memory before it is archived "
         "(default 60, so that a 10-minute soak reaches the steady state; the server's own default is 600)",
     )
+    parser.add_argument(
+        "--one-process",
+        action="store_true",
+        help="run the spectators and hostile sockets in the players' process (by default they run in "
+        "their own: a hostile client's work would otherwise delay the honest players' event loop)",
+    )
+    parser.add_argument("--crowd", help=argparse.SUPPRESS)  # JSON: run the crowd only (the soak starts it)
     args = parser.parse_args(argv)
+    if args.crowd:
+        print(json.dumps(crowd(**json.loads(args.crowd))))
+        return 0
     figures = soak(
         args.db,
         tables=args.tables,
@@ -453,6 +532,7 @@ def main(argv: list[str] | None = None) -> int:
         think=args.think,
         stall=args.stall,
         keep_finished=args.keep_finished,
+        crowd_apart=not args.one_process,
     )
     print(
         f"{args.tables} tables ({args.bot_tables} of {BOT} bots), {args.sockets} sockets ({args.hostile} hostile), "
@@ -477,9 +557,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     clients = figures["clients_cpu_s"]
     print(
-        f"the clients' CPU (this process; their latencies include waiting for it): {clients:.1f} s "
+        f"the players' CPU (this process; their latencies include waiting for it): {clients:.1f} s "
         f"({clients / args.seconds:.0%} of one core); its event loop wakes late by p50 "
         f"{figures['clients_lag_p50_ms']:.1f} ms, p95 {figures['clients_lag_p95_ms']:.1f} ms"
+        + ("" if args.one_process else "; the crowd's (spectators, hostile sockets; a process of its own): ")
+        + ("" if args.one_process else f"{figures['crowd_cpu_s']:.1f} s")
     )
     print(f"stalls: {len(figures['stalls'])} {figures['stalls'][:5]}")
     print(f"spectators read {figures['spectator_frames']} frames; hostile sockets: {figures['hostile']}")

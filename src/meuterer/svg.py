@@ -33,14 +33,16 @@ import math
 from collections.abc import Sequence
 from typing import Final
 
+from meuterer._cache import bounded
 from meuterer.cards import ROLES, Role
 from meuterer.errors import MeutererError
+from meuterer.islands import Island
 from meuterer.record import display
 from meuterer.rulings import strengths, winners
 from meuterer.state import State, Step
 from meuterer.svg_parts import CARD_COLOURS as CARD_COLOURS
 from meuterer.svg_parts import CARD_LETTERS as CARD_LETTERS
-from meuterer.svg_parts import Element, chip, chips, el, panel, role_name, seat_infos, shorten
+from meuterer.svg_parts import Element, Written, chip, chips, el, panel, role_name, seat_infos, shorten
 from meuterer.svg_parts import island_title as island_title
 from meuterer.views import PlayerView, view
 
@@ -96,8 +98,6 @@ def _step_text(subject: State | PlayerView) -> str:
 
 
 def _islands(svg: Element, subject: State | PlayerView, cx: float, cy: float) -> None:
-    radius, inner = 196, 136
-    n = len(subject.ring)
     markers: dict[int, list[tuple[str, str, str]]] = {}
     markers.setdefault(subject.start, []).append(("ship", "#E69F00", ""))  # no letter: S is salt
     if subject.pirate is not None:
@@ -106,11 +106,21 @@ def _islands(svg: Element, subject: State | PlayerView, cx: float, cy: float) ->
         markers.setdefault(subject.captain_destination, []).append(("flag", "#0072B2", "C"))
     if subject.mutineer_destination is not None:
         markers.setdefault(subject.mutineer_destination, []).append(("flag", "#D55E00", "M"))
-    for pos in range(n):
-        island = subject.island(pos)
+    n = len(subject.ring)
+    ring = tuple((subject.island(pos), pos in subject.active, tuple(markers.get(pos, ()))) for pos in range(n))
+    svg.children.append(Written(_ring(ring, cx, cy)))
+
+
+@bounded(size=1024)
+def _ring(ring: tuple[tuple[Island, bool, tuple[tuple[str, str, str], ...]], ...], cx: float, cy: float) -> str:
+    """The ring of islands, written: each island (whether active) with the ships and flags at
+    it. A function of what it shows, remembered: it changes a few times a round."""
+    svg = Element("g", {})
+    radius, inner = 196, 136
+    n = len(ring)
+    for pos, (island, active, here) in enumerate(ring):
         angle = math.radians(-90 + 360 * pos / n)
         x, y = cx + radius * math.cos(angle), cy + radius * math.sin(angle)
-        active = pos in subject.active
         group = el(svg, "g", class_="mt-island", data_pos=pos, data_island=island.name)
         el(
             group,
@@ -135,7 +145,6 @@ def _islands(svg: Element, subject: State | PlayerView, cx: float, cy: float) ->
         el(group, "text", f"{values}  ship {island.ship}", x=f"{x:.1f}", y=f"{y + 19:.1f}", class_="mt-s mt-c" + tone)
         # The ships and flags of an island stand in a row just inside it, on its own side of
         # the ring (never out towards its neighbours).
-        here = markers.get(pos, [])
         mx, my = cx + inner * math.cos(angle), cy + inner * math.sin(angle)
         for k, (kind, colour, label) in enumerate(here):
             offset = (k - (len(here) - 1) / 2) * 22
@@ -144,6 +153,7 @@ def _islands(svg: Element, subject: State | PlayerView, cx: float, cy: float) ->
                 _ship(svg, px, py, colour, label)
             else:
                 _flag(svg, px, py, colour, label)
+    return svg.inner()
 
 
 def _centre(svg: Element, subject: State | PlayerView, cx: float, cy: float) -> None:

@@ -18,6 +18,8 @@ from typing import Final
 
 import attrs
 
+from meuterer._cache import bounded
+from meuterer.actions import Sale
 from meuterer.cards import CARDS, Card, Counts, Role
 from meuterer.state import State, Step
 from meuterer.views import PlayerView
@@ -98,6 +100,25 @@ def seat_infos(subject: State | PlayerView) -> tuple[Seat, ...]:
     return tuple(seats)
 
 
+class Written:
+    """A part of a picture already written out as markup (a remembered part: see
+    :func:`meuterer.svg.board`), placed among an :class:`Element`'s children as it stands.
+
+    >>> svg = Element("svg", {})
+    >>> svg.children.append(Written('<rect x="1" />'))
+    >>> svg.markup()
+    '<svg><rect x="1" /></svg>'
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def _write(self, write: Callable[[str], object]) -> None:
+        write(self.text)
+
+
 class Element:
     """An SVG element being drawn: its tag, attributes (in order), text and children.
     :meth:`markup` writes it as ``xml.etree.ElementTree.tostring`` writes such an element:
@@ -117,7 +138,7 @@ class Element:
         self.tag = tag
         self.attributes = attributes
         self.text = text
-        self.children: list[Element] = []
+        self.children: list[Element | Written] = []
 
     def set(self, name: str, value: str) -> None:
         """Set (or replace) an attribute."""
@@ -127,6 +148,13 @@ class Element:
         """The element and everything in it as SVG text."""
         parts: list[str] = []
         self._write(parts.append)
+        return "".join(parts)
+
+    def inner(self) -> str:
+        """Its children's markup, without the element itself."""
+        parts: list[str] = []
+        for child in self.children:
+            child._write(parts.append)
         return "".join(parts)
 
     def _write(self, write: Callable[[str], object]) -> None:
@@ -220,7 +248,6 @@ def panel(
     you: bool,
 ) -> tuple[Element, float]:
     """Draw one seat's panel; returns its frame (to stretch) and the bottom of its content."""
-    right = x + width - 6
     acting = subject.step is not Step.GAME_OVER and subject.to_act == seat
     group = el(svg, "g", class_="mt-seat", data_seat=seat)
     frame = el(
@@ -235,6 +262,31 @@ def panel(
         stroke="#E69F00" if acting else "#999",
         stroke_width=3 if acting else 1,
     )
+    content, bottom = _panel_content(
+        seat, info, x, y, width, name, you, acting, seat == subject.captain, subject.sales[seat]
+    )
+    group.children.append(Written(content))
+    return frame, bottom
+
+
+@bounded(size=4096)
+def _panel_content(
+    seat: int,
+    info: Seat,
+    x: float,
+    y: float,
+    width: float,
+    name: str,
+    you: bool,
+    acting: bool,
+    captain: bool,
+    sales: tuple[Sale, ...] | None,
+) -> tuple[str, float]:
+    """A seat panel's content inside its frame, written, and the bottom of it: a function of
+    what the panel shows, remembered (a move changes one or two of a table's panels, and a
+    broadcast draws the same panel of another seat for every viewer)."""
+    group = Element("g", {})
+    right = x + width - 6
     # "(you)" goes on the line below, with "passed" and "to act": a long name never cuts it off.
     title = shorten(f"p{seat}" if name == f"p{seat}" else f"p{seat} {name}", int((width - 60) / 7.5))
     el(group, "text", title, x=x + 8, y=y + 16, class_="mt-m mt-b")
@@ -246,7 +298,7 @@ def panel(
         fill = "#000" if back else "#FFF"
         el(group, "rect", x=x + 8, y=y + 22, width=72, height=16, rx=3, fill=fill, stroke="#000")
         el(group, "text", label, x=x + 44, y=y + 34, class_="mt-s mt-b mt-c" + (" mt-w" if back else ""))
-    if seat == subject.captain:
+    if captain:
         el(group, "rect", x=right - 50, y=y + 22, width=50, height=16, rx=3, fill="#0072B2", stroke="#000")
         el(group, "text", "captain", x=right - 25, y=y + 34, class_="mt-s mt-b mt-c mt-w")
     tags = [tag for tag, on in (("(you)", you), ("passed", info.passed), ("to act", acting)) if on]
@@ -266,13 +318,12 @@ def panel(
             line = chips(group, x + 72, line, cards, right, pile) + 17
         else:
             line += 17
-    sales = subject.sales[seat]
     if sales is not None:
         parts = [f"{s.count} {s.card} on {island_title(s.island)}" for s in sales] or ["nothing"]
         for k, part in enumerate(parts):
             el(group, "text", ("sold " if k == 0 else "and ") + part, x=x + 8, y=line + 11, class_="mt-s")
             line += 14
-    return frame, line + 6
+    return group.inner(), line + 6
 
 
 TITLES: Final = {

@@ -55,6 +55,7 @@ from meuterer.rules import Rules
 from meuterer.server import Limits
 from meuterer.server.bots import MAX_ITERATIONS, BotPool
 from meuterer.server.core import MAX_SOCKETS, MAX_TABLES, RATE, Connection, HubCore
+from meuterer.server.heap import Heap
 from meuterer.server.lobby import Lobby
 from meuterer.server.menu import menu_json
 from meuterer.server.requests import MAX_BODY, MAX_DEPTH, MAX_MESSAGE, Refused, read_body, read_table_kind
@@ -111,11 +112,15 @@ def create_app(
     tick_seconds: float = 1.0,
     bot_workers: int | None = None,
     limits: Limits | None = None,
+    tend_heap: bool = False,
 ) -> Starlette:
     """The server's ASGI application, keeping its tables in the database at ``url``
     (:class:`StoreError` at once if it cannot be used), bounded by ``limits``;
-    ``bot_workers``: processes thinking for the searching bots (default: the cores less one)."""
+    ``bot_workers``: processes thinking for the searching bots (default: the cores less one);
+    ``tend_heap``: keep the garbage collector's pauses short (see :mod:`.heap`; what
+    ``meuterer serve`` does: it changes the collector of the whole process)."""
     hub = Hub(Store(url), turn_seconds, BotPool(bot_workers), limits)
+    heap = Heap() if tend_heap else None
 
     async def api(request: Request) -> Response:
         try:
@@ -185,6 +190,8 @@ def create_app(
                     await hub.sweep()
                 except Exception:  # pragma: no cover - logged, and the ticker goes on
                     logging.getLogger("meuterer.server").exception("expiring or archiving tables failed")
+                if heap is not None:
+                    heap.tend()
 
         await hub.resume()
         task = asyncio.create_task(ticker())

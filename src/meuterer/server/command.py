@@ -28,7 +28,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     limits = Limits(**{name: getattr(args, name) for name in LIMITS})
     try:
-        app = create_app(args.db, turn_seconds=args.turn_seconds, limits=limits)
+        app = create_app(args.db, turn_seconds=args.turn_seconds, limits=limits, tend_heap=True)
     except StoreError as error:
         print(f"meuterer serve: {error}", file=sys.stderr)
         return 1
