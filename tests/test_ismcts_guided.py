@@ -50,6 +50,19 @@ def test_the_spec_makes_a_guided_search() -> None:
         make_agent("ismcts:12:policies")
 
 
+def test_a_spec_names_every_rollout_of_the_agent_but_quick() -> None:
+    """The registry writes the rollouts out (reading a spec imports no agent): the agent's own
+    list, less ``quick`` (the cheap rollout kept for benchmarks, not offered as a spec)."""
+    from typing import get_args
+
+    from meuterer.agents.ismcts import Rollout
+    from meuterer.agents.registry import _ROLLOUTS
+
+    assert set(_ROLLOUTS) == set(get_args(Rollout)) - {"quick"}
+    with pytest.raises(ValueError, match="rollout is one of 'greedy', 'random', 'quick', 'policy', got 'clever'"):
+        ISMCTSAgent(rollout="clever")  # type: ignore[arg-type]
+
+
 def test_it_plays_only_legal_moves_in_a_four_player_game_and_again_the_same() -> None:
     def game() -> tuple[list[Move], tuple[int, ...]]:
         moves: list[Move] = []

@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 from meuterer.actions import Action, ChooseRole, Discard, Offer, Pass, Play, Sell
 from meuterer.cards import CARDS, GOODS, Card, Role
@@ -180,8 +180,8 @@ class ISMCTSAgent:
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be positive, got {iterations}")
-        if rollout not in ("greedy", "random", "quick", "policy"):
-            raise ValueError(f"rollout is 'greedy', 'random', 'quick' or 'policy', got {rollout!r}")
+        if rollout not in get_args(Rollout):
+            raise ValueError(f"rollout is one of {', '.join(map(repr, get_args(Rollout)))}, got {rollout!r}")
         if prior_weight < 0:
             raise ValueError(f"prior_weight must not be negative, got {prior_weight}")
         self.iterations = iterations

@@ -58,7 +58,9 @@ def _positive(text: str) -> int:
 
 
 _ROLLOUTS = ("greedy", "random", "policy")
-"""The rollouts an ``ismcts`` spec may name (``ismcts:40:policy``)."""
+"""The rollouts an ``ismcts`` spec may name (``ismcts:40:policy``): the agent's ``Rollout``
+but ``quick``, written out so that reading a spec imports no agent (a test holds the two
+together)."""
 
 
 def _rollout(text: str) -> str:
