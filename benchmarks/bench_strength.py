@@ -19,11 +19,12 @@ import random
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import get_args
 
 from meuterer.actions import Action
 from meuterer.agents import GreedyAgent, ISMCTSAgent, play_game
 from meuterer.agents.base import Agent
-from meuterer.agents.ismcts import PRIOR_WEIGHT
+from meuterer.agents.ismcts import PRIOR_WEIGHT, Rollout
 from meuterer.tournament import wilson
 from meuterer.views import PlayerView
 
@@ -55,7 +56,7 @@ def summary(rows: list[dict[str, float]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=50)
-    parser.add_argument("--rollout", default="greedy", choices=["greedy", "random", "quick", "policy"])
+    parser.add_argument("--rollout", default="greedy", choices=get_args(Rollout))
     parser.add_argument(
         "--prior-weight", type=float, default=PRIOR_WEIGHT, help="the PUCT constant of --rollout policy's prior"
     )
