@@ -227,22 +227,26 @@ function startForced() {
 }
 
 // A new frame: its legal actions as buttons, the board's things marked, a forced move started;
-// ``seated``: the page is a seat's during the game (it may ask for its forced moves).
+// ``seated``: the page is a seat's during the game (it may ask for its forced moves). A frame
+// of the same state again (someone came or went) keeps what was under way: the picks, the
+// question asked, the move sent and a forced move's countdown.
 function showMoves(legal, at, seated, send) {
-  if (at !== moves.at) {
+  const again = at === moves.at;
+  if (!again) {
     clearPicks();
     if (moves.asked !== null) el("confirm-no").click();
+    moves.sent = false;
   }
   moves.legal = legal.map((choice) => ({...choice, counts: counts(choice.about || [])}));
   moves.at = at;
   moves.send = send;
-  moves.sent = false;
   el("forced-box").hidden = !seated;
   const box = el("actions");
   box.replaceChildren(...moves.legal.map((choice) => {
     const button = document.createElement("button");
     button.className = "action";
     button.dataset.action = choice.action;
+    button.disabled = moves.sent;
     button.append(choice.label || choice.action);
     const help = document.createElement("small");
     help.textContent = choice.help;
@@ -251,7 +255,7 @@ function showMoves(legal, at, seated, send) {
     return button;
   }));
   markBoard();
-  startForced();
+  if (!again || !moves.forced) startForced();
 }
 
 // The server refused the move sent: the moves may be chosen again.
