@@ -383,7 +383,8 @@ def test_a_seat_plays_by_clicking_its_cards_the_islands_and_the_roles(
                 assert note.startswith(f"Playing \u201c{only['label']}\u201d in ")
                 assert note.endswith(" s (the only move)")
                 # frames of the same state (someone comes or goes) do not start the wait again
-                page.evaluate("window.again = setInterval(() => showMoves(moves.legal, moves.at, true, moves.send), 400)")
+                again = "setInterval(() => showMoves(moves.legal, moves.at, true, moves.send), 400)"
+                page.evaluate(f"window.again = {again}")
                 moved(page, at)
                 page.evaluate("clearInterval(window.again)")
                 assert _sent(base, table_of["forced"], tokens["forced"], at) == only["action"]
