@@ -1,37 +1,46 @@
-"""Train the policy network shipped as ``meuterer/agents/data/policy-v1.npz``.
+"""Train the policy network shipped as ``meuterer/agents/data/policy-v2.npz``.
 
     pip install torch numpy                      # torch to train only; playing needs numpy
-    nice -n 10 python scripts/train_policy.py --budget-minutes 25 --seed 1 --out src/meuterer/agents/data/policy-v1.npz
+    python scripts/train_policy.py --budget-minutes 80 --jobs 2 --seed 2 --out src/meuterer/agents/data/policy-v2.npz
 
 Four-player games under ``Rules()``, one learning seat (rotating) against three
 ``GreedyAgent`` bots, on the reference engine. Its input is the encoded observation
 (``observation_layout(4).encode``), its output one score per action id of
-``meuterer.encoding``, masked to the legal ones. Three stages share the budget:
+``meuterer.encoding``, masked to the legal ones. The games are played by ``--jobs``
+worker processes; the main process trains (torch, one thread). Three stages share the
+wall-clock budget:
 
-1. **Imitation of greedy** (10 %): every seat's decisions in greedy games, as a start.
-2. **DAgger with a search teacher** (65 %): in rounds, the learner plays its seat (in the
-   first round the teacher plays it), and at each of its decisions ``ISMCTSAgent`` labels
-   the position with its root visit counts (a distribution over the legal actions); after
-   each round the network is trained on every label so far (cross-entropy).
-3. **Policy gradient against greedy** (15 %): REINFORCE on the final score margin of
-   sampled games, with the imitation loss kept alongside; kept only if the validation
-   games (seeds of their own) do not get worse.
+1. **Imitation of greedy** (5 %): every seat's decisions in greedy games, as a start.
+2. **DAgger with a search teacher** (90 %): the workers play games in small batches; in
+   each, at every decision of the learning seat, ``ISMCTSAgent`` labels the position with
+   its root visit counts (a distribution over the legal actions), and the seat plays the
+   teacher's move in the first eighth of the stage, the network's afterwards (the latest
+   copy the workers were sent, refreshed every ``REFRESH_SECONDS``). The main process
+   trains on every label so far as they arrive, about ``REPLAY`` times per label.
+3. **Epochs** (at most 4 % of the budget, at most ``EPOCHS`` passes): over all the labels,
+   with a falling learning rate; then the network is checked on validation games (seeds
+   of their own).
 
-The rest of the budget is training epochs. At the end it plays ``--eval-games`` games
-against three greedy bots on seeds no stage trained on (``EVAL_SEEDS``, seats rotating)
-and prints the win share (ties shared) with a 95 % interval and the time per decision.
+``--reinforce-share F`` adds a stage of REINFORCE against greedy (a share F of the budget,
+taken from the DAgger stage), kept only if the validation games do not get worse.
+
+At the end it plays ``--eval-games`` games against three greedy bots on seeds no stage
+trained on (``EVAL_SEEDS``, seats rotating) and prints the win share (ties shared) with a
+95 % interval and the time per decision.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import random
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -53,22 +62,18 @@ GREEDY_CAP = 150_000
 """At most this many greedy decisions are kept (memory)."""
 EVAL_SEEDS = 900_000_000
 """The final evaluation's seeds: ``EVAL_SEEDS + k``, never trained on."""
+GAMES_PER_TASK = 4
+"""Games a worker plays per task before it hands back its labels."""
+REFRESH_SECONDS = 60.0
+"""How often the workers are sent the network's latest weights."""
+REPLAY = 8
+"""Training samples drawn per label collected, during the DAgger stage."""
+BATCH = 256
+EPOCHS = 6
+"""At most this many passes over the labels after the DAgger stage."""
 
 Sample = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-"""An observation vector, the legal ids, the target ids and their probabilities."""
-
-
-class Data:
-    """Labelled decisions, in arrays made once for training."""
-
-    def __init__(self) -> None:
-        self.samples: list[Sample] = []
-
-    def add(self, vector: Sequence[int], legal: Sequence[int], target: dict[int, float]) -> None:
-        ids = np.fromiter(target, dtype=np.int64)
-        self.samples.append(
-            (np.array(vector, np.int32), np.array(legal, np.int64), ids, np.fromiter(target.values(), np.float32))
-        )
+"""An observation vector (int16), the legal ids, the target ids and their probabilities."""
 
 
 class Labeller:
@@ -77,8 +82,8 @@ class Labeller:
 
     name = "learner"
 
-    def __init__(self, data: Data, teacher: ISMCTSAgent | None, net: PolicyNet | None, rules: Rules) -> None:
-        self.data, self.teacher, self.net = data, teacher, net
+    def __init__(self, samples: list[Sample], teacher: ISMCTSAgent | None, net: PolicyNet | None, rules: Rules):
+        self.samples, self.teacher = samples, teacher
         self.greedy = GreedyAgent()
         self.layout = observation_layout(PLAYERS, rules)
         self.ids = action_ids(rules)
@@ -97,8 +102,87 @@ class Labeller:
             total = sum(visits.values())
             target = {i: n / total for i, n in visits.items() if n}
             best = legal[ids.index(max(visits, key=lambda i: visits[i]))]
-        self.data.add(self.layout.vector(view), ids, target)
+        self.samples.append(
+            (
+                np.array(self.layout.vector(view), np.int16),
+                np.array(ids, np.int64),
+                np.fromiter(target, dtype=np.int64),
+                np.fromiter(target.values(), np.float32),
+            )
+        )
         return best if self.player is None else self.player.act(view, legal, rng)
+
+
+# What the workers run: plain functions of picklable arguments.
+
+
+def greedy_games(seeds: Sequence[int]) -> list[Sample]:
+    """Every seat's decisions in greedy games on ``seeds``."""
+    samples: list[Sample] = []
+    for seed in seeds:
+        play_game([Labeller(samples, None, None, Rules()) for _ in range(PLAYERS)], seed=seed)
+    return samples
+
+
+def labelled_games(seeds: Sequence[int], iterations: int, net: PolicyNet | None) -> list[Sample]:
+    """The learning seat's decisions, labelled by the search, in games against greedy."""
+    samples: list[Sample] = []
+    teacher = ISMCTSAgent(iterations=iterations)
+    for seed in seeds:
+        agents: list[Any] = [GreedyAgent() for _ in range(PLAYERS)]
+        agents[seed % PLAYERS] = Labeller(samples, teacher, net, Rules())
+        play_game(agents, seed=seed)
+    return samples
+
+
+def evaluated_games(net: PolicyNet, seeds: Sequence[int]) -> tuple[list[float], float, int]:
+    """The policy's win share (ties shared) in each game against three greedy bots (its seat
+    ``k mod 4`` for seed ``base + k``), its CPU seconds and its decisions."""
+    timed = _Timed(PolicyAgent(net))
+    shares = []
+    for seed in seeds:
+        seat = seed % PLAYERS
+        agents: list[Any] = [GreedyAgent() for _ in range(PLAYERS)]
+        agents[seat] = timed
+        _, final = play_game(agents, seed=seed)
+        shares.append(utilities(final, "win")[seat])
+    return shares, timed.seconds, timed.decisions
+
+
+class _Timed:
+    name = "policy"
+
+    def __init__(self, agent: PolicyAgent) -> None:
+        self.agent, self.seconds, self.decisions = agent, 0.0, 0
+
+    def act(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+        start = time.process_time()
+        action = self.agent.act(view, legal, rng)
+        self.seconds += time.process_time() - start
+        self.decisions += 1
+        return action
+
+
+def chunks(seeds: Sequence[int], size: int) -> list[list[int]]:
+    return [list(seeds[k : k + size]) for k in range(0, len(seeds), size)]
+
+
+def win_share(pool: Any, net: PolicyNet, games: int, first_seed: int) -> tuple[float, float, float]:
+    """The policy's win share against three greedy bots (seats rotating, ties shared),
+    its 95 % interval's half-width, and the ms of CPU per decision."""
+    shares: list[float] = []
+    seconds, decisions = 0.0, 0
+    parts = [(net, part) for part in chunks(range(first_seed, first_seed + games), 20)]
+    for part_shares, part_seconds, part_decisions in pool.starmap(evaluated_games, parts):
+        shares += part_shares
+        seconds += part_seconds
+        decisions += part_decisions
+    mean = sum(shares) / games
+    spread = math.sqrt(sum((s - mean) ** 2 for s in shares) / max(1, games - 1))
+    return mean, 1.96 * spread / math.sqrt(games), 1000 * seconds / max(1, decisions)
+
+
+# The network (torch, in the main process only).
 
 
 def make_model(inputs: int, hidden: int, actions: int) -> Any:
@@ -119,7 +203,7 @@ def export(model: Any, rules: Rules, meta: dict[str, Any]) -> PolicyNet:
 def batch(samples: Sequence[Sample], encoder: Encoder, actions: int) -> tuple[Any, Any, Any]:
     import torch
 
-    x = encoder(np.stack([s[0] for s in samples]))
+    x = encoder(np.stack([s[0] for s in samples]).astype(np.int32))
     mask = np.zeros((len(samples), actions), dtype=np.bool_)
     target = np.zeros((len(samples), actions), dtype=np.float32)
     for row, (_, legal, ids, probs) in enumerate(samples):
@@ -135,55 +219,30 @@ def imitation_loss(model: Any, x: Any, mask: Any, target: Any) -> Any:
     return -(target * torch.log_softmax(logits, -1)).sum(-1).mean()
 
 
-def train(model: Any, optimiser: Any, data: Data, encoder: Encoder, epochs: float, rng: random.Random) -> float:
-    """``epochs`` passes (a fraction: part of one) over ``data``; the mean loss."""
-    samples = data.samples
-    steps = max(1, int(epochs * len(samples) / 256))
+def train_steps(
+    model: Any, optimiser: Any, samples: list[Sample], encoder: Encoder, steps: int, rng: random.Random
+) -> float:
+    """``steps`` updates on batches drawn from ``samples``; the mean loss."""
     losses = []
-    for _ in range(steps):
-        chosen = [samples[rng.randrange(len(samples))] for _ in range(min(256, len(samples)))]
+    for _ in range(max(1, steps)):
+        chosen = [samples[rng.randrange(len(samples))] for _ in range(min(BATCH, len(samples)))]
         x, mask, target = batch(chosen, encoder, model[-1].out_features)
         loss = imitation_loss(model, x, mask, target)
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
         losses.append(loss.item())
-    return sum(losses) / len(losses)
-
-
-def win_share(net: PolicyNet, games: int, first_seed: int) -> tuple[float, float, float]:
-    """The policy's win share against three greedy bots (seats rotating, ties shared),
-    its 95 % interval's half-width, and the ms per decision."""
-    agent = PolicyAgent(net)
-    timed = _Timed(agent)
-    shares = []
-    for k in range(games):
-        seat = k % PLAYERS
-        agents: list[Any] = [GreedyAgent() for _ in range(PLAYERS)]
-        agents[seat] = timed
-        _, final = play_game(agents, seed=first_seed + k)
-        shares.append(utilities(final, "win")[seat])
-    mean = sum(shares) / games
-    spread = math.sqrt(sum((s - mean) ** 2 for s in shares) / max(1, games - 1))
-    return mean, 1.96 * spread / math.sqrt(games), 1000 * timed.seconds / max(1, timed.decisions)
-
-
-class _Timed:
-    name = "policy"
-
-    def __init__(self, agent: PolicyAgent) -> None:
-        self.agent, self.seconds, self.decisions = agent, 0.0, 0
-
-    def act(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-        start = time.process_time()
-        action = self.agent.act(view, legal, rng)
-        self.seconds += time.process_time() - start
-        self.decisions += 1
-        return action
+    return float(sum(losses) / len(losses))
 
 
 def reinforce(
-    model: Any, optimiser: Any, data: Data, encoder: Encoder, rules: Rules, until: float, seeds: list[int]
+    model: Any,
+    optimiser: Any,
+    samples: list[Sample],
+    encoder: Encoder,
+    rules: Rules,
+    until: float,
+    seeds: Iterator[int],
 ) -> int:
     """Policy-gradient updates (games sampled from the network against greedy bots) until
     ``until``; returns the games played."""
@@ -191,12 +250,12 @@ def reinforce(
 
     layout, ids = observation_layout(PLAYERS, rules), action_ids(rules)
     played, update_games = 0, 16
-    imitation_rng = random.Random(seeds[0])
+    imitation_rng = random.Random(0)
     while time.monotonic() < until:
         net = export(model, rules, {})
         rows: list[tuple[np.ndarray, list[int], int, float]] = []
         for _ in range(update_games):
-            seed = seeds[0] + played
+            seed = next(seeds)
             played += 1
             seat = seed % PLAYERS
             sampler = _Sampler(net, layout, ids, random.Random(seed))
@@ -214,7 +273,7 @@ def reinforce(
         logits = model(x).masked_fill(~mask, -1e9)
         taken = torch.as_tensor([r[2] for r in rows])
         logp = torch.log_softmax(logits, -1).gather(1, taken[:, None]).squeeze(1)
-        chosen = [data.samples[imitation_rng.randrange(len(data.samples))] for _ in range(256)]
+        chosen = [samples[imitation_rng.randrange(len(samples))] for _ in range(BATCH)]
         loss = -(advantage * logp).mean() + imitation_loss(model, *batch(chosen, encoder, model[-1].out_features))
         optimiser.zero_grad()
         loss.backward()
@@ -257,18 +316,22 @@ def commit() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget-minutes", type=float, default=25.0, help="wall-clock budget (default 25)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes playing games (default 2)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="policy.npz", help="where the weights go (.npz)")
-    parser.add_argument("--teacher-iterations", type=int, default=16, help="ISMCTS iterations per label (default 16)")
+    parser.add_argument("--teacher-iterations", type=int, default=32, help="ISMCTS iterations per label (default 32)")
     parser.add_argument("--hidden", type=int, default=256, help="units per hidden layer")
     parser.add_argument("--eval-games", type=int, default=400, help="final evaluation games (default 400)")
     parser.add_argument("--validation-games", type=int, default=200)
+    parser.add_argument("--reinforce-share", type=float, default=0.0, help="budget share of REINFORCE (default 0)")
     args = parser.parse_args(argv)
     try:
         import torch
     except ImportError:
         print("train_policy.py needs torch to train (pip install torch); playing needs numpy only")
         return 0
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
@@ -286,66 +349,93 @@ def main(argv: Sequence[str] | None = None) -> int:
     def clock() -> str:
         return f"[{time.monotonic() - start:6.0f} s]"
 
-    # 1. Imitation of greedy: every seat's decisions.
-    greedy = Data()
-    until = start + 0.10 * budget
-    games = 0
-    while games == 0 or (time.monotonic() < until and len(greedy.samples) < GREEDY_CAP):
-        play_game([Labeller(greedy, None, None, rules) for _ in range(PLAYERS)], seed=next(seeds))
-        games += 1
-    loss = train(model, optimiser, greedy, encoder, 3.0, rng)
-    print(f"{clock()} greedy imitation: {games} games, {len(greedy.samples)} decisions, loss {loss:.3f}", flush=True)
-
-    # 2. DAgger: the search labels the learner's decisions.
-    teacher = ISMCTSAgent(iterations=args.teacher_iterations)
-    labels = Data()
-    rounds = 4
-    for r in range(rounds):
-        until = start + (0.10 + 0.65 * (r + 1) / rounds) * budget
-        net = None if r == 0 else export(model, rules, {})
+    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+        # 1. Imitation of greedy: every seat's decisions.
+        greedy: list[Sample] = []
+        until = start + 0.05 * budget
         games = 0
-        while games == 0 or time.monotonic() < until - 0.04 * budget:
-            seed = next(seeds)
-            agents: list[Any] = [GreedyAgent() for _ in range(PLAYERS)]
-            agents[seed % PLAYERS] = Labeller(labels, teacher, net, rules)
-            play_game(agents, seed=seed)
-            games += 1
-        while True:
-            loss = train(model, optimiser, labels, encoder, 1.0, rng)
-            if time.monotonic() >= until:
-                break
-        print(
-            f"{clock()} DAgger round {r + 1}: {games} games, {len(labels.samples)} labels, loss {loss:.3f}", flush=True
-        )
+        while games == 0 or (time.monotonic() < until and len(greedy) < GREEDY_CAP):
+            tasks = [[next(seeds) for _ in range(GAMES_PER_TASK)] for _ in range(args.jobs)]
+            for part in pool.map(greedy_games, tasks):
+                greedy += part
+            games += GAMES_PER_TASK * args.jobs
+        loss = train_steps(model, optimiser, greedy, encoder, 3 * len(greedy) // BATCH, rng)
+        print(f"{clock()} greedy imitation: {games} games, {len(greedy)} decisions, loss {loss:.3f}", flush=True)
 
-    # 3. Policy gradient against greedy, kept if the validation games do not get worse.
-    before = export(model, rules, {})
-    kept = win_share(before, args.validation_games, VALIDATION_SEEDS)[0]
-    saved = [p.detach().clone() for p in model.parameters()]
-    for group in optimiser.param_groups:
-        group["lr"] = 2e-4
-    played = reinforce(model, optimiser, labels, encoder, rules, start + 0.90 * budget, [next(seeds)])
-    after = win_share(export(model, rules, {}), args.validation_games, VALIDATION_SEEDS)[0]
-    if after < kept:
-        with torch.no_grad():
-            for p, old in zip(model.parameters(), saved, strict=True):
-                p.copy_(old)
-    print(
-        f"{clock()} policy gradient: {played} games; validation win share {kept:.3f} before, {after:.3f} after: "
-        f"{'kept' if after >= kept else 'undone'}",
-        flush=True,
-    )
+        # 2. DAgger: the search labels the learner's decisions, the workers never idle.
+        labels: list[Sample] = []
+        dagger_end = start + (0.95 - args.reinforce_share) * budget
+        own_moves_from = time.monotonic() + (dagger_end - time.monotonic()) / 8
+        net: PolicyNet | None = None
+        refreshed = time.monotonic()
+        pending: deque[Any] = deque()
+        games = trained = 0
+        next_report = time.monotonic() + REFRESH_SECONDS
+        while time.monotonic() < dagger_end or pending or not labels:
+            now = time.monotonic()
+            if now >= own_moves_from and (net is None or now - refreshed >= REFRESH_SECONDS):
+                net, refreshed = export(model, rules, {}), now
+            while (now < dagger_end or not (labels or pending)) and len(pending) < 2 * args.jobs:
+                task = [next(seeds) for _ in range(GAMES_PER_TASK)]
+                pending.append(pool.apply_async(labelled_games, (task, args.teacher_iterations, net)))
+            while pending and pending[0].ready():
+                labels += pending.popleft().get()
+                games += GAMES_PER_TASK
+            owed = (REPLAY * len(labels) - trained) // BATCH
+            if owed > 0:
+                loss = train_steps(model, optimiser, labels, encoder, min(owed, 20), rng)
+                trained += min(owed, 20) * BATCH
+            elif pending:
+                pending[0].wait(0.5)
+            if time.monotonic() >= next_report:
+                next_report += REFRESH_SECONDS * 5
+                print(f"{clock()} DAgger: {games} games, {len(labels)} labels, loss {loss:.3f}", flush=True)
+        print(f"{clock()} DAgger done: {games} games, {len(labels)} labels, loss {loss:.3f}", flush=True)
 
-    # The evaluation, on seeds never trained on.
-    net = export(model, rules, {})
-    share, half, ms = win_share(net, args.eval_games, EVAL_SEEDS)
+        # 3. Epochs over every label, the learning rate falling, until the evaluation's time.
+        epochs_end = start + (0.99 - args.reinforce_share) * budget
+        epoch_start, epoch_steps = time.monotonic(), 0
+        steps_per_epoch = max(1, len(labels) // BATCH)
+        while (time.monotonic() < epochs_end and epoch_steps < EPOCHS * steps_per_epoch) or epoch_steps == 0:
+            left = max(0.0, (epochs_end - time.monotonic()) / max(1.0, epochs_end - epoch_start))
+            for group in optimiser.param_groups:
+                group["lr"] = 1e-4 + 9e-4 * left
+            loss = train_steps(model, optimiser, labels, encoder, 50, rng)
+            epoch_steps += 50
+        print(f"{clock()} epochs: {epoch_steps / steps_per_epoch:.1f} over the labels, loss {loss:.3f}", flush=True)
+
+        if args.reinforce_share > 0:
+            before = export(model, rules, {})
+            kept = win_share(pool, before, args.validation_games, VALIDATION_SEEDS)[0]
+            saved = [p.detach().clone() for p in model.parameters()]
+            for group in optimiser.param_groups:
+                group["lr"] = 2e-4
+            played = reinforce(model, optimiser, labels, encoder, rules, start + 0.99 * budget, seeds)
+            after = win_share(pool, export(model, rules, {}), args.validation_games, VALIDATION_SEEDS)[0]
+            if after < kept:
+                with torch.no_grad():
+                    for p, old in zip(model.parameters(), saved, strict=True):
+                        p.copy_(old)
+            verdict = "kept" if after >= kept else "undone"
+            print(
+                f"{clock()} policy gradient: {played} games; "
+                f"validation {kept:.3f} before, {after:.3f} after: {verdict}",
+                flush=True,
+            )
+        else:
+            validation = win_share(pool, export(model, rules, {}), args.validation_games, VALIDATION_SEEDS)[0]
+            print(f"{clock()} validation win share {validation:.3f}", flush=True)
+
+        # The evaluation, on seeds never trained on.
+        net = export(model, rules, {})
+        share, half, ms = win_share(pool, net, args.eval_games, EVAL_SEEDS)
     meta = {
         "name": Path(args.out).stem,
         "command": "python scripts/train_policy.py " + " ".join(sys.argv[1:] if argv is None else argv),
         "commit": made_at,
         "training_minutes": round((time.monotonic() - start) / 60, 1),
         "teacher": f"ismcts:{args.teacher_iterations}",
-        "labels": len(labels.samples),
+        "labels": len(labels),
         "eval": {"games": args.eval_games, "win_share": round(share, 4), "half_width": round(half, 4)},
     }
     export(model, rules, meta).save(args.out)
