@@ -36,7 +36,7 @@ def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
 def test_the_shipped_weights_are_small_and_inside_the_package() -> None:
     assert SHIPPED.is_file() and SHIPPED.stat().st_size <= 2_000_000
     net = PolicyAgent().net
-    assert net.players == 4 and net.rules == meuterer.Rules() and net.name == "policy-v1"
+    assert net.players == 4 and net.rules == meuterer.Rules() and net.name == "policy-v2"
     assert {"command", "commit", "eval"} <= set(net.meta)
 
 

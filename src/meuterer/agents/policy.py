@@ -4,7 +4,7 @@
 (:func:`meuterer.views.observation_layout`'s ``encode``: quantities in [0, 1], categories
 one-hot), runs a small multi-layer perceptron (:class:`PolicyNet`) and plays the legal
 action with the highest score, the actions numbered by :mod:`meuterer.encoding`. The
-weights are ``meuterer/agents/data/policy-v1.npz``, made by ``scripts/train_policy.py``
+weights are ``meuterer/agents/data/policy-v2.npz``, made by ``scripts/train_policy.py``
 (torch is needed to train them, never to play); the model card is ``docs/policy.md``.
 
 A network knows the seat count and the rule set it was trained for, and refuses any other
@@ -19,7 +19,7 @@ depend on both).
 >>> agent.check(3, agent.net.rules)
 Traceback (most recent call last):
 ...
-meuterer.agents.policy.PolicyRulesError: the policy 'policy-v1' plays 4-player games only; use greedy or ismcts
+meuterer.agents.policy.PolicyRulesError: the policy 'policy-v2' plays 4-player games only; use greedy or ismcts
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ __all__ = ["DEFAULT_WEIGHTS", "PolicyAgent", "PolicyNet", "PolicyRulesError"]
 
 FloatArray = npt.NDArray[np.float32]
 
-DEFAULT_WEIGHTS = "policy-v1.npz"
+DEFAULT_WEIGHTS = "policy-v2.npz"
 """The shipped weights, in ``meuterer/agents/data``."""
 
 
@@ -79,7 +79,7 @@ class PolicyNet:
 
     @property
     def name(self) -> str:
-        """The weights' name and version (``policy-v1``)."""
+        """The weights' name and version (``policy-v2``)."""
         return str(self.meta.get("name", "policy"))
 
     def scores(self, encoded: FloatArray) -> FloatArray:
@@ -124,7 +124,7 @@ def _load(path: str) -> PolicyNet:
 class PolicyAgent:
     """Plays the action the network scores highest among the legal ones (deterministic
     given its view). ``weights``: an ``.npz`` written by :meth:`PolicyNet.save` (default
-    the shipped ``policy-v1``), or a :class:`PolicyNet`. Refuses, with
+    the shipped ``policy-v2``), or a :class:`PolicyNet`. Refuses, with
     :class:`PolicyRulesError`, games of another seat count or rule set than its network's."""
 
     name = "policy"

@@ -78,7 +78,7 @@ def check_spec(spec: str, players: int | None = None, rules: Rules | None = None
     >>> check_spec("policy", 3, Rules())
     Traceback (most recent call last):
     ...
-    meuterer.agents.policy.PolicyRulesError: the policy 'policy-v1' plays 4-player games only; use greedy or ismcts
+    meuterer.agents.policy.PolicyRulesError: the policy 'policy-v2' plays 4-player games only; use greedy or ismcts
     """
     agent = make_agent(spec)
     check = getattr(agent, "check", None)
