@@ -1,7 +1,8 @@
 """Train the policy network shipped as ``meuterer/agents/data/policy-v2.npz``.
 
     pip install torch numpy                      # torch to train only; playing needs numpy
-    python scripts/train_policy.py --budget-minutes 80 --jobs 2 --seed 2 --out src/meuterer/agents/data/policy-v2.npz
+    python scripts/train_policy.py --budget-minutes 80 --jobs 2 --seed 2 --hidden 384 \
+        --out src/meuterer/agents/data/policy-v2.npz
 
 Four-player games under ``Rules()``, one learning seat (rotating) against three
 ``GreedyAgent`` bots, on the reference engine. Its input is the encoded observation
@@ -137,7 +138,7 @@ def labelled_games(seeds: Sequence[int], iterations: int, net: PolicyNet | None)
 
 def evaluated_games(net: PolicyNet, seeds: Sequence[int]) -> tuple[list[float], float, int]:
     """The policy's win share (ties shared) in each game against three greedy bots (its seat
-    ``k mod 4`` for seed ``base + k``), its CPU seconds and its decisions."""
+    ``seed mod 4``), its CPU seconds and its decisions."""
     timed = _Timed(PolicyAgent(net))
     shares = []
     for seed in seeds:

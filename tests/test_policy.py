@@ -165,11 +165,12 @@ def test_the_training_command_makes_weights_that_play(tmp_path: Path) -> None:
     done = run(
         str(ROOT / "scripts" / "train_policy.py"),
         *("--budget-minutes", "0.15", "--seed", "3", "--out", str(out), "--teacher-iterations", "4"),
-        *("--hidden", "32", "--eval-games", "4", "--validation-games", "4", "--jobs", "1"),
+        *("--hidden", "32", "--eval-games", "4", "--validation-games", "4", "--jobs", "1", "--reinforce-share", "0.2"),
         timeout=240,
     )
     assert done.returncode == 0, done.stderr
     assert "DAgger done" in done.stdout and "evaluation: win share" in done.stdout
+    assert "policy gradient:" in done.stdout  # the optional stage runs too
     agent = PolicyAgent(out)
     assert agent.net.name == "smoke" and agent.net.weights[0].shape[1] == 32
     assert _legal_games(agent, range(1)) > 100
