@@ -33,6 +33,31 @@ PLAY_COST = 0.05
 """A small price per card played, so that of two equal plans the one that passes sooner wins."""
 
 
+def captain_weight(supports: int, offer: int) -> float:
+    """How much of his destination's ship value the captain counts on when planning his
+    plays: his chance of keeping the ship, rising with the support cards he holds (face up
+    and in hand) and the mate's offer.
+
+    >>> captain_weight(0, 0), captain_weight(2, 1), captain_weight(9, 3)
+    (0.45, 0.8, 0.95)
+    """
+    return min(0.95, max(0.3, 0.45 + 0.15 * supports + 0.05 * offer))
+
+
+def give_up_costs(goods: int, supports: int) -> list[float]:
+    """What laying down the first ``x`` of these cards costs, for each ``x`` from 0: first
+    ``goods`` goods no active island buys, then ``supports`` support cards (each worth
+    keeping, :data:`KEEP`, plus :data:`PLAY_COST`).
+
+    >>> [round(x, 2) for x in give_up_costs(2, 1)]
+    [0.0, 0.15, 0.3, 1.15]
+    """
+    lost = [0.0]
+    for keep in [KEEP_GOOD] * goods + [KEEP[SUPPORT]] * supports:
+        lost.append(lost[-1] + keep + PLAY_COST)
+    return lost
+
+
 def points_on(island: Island, mine: int, others: Sequence[int], merchant: bool = False) -> int:
     """What selling ``mine`` cards on ``island`` earns against the others' counts there
     (the rule itself: :func:`meuterer.rulings.island_points`).

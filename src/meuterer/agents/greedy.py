@@ -37,7 +37,9 @@ from .estimates import (
     Competition,
     best_sales,
     bought,
+    captain_weight,
     competition,
+    give_up_costs,
     hand_value,
     hypergeometric_tail,
     keep_value,
@@ -143,13 +145,10 @@ class GreedyAgent:
         sellable = [card for card in GOODS if hand[card] and any(i.buys_card(card) for i in buyers)]
         filler = [card for card in GOODS if card not in sellable for _ in range(hand[card])]
         filler += [SUPPORT] * hand[SUPPORT]
-        lost = [0.0]
-        for card in filler:
-            lost.append(lost[-1] + KEEP.get(card, KEEP_GOOD) + PLAY_COST)
+        lost = give_up_costs(len(filler) - hand[SUPPORT], hand[SUPPORT])
         size = sum(hand)
         if me == view.captain:
-            supports = view.face_up[me][SUPPORT] + hand[SUPPORT]
-            weight = min(0.95, max(0.3, 0.45 + 0.15 * supports + 0.05 * (view.offer or 0)))
+            weight = captain_weight(view.face_up[me][SUPPORT] + hand[SUPPORT], view.offer or 0)
         else:
             weight = MUTINY_WEIGHT
         ships = [weight * ship_at(view, steps) for steps in range(size + 1)]

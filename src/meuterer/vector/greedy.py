@@ -40,11 +40,14 @@ from meuterer.rules import Rules
 from meuterer.state import Step
 from meuterer.vector.arrays import Groups, IntArray
 from meuterer.vector.choice import mask_rows
+from meuterer.vector.greedy_play import GreedyPlays
 from meuterer.views import view
 
 __all__ = ["BatchGreedy", "greedy_actions"]
 
 _OFFER: Final = STEP_CODES[Step.OFFER]
+_PLAY: Final = STEP_CODES[Step.PLAY]
+_PIRATE: Final = int(Card.PIRATE)
 
 
 class _Hand:
@@ -69,6 +72,7 @@ class BatchGreedy:
         offers = [Offer(0, amount) for amount in range(self.rules.max_offer + 1)]
         chosen = (self.agent.offer(_Hand(k), offers) for k in range(self.rules.deck[Card.SUPPORT] + 1))  # type: ignore[arg-type]
         self._offer = np.array([a.amount for a in chosen if isinstance(a, Offer)], dtype=np.int64)
+        self._plays = GreedyPlays(self.rules)
         self.scalar = 0
         self.decisions = 0
 
@@ -85,6 +89,12 @@ class BatchGreedy:
             supports = g._hand_rows.take(games * g.players + g.to_act[games], axis=0)[:, Card.SUPPORT]
             out[offering] = g.ids.offer.start + self._offer[supports]
             left &= ~offering
+        playing = left & (s == _PLAY)
+        if self.rules.pirates:  # with the pirate card in hand the agent weighs a robbery: the agent itself
+            playing &= g._hand_rows.take(idx * g.players + g.to_act[idx], axis=0)[:, _PIRATE] == 0
+        if playing.any():
+            out[playing] = self._plays(g, idx[playing])
+            left &= ~playing
         for k in np.flatnonzero(left).tolist():
             game = int(idx[k])
             state = g.to_state(game)
