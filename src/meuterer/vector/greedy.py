@@ -41,12 +41,15 @@ from meuterer.state import Step
 from meuterer.vector.arrays import Groups, IntArray
 from meuterer.vector.choice import mask_rows
 from meuterer.vector.greedy_play import GreedyPlays
+from meuterer.vector.greedy_roles import GreedyMutiny
 from meuterer.views import view
 
 __all__ = ["BatchGreedy", "greedy_actions"]
 
 _OFFER: Final = STEP_CODES[Step.OFFER]
 _PLAY: Final = STEP_CODES[Step.PLAY]
+_ROLE: Final = STEP_CODES[Step.CHOOSE_ROLE]
+_SUPPORT: Final = STEP_CODES[Step.MUTINY]
 _PIRATE: Final = int(Card.PIRATE)
 
 
@@ -73,6 +76,7 @@ class BatchGreedy:
         chosen = (self.agent.offer(_Hand(k), offers) for k in range(self.rules.deck[Card.SUPPORT] + 1))  # type: ignore[arg-type]
         self._offer = np.array([a.amount for a in chosen if isinstance(a, Offer)], dtype=np.int64)
         self._plays = GreedyPlays(self.rules)
+        self._mutiny = GreedyMutiny(self.rules, self._plays.best_sales)
         self.scalar = 0
         self.decisions = 0
 
@@ -95,6 +99,15 @@ class BatchGreedy:
         if playing.any():
             out[playing] = self._plays(g, idx[playing])
             left &= ~playing
+        choosing = left & (s == _ROLE)
+        if choosing.any():
+            free = rows[choosing][:, g.ids.role.start : g.ids.role.stop]
+            out[choosing] = self._mutiny.roles(g, idx[choosing], free)
+            left &= ~choosing
+        supporting = left & (s == _SUPPORT)
+        if supporting.any():
+            out[supporting] = self._mutiny.supports(g, idx[supporting])
+            left &= ~supporting
         for k in np.flatnonzero(left).tolist():
             game = int(idx[k])
             state = g.to_state(game)

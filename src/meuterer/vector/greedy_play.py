@@ -51,11 +51,11 @@ import numpy as np
 from meuterer.agents.estimates import KEEP_GOOD, MUTINY_WEIGHT, PLAY_COST, captain_weight, give_up_costs
 from meuterer.cards import Card
 from meuterer.phases.offer_cargo import destination_from
-from meuterer.phases.scoring import sale_declarations
+from meuterer.phases.scoring import leader_points, sale_declarations
 from meuterer.rules import Rules
-from meuterer.vector.arrays import N_GOODS, Choices, FloatArray, IntArray
+from meuterer.vector.arrays import N_GOODS, BoolArray, Choices, FloatArray, IntArray
 
-__all__ = ["BestSales", "GreedyPlays"]
+__all__ = ["BestSales", "GreedyPlays", "active_islands", "other_counts"]
 
 SUPPORT: Final = int(Card.SUPPORT)
 _TIE: Final = 1e-9
@@ -80,11 +80,13 @@ class BestSales:
         keys = (N_GOODS + 2) ** 2 * int(np.prod(radix))  # the batch's sale keys (what the islands buy, the goods)
         self.table = Choices(range(self.base * self.base), keys)
 
-    def __call__(self, g: Any, islands: IntArray, goods: IntArray, others: IntArray) -> IntArray:
+    def __call__(
+        self, g: Any, islands: IntArray, goods: IntArray, others: IntArray, merchant: bool = False
+    ) -> IntArray:
         """(N,): for each row, the most points ``goods`` (N, 5) earn on the active islands
         ``islands`` (N, 2; the second ``g.n_islands`` when there is none) of a game of the
         batch ``g`` against the others' counts there, given as ``others`` (N, 2, base): how
-        many other seats sell each count on each island."""
+        many other seats sell each count on each island; the seller a ``merchant`` or not."""
         n = g.n_islands
         pair = islands[:, 0] * (n + 1) + islands[:, 1]
         shown = goods * g._pair_buys.take(pair, axis=0)
@@ -100,8 +102,8 @@ class BestSales:
             # the seller leads on island i if no other seat sells more there; the leaders share
             # the island's value for their number (the rule's table, g.values)
             leads = (sold > 0) & (above[row, i, sold + 1] == 0)
-            leaders = 1 + others[row, i, sold]
-            total += np.where(leads, values[islands[:, i : i + 1], leaders], 0)
+            island = islands[:, i : i + 1]
+            total += leader_points(leads, merchant, values[island, 1], values[island, 1 + others[row, i, sold]])
         best: IntArray = total.max(axis=1)
         return best
 
@@ -156,15 +158,14 @@ class GreedyPlays:
         )
 
     def __call__(self, g: Any, games: IntArray) -> IntArray:
-        p, n = g.players, g.n_islands
+        p = g.players
         me = g.to_act[games]
         seat_rows = games * p + me
         hand = g._hand_rows.take(seat_rows, axis=0).astype(np.int64)
         up = g._up_rows.take(seat_rows, axis=0).astype(np.int64)
-        active = g.active.take(games, axis=0)
-        islands = np.where(active < 0, n, g._ring_flat.take(games[:, None] * n + np.maximum(active, 0)))
+        islands = active_islands(g, games)
         buys = g.buys[islands]  # (R, 2, 5)
-        others = self._others(g, games, me, buys)
+        others = other_counts(g, games, me, islands, self.best_sales.base)
         sellable = (hand[:, :N_GOODS] > 0) & buys.any(axis=1)
         # the plans: every count from 0 to the hand's of each sellable good, the last fastest
         radix = np.where(sellable, hand[:, :N_GOODS] + 1, 1)
@@ -188,15 +189,6 @@ class GreedyPlays:
         value[np.isnan(value)] = -np.inf
         chosen, extra = chosen_plans(value, plan_game, first, len(games))
         return self._ids(g, games, islands, hand, up, others, sellable, plan[chosen], extra)
-
-    def _others(self, g: Any, games: IntArray, me: IntArray, buys: IntArray) -> IntArray:
-        """(R, 2, base): how many other seats show each count of the goods each active
-        island buys (the most of one kind: what they could sell there)."""
-        shown = g.face_up.take(games, axis=0)[:, :, :N_GOODS].astype(np.int64)  # (R, p, 5)
-        counts = (shown[:, None, :, :] * buys[:, :, None, :]).max(axis=3)  # (R, 2, p)
-        counts[np.arange(len(games)), :, me] = -1  # not the seller himself
-        others: IntArray = (counts[..., None] == np.arange(self.best_sales.base)).sum(axis=2)
-        return others
 
     def _ships(self, g: Any, games: IntArray, me: IntArray, hand: IntArray, up: IntArray) -> FloatArray:
         """(R, most + 1): the ship value each player counts on when passing with so many cards."""
@@ -239,6 +231,30 @@ class GreedyPlays:
         card = np.where(none, first_filler, card)
         ids: IntArray = np.where(none & (extra == 0), g.ids.pass_.start, g.ids.play.start + card)
         return ids
+
+
+def active_islands(g: Any, games: IntArray) -> IntArray:
+    """(R, 2): the islands active in each game (the second ``g.n_islands`` when only one is)."""
+    n = g.n_islands
+    active = g.active.take(games, axis=0)
+    islands: IntArray = np.where(active < 0, n, g._ring_flat.take(games[:, None] * n + np.maximum(active, 0)))
+    return islands
+
+
+def other_counts(
+    g: Any, games: IntArray, me: IntArray, islands: IntArray, base: int, more: BoolArray | None = None
+) -> IntArray:
+    """(R, 2, base + 1): how many seats other than ``me`` show each count of the goods each
+    active island buys (the most of one kind: what they could sell there, as
+    :func:`meuterer.agents.estimates.opponent_count` reads it before any declaration),
+    with one card more for the seats ``more`` (R, p) if given."""
+    shown = g.face_up.take(games, axis=0)[:, :, :N_GOODS].astype(np.int64)  # (R, p, 5)
+    counts = (shown[:, None, :, :] * g.buys[islands][:, :, None, :]).max(axis=3)  # (R, 2, p)
+    if more is not None:
+        counts += more[:, None, :]
+    counts[np.arange(len(games)), :, me] = -1  # not the seller himself
+    found: IntArray = (counts[..., None] == np.arange(base + 1)).sum(axis=2)
+    return found
 
 
 def chosen_plans(value: FloatArray, plan_game: IntArray, first: IntArray, games: int) -> tuple[IntArray, IntArray]:
