@@ -42,6 +42,7 @@ from meuterer.vector.arrays import Groups, IntArray
 from meuterer.vector.choice import mask_rows
 from meuterer.vector.greedy_play import GreedyPlays
 from meuterer.vector.greedy_roles import GreedyMutiny
+from meuterer.vector.greedy_sales import GreedySales
 from meuterer.views import view
 
 __all__ = ["BatchGreedy", "greedy_actions"]
@@ -50,6 +51,8 @@ _OFFER: Final = STEP_CODES[Step.OFFER]
 _PLAY: Final = STEP_CODES[Step.PLAY]
 _ROLE: Final = STEP_CODES[Step.CHOOSE_ROLE]
 _SUPPORT: Final = STEP_CODES[Step.MUTINY]
+_SELL: Final = STEP_CODES[Step.SELL]
+_DISCARD: Final = STEP_CODES[Step.LOADMASTER_DISCARD]
 _PIRATE: Final = int(Card.PIRATE)
 
 
@@ -77,6 +80,7 @@ class BatchGreedy:
         self._offer = np.array([a.amount for a in chosen if isinstance(a, Offer)], dtype=np.int64)
         self._plays = GreedyPlays(self.rules)
         self._mutiny = GreedyMutiny(self.rules, self._plays.best_sales)
+        self._sales = GreedySales(self.rules)
         self.scalar = 0
         self.decisions = 0
 
@@ -108,6 +112,14 @@ class BatchGreedy:
         if supporting.any():
             out[supporting] = self._mutiny.supports(g, idx[supporting])
             left &= ~supporting
+        selling = left & (s == _SELL)
+        if selling.any():
+            out[selling] = self._sales.sales(g, idx[selling])
+            left &= ~selling
+        discarding = left & (s == _DISCARD)
+        if discarding.any():
+            out[discarding] = self._sales.discards(g, idx[discarding])
+            left &= ~discarding
         for k in np.flatnonzero(left).tolist():
             game = int(idx[k])
             state = g.to_state(game)
