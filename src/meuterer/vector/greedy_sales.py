@@ -113,14 +113,15 @@ class GreedySales:
         left = hand[:, None, :] - g.discard_counts[np.where(legal, ids - g.ids.discard.start, 0)]  # (R, W, 7)
         # hand_value: what keeping the cards is worth, then each good an active island buys
         value = np.zeros(ids.shape)
-        for card in CARDS:
-            value = value + np.where(left[:, :, card] > 0, left[:, :, card] * _WORTH[card], 0.0)
+        for kind, worth in enumerate(_WORTH):
+            value = value + np.where(left[:, :, kind] > 0, left[:, :, kind] * worth, 0.0)
         islands = active_islands(g, games)
         values = np.vstack([g.values, np.zeros_like(g.values[:1])])[:, 1]  # each island's value I
-        for card in range(N_GOODS):
-            buyers = g.buys[islands][:, :, card].astype(bool)  # (R, 2)
+        buys = g.buys[islands].astype(bool)  # (R, 2, 5)
+        for good in range(N_GOODS):
+            buyers = buys[:, :, good]
             best = np.where(buyers, values[islands], 0).max(axis=1)[:, None]
-            held = left[:, :, card]
+            held = left[:, :, good]
             term = held * (0.2 + 0.05 * best) + 0.3 * (held - 1)
             value = np.where((held > 0) & buyers.any(axis=1)[:, None], value + term, value)
         value[~legal] = -np.inf
