@@ -81,28 +81,36 @@ class BestSales:
         self.table = Choices(range(self.base * self.base), keys)
 
     def __call__(
-        self, g: Any, islands: IntArray, goods: IntArray, others: IntArray, merchant: bool = False
+        self,
+        g: Any,
+        islands: IntArray,
+        goods: IntArray,
+        others: IntArray,
+        merchant: bool = False,
+        of: IntArray | None = None,
     ) -> IntArray:
-        """(N,): for each row, the most points ``goods`` (N, 5) earn on the active islands
-        ``islands`` (N, 2; the second ``g.n_islands`` when there is none) of a game of the
-        batch ``g`` against the others' counts there, given as ``others`` (N, 2, base): how
-        many other seats sell each count on each island; the seller a ``merchant`` or not."""
+        """(N,): for each row, the most points ``goods`` (N, 5) earn on a game's active
+        islands, ``islands`` (R, 2; the second ``g.n_islands`` when there is none), against
+        the others' counts there, ``others`` (R, 2, base + 1): how many other seats sell each
+        count on each island; the seller a ``merchant`` or not. Goods row ``k`` is of game
+        row ``of[k]`` (by default ``k``)."""
+        of = np.arange(len(goods)) if of is None else of
         n = g.n_islands
         pair = islands[:, 0] * (n + 1) + islands[:, 1]
-        shown = goods * g._pair_buys.take(pair, axis=0)
-        key = shown @ g._goods_stride + g._pair_key[pair]
-        rows = self._rows(g, key, islands, shown)
+        shown = goods * g._pair_buys.take(pair[of], axis=0)
+        key = shown @ g._goods_stride + g._pair_key[pair[of]]
+        rows = self._rows(g, key, islands[of], shown)
         codes = self.table.ids[rows]  # (N, width): zeros past a row's count: nothing sold, no points
         values = np.vstack([g.values, np.zeros_like(g.values[:1])])  # the row of no island: nothing
         # others[:, i, c]: other seats selling c on island i; above[:, i, c]: selling more than c - 1
         above = np.concatenate([np.cumsum(others[:, :, ::-1], axis=2)[:, :, ::-1], others[:, :, :1] * 0], axis=2)
-        row = np.arange(len(goods))[:, None]
+        row = of[:, None]
         total = np.zeros(codes.shape, dtype=np.int64)
         for i, sold in enumerate(np.divmod(codes, self.base)):
             # the seller leads on island i if no other seat sells more there; the leaders share
             # the island's value for their number (the rule's table, g.values)
             leads = (sold > 0) & (above[row, i, sold + 1] == 0)
-            island = islands[:, i : i + 1]
+            island = islands[row, i]
             total += leader_points(leads, merchant, values[island, 1], values[island, 1 + others[row, i, sold]])
         best: IntArray = total.max(axis=1)
         return best
@@ -177,23 +185,23 @@ class GreedyPlays:
         for k in range(N_GOODS - 1, -1, -1):
             index, plan[:, k] = np.divmod(index, radix[plan_game, k])
         played = plan.sum(axis=1)
-        best = self.best_sales(g, islands[plan_game], up[plan_game, :N_GOODS] + plan, others[plan_game])
+        best = self.best_sales(g, islands, up[plan_game, :N_GOODS] + plan, others, of=plan_game)
         base = best - played * (KEEP_GOOD + PLAY_COST)
         # the other cards laid down with a plan: x of them, x from 0 to all (nan past them)
         goods_out = (hand[:, :N_GOODS] * ~sellable).sum(axis=1)
-        lost = self.lost[goods_out, hand[:, SUPPORT]][plan_game]  # (P, most + 1)
+        widest = int((goods_out + hand[:, SUPPORT]).max()) + 1
+        lost = self.lost[goods_out, hand[:, SUPPORT], :widest][plan_game]  # (P, widest)
         size = hand.sum(axis=1)
-        steps = (size[plan_game] - played)[:, None] - np.arange(lost.shape[1])
-        ships = self._ships(g, games, me, hand, up)  # (R, most + 1) by cards kept
+        steps = (size[plan_game] - played)[:, None] - np.arange(widest)
+        ships = self._ships(g, games, me, hand, up, int(size.max()) + 1)  # (R, cards kept)
         value = base[:, None] - lost + ships[plan_game[:, None], np.maximum(steps, 0)]
         value[np.isnan(value)] = -np.inf
         chosen, extra = chosen_plans(value, plan_game, first, len(games))
         return self._ids(g, games, islands, hand, up, others, sellable, plan[chosen], extra)
 
-    def _ships(self, g: Any, games: IntArray, me: IntArray, hand: IntArray, up: IntArray) -> FloatArray:
-        """(R, most + 1): the ship value each player counts on when passing with so many cards."""
+    def _ships(self, g: Any, games: IntArray, me: IntArray, hand: IntArray, up: IntArray, most: int) -> FloatArray:
+        """(R, most): the ship value each player counts on when passing with 0 to most - 1 cards."""
         n = g.n_islands
-        most = self.lost.shape[2]
         kept = np.arange(most)
         at = destination_from(g.start[games][:, None], kept, n)
         ship = g.ship[g._ring_flat[games[:, None] * n + at]]
@@ -222,7 +230,7 @@ class GreedyPlays:
         rows = len(games)
         kinds = np.repeat(np.arange(rows), N_GOODS)
         one_more = up[kinds, :N_GOODS] + np.tile(np.eye(N_GOODS, dtype=np.int64), (rows, 1))
-        gain = self.best_sales(g, islands[kinds], one_more, others[kinds]).reshape(rows, N_GOODS)
+        gain = self.best_sales(g, islands, one_more, others, of=kinds).reshape(rows, N_GOODS)
         score = np.where(plan > 0, plan * 10_000 + gain, -1)
         card = score.argmax(axis=1)
         filler = (hand[:, :N_GOODS] > 0) & ~sellable
