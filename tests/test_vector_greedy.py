@@ -31,13 +31,35 @@ GAMES = 4
 def test_batched_greedy_plays_the_games_greedy_agents_play(rules: Rules, players: int) -> None:
     """Greedy games played by the reference (seeds 0 to 3): the batch, given the same chance
     outcomes, chooses every decision of every seat as the agents did, to the game's end."""
-    played = [play_game([GreedyAgent()] * players, seed=seed, rules=rules)[0] for seed in range(GAMES)]
-    g = VectorGame(GAMES, players, rules)
+    chooser = replay_greedy_games(rules, players, range(GAMES))
+    # the agent itself decides only a play with the pirate card in hand (its robbery estimate)
+    if rules.pirates:
+        assert 0 < chooser.scalar < chooser.decisions
+    else:
+        assert chooser.scalar == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("rules", INTERACTIONS, ids=range(len(INTERACTIONS)))
+def test_batched_greedy_plays_many_more_games_as_the_agents(rules: Rules, players: int) -> None:
+    """The same over 30 more games a rule set and player count (seeds 100 to 129): the
+    array estimates (plans, best sales, role values, tails, declarations, discards) meet
+    many more hands, tables and ties."""
+    replay_greedy_games(rules, players, range(100, 130))
+
+
+def replay_greedy_games(rules: Rules, players: int, seeds: range) -> BatchGreedy:
+    """Play greedy games with the reference, replay them through a batch choosing with
+    :class:`BatchGreedy` (the chance outcomes given) and check every choice; the chooser."""
+    games = len(seeds)
+    played = [play_game([GreedyAgent()] * players, seed=seed, rules=rules)[0] for seed in seeds]
+    g = VectorGame(games, players, rules)
     chooser = BatchGreedy(rules)
-    at = [0] * GAMES
+    at = [0] * games
     while not g.terminal.all():
         chosen = greedy_actions(g, chooser)
-        ids = np.zeros(GAMES, dtype=np.int64)
+        ids = np.zeros(games, dtype=np.int64)
         for game in np.flatnonzero(~g.terminal).tolist():
             expected = g.code(game, played[game][at[game]])
             if g.chance[game]:
@@ -48,11 +70,7 @@ def test_batched_greedy_plays_the_games_greedy_agents_play(rules: Rules, players
             at[game] += 1
         g.step(ids)
     assert at == [len(actions) for actions in played]
-    # the agent itself decides only a play with the pirate card in hand (its robbery estimate)
-    if rules.pirates:
-        assert 0 < chooser.scalar < chooser.decisions
-    else:
-        assert chooser.scalar == 0
+    return chooser
 
 
 def _first_legal(observations: Any, masks: npt.NDArray[np.bool_]) -> IntArray:
