@@ -227,11 +227,14 @@ class GreedyPlays:
         """The card to lay down for each game's chosen plan: of the planned goods the one
         planned most, then the one selling best with one more card shown; with none planned,
         the first of the other cards, or the pass if none of those is planned either."""
-        rows = len(games)
-        kinds = np.repeat(np.arange(rows), N_GOODS)
-        one_more = up[kinds, :N_GOODS] + np.tile(np.eye(N_GOODS, dtype=np.int64), (rows, 1))
-        gain = self.best_sales(g, islands, one_more, others, of=kinds).reshape(rows, N_GOODS)
-        score = np.where(plan > 0, plan * 10_000 + gain, -1)
+        # the gain of one more card shown decides only between goods planned alike
+        tied = (plan > 0) & (plan == plan.max(axis=1, keepdims=True))
+        asked = tied & (tied.sum(axis=1) > 1)[:, None]
+        row, kind = np.nonzero(asked)
+        gain = np.zeros(plan.shape, dtype=np.int64)
+        one_more = up[row, :N_GOODS] + np.eye(N_GOODS, dtype=np.int64)[kind]
+        gain[row, kind] = self.best_sales(g, islands, one_more, others, of=row)
+        score = np.where(tied, gain, -1)
         card = score.argmax(axis=1)
         filler = (hand[:, :N_GOODS] > 0) & ~sellable
         first_filler = np.where(filler.any(axis=1), filler.argmax(axis=1), SUPPORT)
