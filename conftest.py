@@ -57,6 +57,7 @@ _OPTIONAL = {
     "src/meuterer/cli/simulate_vector.py": ("numpy",),
     "tests/test_vector_env.py": ("numpy", "gymnasium"),
     "tests/test_vector_greedy.py": ("numpy", "gymnasium"),
+    "tests/test_vector_policy.py": ("numpy", "gymnasium"),
     "tests/test_vector_observation.py": ("numpy",),
     "docs/research.md": ("pyspiel", "gymnasium"),
     "src/meuterer/server": ("starlette", "sqlalchemy"),

@@ -8,10 +8,11 @@ legal mask, the acting seat's observation or every seat's, step; ``MeutererVecto
 with random opponents; the Pgx-style ``step``); the memory of one game in the batch, and
 of B = 65,536. ``--greedy`` measures ``MeutererVectorEnv.step`` with greedy opponents
 (``opponents="greedy"``) instead, at ``--greedy-batch`` games, as decisions/s and as a ratio
-to the yardstick's decisions/s, both in CPU time.
+to the yardstick's decisions/s, both in CPU time; ``--policy`` the same with the learned
+policy's opponents (``opponents="policy"``).
 
     PYTHONPATH=src python benchmarks/bench_vector.py [--games N] [--batch B] [--players N] [--seconds S] [--repeats R]
-    PYTHONPATH=src python benchmarks/bench_vector.py --greedy [--greedy-batch B] [--seconds S] [--repeats R]
+    PYTHONPATH=src python benchmarks/bench_vector.py --greedy|--policy [--greedy-batch B] [--seconds S] [--repeats R]
 """
 
 from __future__ import annotations
@@ -120,13 +121,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of each decisions/s loop")
     parser.add_argument("--repeats", type=int, default=1, help="runs of the loops, alternating; medians printed")
     parser.add_argument("--greedy", action="store_true", help="only the env with greedy opponents")
-    parser.add_argument("--greedy-batch", type=int, default=4096, help="its games in lockstep (default 4096)")
+    parser.add_argument("--policy", action="store_true", help="only the env with the learned policy's opponents")
+    parser.add_argument("--greedy-batch", type=int, default=4096, help="their games in lockstep (default 4096)")
     args = parser.parse_args()
     path = find_yardstick()
     ref_sim = load_yardstick(path) if path is not None else None
     print(f"yardstick: {path}")
-    if args.greedy:
-        greedy(ref_sim, args.greedy_batch, args.seconds, args.repeats)
+    if args.greedy or args.policy:
+        against(ref_sim, "greedy" if args.greedy else "policy", args.greedy_batch, args.seconds, args.repeats)
         return
     for n in args.players:
         random_playouts(args.batch, n, batch=args.batch, seed=0)  # warm the declaration caches
@@ -190,11 +192,12 @@ def _yardstick_decisions(ref_sim: ModuleType, seconds: float) -> float:
     return decisions / (time.process_time() - start)
 
 
-def greedy(ref_sim: ModuleType | None, batch: int, seconds: float, repeats: int) -> None:
-    """``MeutererVectorEnv.step`` with greedy opponents (the learner random), every seat's
-    decisions per CPU second, each run followed by the yardstick's for the ratio."""
+def against(ref_sim: ModuleType | None, opponents: str, batch: int, seconds: float, repeats: int) -> None:
+    """``MeutererVectorEnv.step`` with ``opponents`` (``"greedy"`` or ``"policy"``; the learner
+    random), every seat's decisions per CPU second, each run followed by the yardstick's for
+    the ratio."""
     random_playouts(16_384, 4, batch=4096, seed=0)  # the declaration tables warm
-    tick = env_steps(batch, "greedy", warm=20)
+    tick = env_steps(batch, opponents, warm=20)
     rates: list[float] = []
     ratios: list[float] = []
     for _ in range(repeats):
@@ -207,7 +210,7 @@ def greedy(ref_sim: ModuleType | None, batch: int, seconds: float, repeats: int)
             ratios.append(rates[-1] / _yardstick_decisions(ref_sim, seconds))
     spread = f" (median of {len(rates)}: {min(rates):,.0f} to {max(rates):,.0f})" if len(rates) > 1 else ""
     line = f"4 players, B={batch}: {statistics.median(rates):,.0f} decisions/s{spread} (all seats; "
-    line += "MeutererVectorEnv.step: greedy opponents, a random learner, encoded observations, auto-reset)"
+    line += f"MeutererVectorEnv.step: {opponents} opponents, a random learner, encoded observations, auto-reset)"
     if ratios:
         line += f"; {statistics.median(ratios):.2f}x the yardstick's decisions/s (CPU time)"
     print(line)

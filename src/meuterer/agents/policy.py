@@ -84,12 +84,16 @@ class PolicyNet:
 
     def scores(self, encoded: FloatArray) -> FloatArray:
         """(B, actions) scores of (B, inputs) encoded observations (unmasked logits)."""
+        scored: FloatArray = self.features(encoded) @ self.weights[-1] + self.biases[-1]
+        return scored
+
+    def features(self, encoded: FloatArray) -> FloatArray:
+        """(B, width) activations of the last hidden layer: the scores of ids ``a`` are
+        ``features @ weights[-1][:, a] + biases[-1][a]``."""
         h = encoded
-        last = len(self.weights) - 1
-        for k, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+        for w, b in zip(self.weights[:-1], self.biases[:-1], strict=True):
             h = h @ w + b
-            if k < last:
-                np.maximum(h, 0.0, out=h)
+            np.maximum(h, 0.0, out=h)
         return h
 
     def save(self, path: str | Path) -> None:

@@ -22,7 +22,9 @@ where ``info["_final_obs"]`` is true; the other rows of ``final_obs`` are zeros)
 
 Keyword arguments: ``players``, ``rules``, ``rounds``, ``first_captain``, ``seat`` (the
 learner's, fixed), ``opponents`` (``"random"``, ``"greedy"``: :class:`~meuterer.agents.GreedyAgent`'s
-choices, computed over the batch by ``meuterer.vector.greedy.BatchGreedy``, or a
+choices, computed over the batch by ``meuterer.vector.greedy.BatchGreedy``, ``"policy"``: the
+learned policy's, by ``meuterer.vector.policy.BatchPolicyAgent`` (4 players under the
+rulebook's rules), or a
 callable ``policy(observations, masks) -> actions`` on a batch of the acting seats'
 observations and legal masks, or a list of these, one per other seat), ``reward`` (``"step"``: the change of
 the learner's utility since his previous decision; ``"terminal"``), ``utility``
@@ -61,6 +63,7 @@ from meuterer.vector.choice import chance_at, legal_at, random_at, refuse
 from meuterer.vector.engine import VectorGame
 from meuterer.vector.greedy import BatchGreedy
 from meuterer.vector.observation import Encoder, _seat_observations, observations
+from meuterer.vector.policy import BatchPolicyAgent
 from meuterer.views import observation_layout
 
 __all__ = ["BatchPolicy", "MeutererVectorEnv", "PgxState", "init", "step"]
@@ -245,9 +248,9 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
             refuse(g, np.flatnonzero(~legal), a)
         return a
 
-    def _policy_actions(self, policy: BatchPolicy | BatchGreedy, games: IntArray) -> IntArray:
+    def _policy_actions(self, policy: Opponent, games: IntArray) -> IntArray:
         """An opponent's actions in the games ``games`` (its seat to act in each)."""
-        if isinstance(policy, BatchGreedy):
+        if isinstance(policy, BatchGreedy | BatchPolicyAgent):
             return policy(self.game, games)
         part = self.game._subset(games)
         seen: npt.NDArray[Any] = observations(part, part.to_act)
@@ -273,22 +276,31 @@ class MeutererVectorEnv(VectorEnv[npt.NDArray[Any], npt.NDArray[np.int64], npt.N
         return {"action_mask": self.action_masks()}
 
 
-def _make_policies(spec: Any, players: int, rules: Rules) -> list[BatchPolicy | BatchGreedy | None]:
+Opponent = BatchPolicy | BatchGreedy | BatchPolicyAgent
+"""An opponent that is not random: a callable policy, the greedy bot or the learned policy over the batch."""
+
+
+def _make_policies(spec: Any, players: int, rules: Rules) -> list[Opponent | None]:
     """The opponents' batch policies (``None`` for a random one), one per other seat (the
-    greedy seats share one :class:`BatchGreedy`)."""
+    greedy seats share one :class:`BatchGreedy`, the policy's one :class:`BatchPolicyAgent`)."""
     specs = list(spec) if isinstance(spec, (list, tuple)) else [spec] * (players - 1)
     if len(specs) != players - 1:
         raise SetupError(f"opponents lists one policy per other seat ({players - 1}), got {len(specs)}")
-    policies: list[BatchPolicy | BatchGreedy | None] = []
-    greedy = BatchGreedy(rules) if any(isinstance(one, str) and one == "greedy" for one in specs) else None
+    named = {one for one in specs if isinstance(one, str)}
+    shared: dict[str, Opponent | None] = {"random": None}
+    if "greedy" in named:
+        shared["greedy"] = BatchGreedy(rules)
+    if "policy" in named:
+        shared["policy"] = BatchPolicyAgent(players, rules)
+    policies: list[Opponent | None] = []
     for one in specs:
-        if isinstance(one, str) and one in ("random", "greedy"):
-            policies.append(greedy if one == "greedy" else None)
+        if isinstance(one, str) and one in shared:
+            policies.append(shared[one])
         elif callable(one):
             policies.append(one)
         else:
             raise SetupError(
-                f"an opponent is 'random', 'greedy' or a callable policy(observations, masks), got {one!r}"
+                f"an opponent is 'random', 'greedy', 'policy' or a callable policy(observations, masks), got {one!r}"
             )
     return policies
 
@@ -299,13 +311,13 @@ def _opponents_act(
     s: IntArray,
     u: npt.NDArray[np.float64],
     seat: int,
-    policies: list[BatchPolicy | BatchGreedy | None],
-    call: Callable[[BatchPolicy | BatchGreedy, IntArray], IntArray],
+    policies: list[Opponent | None],
+    call: Callable[[Opponent, IntArray], IntArray],
     actions: IntArray,
 ) -> None:
     """Write into ``actions`` the deciding opponents' actions in the moving games ``idx``
     (steps ``s``): a callable opponent's from ``call`` (checked, an illegal one refused),
-    a greedy one's from ``call`` too (legal by construction: not checked), a random one's
+    a greedy or learned one's from ``call`` too (legal by construction: not checked), a random one's
     from the uniforms ``u`` as ``random_actions`` draws them."""
     deciding = np.flatnonzero(~_CHANCE_STEP[s])
     who = g.to_act[idx[deciding]]
@@ -319,7 +331,7 @@ def _opponents_act(
         if len(theirs):
             chosen[theirs] = call(policy, idx[deciding[theirs]])
             called[theirs] = True
-            checked[theirs] = not isinstance(policy, BatchGreedy)
+            checked[theirs] = not isinstance(policy, BatchGreedy | BatchPolicyAgent)
     if checked.any():
         games, ids = idx[deciding[checked]], chosen[checked]
         legal = (ids >= 0) & (ids < g.ids.num_actions)
