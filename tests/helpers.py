@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import meuterer
 from meuterer import Card, Rules, State, Step
@@ -212,3 +213,34 @@ def load_script(name: str) -> ModuleType:
     sys.modules.setdefault(name, module)
     spec.loader.exec_module(module)
     return module
+
+
+def check_env_opponents(env: Any, seats: Sequence[int], agent: Any, seed: int, steps: int = 120) -> None:
+    """Play the vector env ``env`` (a ``MeutererVectorEnv`` of 8 games) for ``steps`` steps of
+    random learner actions from ``seed``, and check that every move of an opponent in
+    ``seats`` is the one ``agent`` makes on the state it was made in (the env's batched
+    opponents choose as the scalar agent); at least a whole game in each, 300 moves a seat."""
+    import random
+
+    g = env.game
+    seen: list[tuple[State, int]] = []
+    plain = g._apply
+
+    def recording(idx: Any, actions: Any, *rest: Any) -> None:
+        for k, game in enumerate(idx.tolist()):
+            if not g.chance[game] and int(g.to_act[game]) in seats:
+                seen.append((g.to_state(game), int(actions[k])))
+        plain(idx, actions, *rest)
+
+    g._apply = recording
+    env.reset(seed=seed)
+    finished = 0
+    for _ in range(steps):
+        finished += int(env.step(env.random_actions())[2].sum())
+    assert finished >= 8 and len(seen) > 300 * len(seats)
+    rng = random.Random(0)
+    for state, chosen in seen:
+        seat = meuterer.current_player(state)
+        assert seat is not None
+        action = agent.act(meuterer.view(state, seat), meuterer.legal_actions(state), rng)
+        assert g.ids.action_id(state, action) == chosen

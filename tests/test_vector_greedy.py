@@ -4,24 +4,21 @@ batch, and the greedy opponents of the vector env."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
-from meuterer import Rules, current_player
+from meuterer import Rules
 from meuterer.agents import GreedyAgent, play_game
-from meuterer.engine import legal_actions
 from meuterer.errors import SetupError
-from meuterer.state import State
 from meuterer.vector import VectorGame
 from meuterer.vector.align import INTERACTIONS
 from meuterer.vector.arrays import IntArray
 from meuterer.vector.env import MeutererVectorEnv
 from meuterer.vector.greedy import BatchGreedy, greedy_actions
-from meuterer.views import view
+from tests.helpers import check_env_opponents
 
 GAMES = 4
 
@@ -85,28 +82,7 @@ def test_env_greedy_opponents_choose_as_the_agent_in_their_seats(spec: Any) -> N
     specs = spec if isinstance(spec, list) else [spec] * 3
     greedy_seats = [k + 1 for k, one in enumerate(specs) if one == "greedy"]
     env = MeutererVectorEnv(num_envs=8, players=4, opponents=spec, rules=Rules(pirates=True))
-    g = env.game
-    seen: list[tuple[State, int]] = []
-    plain = g._apply
-
-    def recording(idx: IntArray, actions: IntArray, *rest: Any) -> None:
-        for k, game in enumerate(idx.tolist()):
-            if not g.chance[game] and int(g.to_act[game]) in greedy_seats:
-                seen.append((g.to_state(game), int(actions[k])))
-        plain(idx, actions, *rest)
-
-    g._apply = recording  # type: ignore[method-assign,assignment]
-    env.reset(seed=5)
-    finished = 0
-    for _ in range(120):
-        finished += int(env.step(env.random_actions())[2].sum())
-    assert finished >= 8 and len(seen) > 300 * len(greedy_seats)
-    agent, rng = GreedyAgent(), random.Random(0)
-    for state, chosen in seen:
-        seat = current_player(state)
-        assert seat is not None
-        action = agent.act(view(state, seat), legal_actions(state), rng)
-        assert g.ids.action_id(state, action) == chosen
+    check_env_opponents(env, greedy_seats, GreedyAgent(), seed=5)
 
 
 def test_unknown_opponents_are_refused() -> None:

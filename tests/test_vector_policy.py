@@ -13,12 +13,11 @@ import pytest
 from meuterer import Rules, current_player
 from meuterer.agents.policy import PolicyAgent, PolicyRulesError
 from meuterer.engine import legal_actions
-from meuterer.state import State
 from meuterer.vector import VectorGame
-from meuterer.vector.arrays import IntArray
 from meuterer.vector.env import MeutererVectorEnv
 from meuterer.vector.policy import BatchPolicyAgent
 from meuterer.views import view
+from tests.helpers import check_env_opponents
 
 
 @pytest.mark.parametrize("spec", ["policy", ["policy", "greedy", "random"]])
@@ -28,28 +27,7 @@ def test_env_policy_opponents_choose_as_the_agent_in_their_seats(spec: Any) -> N
     specs = spec if isinstance(spec, list) else [spec] * 3
     policy_seats = [k + 1 for k, one in enumerate(specs) if one == "policy"]
     env = MeutererVectorEnv(num_envs=8, players=4, opponents=spec)
-    g = env.game
-    seen: list[tuple[State, int]] = []
-    plain = g._apply
-
-    def recording(idx: IntArray, actions: IntArray, *rest: Any) -> None:
-        for k, game in enumerate(idx.tolist()):
-            if not g.chance[game] and int(g.to_act[game]) in policy_seats:
-                seen.append((g.to_state(game), int(actions[k])))
-        plain(idx, actions, *rest)
-
-    g._apply = recording  # type: ignore[method-assign,assignment]
-    env.reset(seed=7)
-    finished = 0
-    for _ in range(120):
-        finished += int(env.step(env.random_actions())[2].sum())
-    assert finished >= 8 and len(seen) > 300 * len(policy_seats)
-    agent, rng = PolicyAgent(), random.Random(0)
-    for state, chosen in seen:
-        seat = current_player(state)
-        assert seat is not None
-        action = agent.act(view(state, seat), legal_actions(state), rng)
-        assert g.ids.action_id(state, action) == chosen
+    check_env_opponents(env, policy_seats, PolicyAgent(), seed=7)
 
 
 def test_the_batch_chooses_legal_ids_the_agent_chooses() -> None:

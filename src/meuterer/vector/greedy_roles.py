@@ -10,24 +10,23 @@ computed over arrays in the same order of operations, so that the floats are the
 the game's own numbers come from its rules (the sides' strengths, the role points, the
 last round). The constants are the agent's, imported.
 
+A reference game's state, put into a batch of one:
+
 >>> import numpy as np
+>>> import meuterer
 >>> from meuterer.agents import GreedyAgent
->>> from meuterer.engine import legal_actions
->>> from meuterer.machine import STEP_CODES
->>> from meuterer.state import Step
 >>> from meuterer.vector import VectorGame
->>> from meuterer.vector.greedy import greedy_actions
 >>> from meuterer.vector.greedy_play import BestSales
->>> from meuterer.views import view
->>> g = VectorGame(batch=1, players=4, seed=2)
->>> while g.step_[0] != STEP_CODES[Step.CHOOSE_ROLE]:
-...     g.advance_chance()
-...     g.step(greedy_actions(g))
->>> state, seat = g.to_state(0), int(g.to_act[0])
->>> action = GreedyAgent().role(view(state, seat), legal_actions(state))
->>> free = g.legal_mask()[:, g.ids.role.start : g.ids.role.stop]
->>> mutiny = GreedyMutiny(g.rules, BestSales(g.rules))
->>> int(mutiny.roles(g, np.array([0]), free)[0]) == g.ids.action_id(state, action)
+>>> actions, _ = meuterer.random_game(seed=4)
+>>> state = meuterer.new_game(4)
+>>> while state.step is not meuterer.Step.CHOOSE_ROLE:
+...     state, actions = meuterer.apply(state, actions[0]), actions[1:]
+>>> games = VectorGame(batch=1, players=4)
+>>> games.set_state(0, state)
+>>> free = games.legal_mask()[:, games.ids.role.start : games.ids.role.stop]
+>>> chosen = GreedyMutiny(games.rules, BestSales(games.rules)).roles(games, np.array([0]), free)
+>>> agent = GreedyAgent().role(meuterer.view(state, state.to_act), meuterer.legal_actions(state))
+>>> games.ids.action(state, int(chosen[0])) == agent
 True
 """
 

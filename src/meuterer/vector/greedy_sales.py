@@ -12,21 +12,19 @@ declarations and discards the reference listed once per key), and take the first
 - a discard by the worth of the hand it leaves (the agent's
   :func:`~meuterer.agents.estimates.hand_value`, in its order of operations).
 
+The declarations open to the first seller of a random game, scored by the agent's rule:
+
 >>> import numpy as np
->>> from meuterer.agents import GreedyAgent
->>> from meuterer.engine import legal_actions
->>> from meuterer.machine import STEP_CODES
->>> from meuterer.state import Step
+>>> import meuterer
 >>> from meuterer.vector import VectorGame
->>> from meuterer.vector.greedy import greedy_actions
->>> from meuterer.views import view
->>> g = VectorGame(batch=1, players=4, seed=1)
->>> while g.step_[0] != STEP_CODES[Step.SELL]:
-...     g.advance_chance()
-...     g.step(greedy_actions(g))
->>> state, seat = g.to_state(0), int(g.to_act[0])
->>> action = GreedyAgent().sell(view(state, seat), legal_actions(state))
->>> int(GreedySales(g.rules).sales(g, np.array([0]))[0]) == g.ids.action_id(state, action)
+>>> actions, _ = meuterer.random_game(seed=1, players=3)
+>>> state = meuterer.new_game(3)
+>>> while state.step is not meuterer.Step.SELL:
+...     state, actions = meuterer.apply(state, actions[0]), actions[1:]
+>>> games = VectorGame(batch=1, players=3)
+>>> games.set_state(0, state)
+>>> chosen = games.ids.action(state, int(GreedySales(games.rules).sales(games, np.array([0]))[0]))
+>>> chosen in meuterer.legal_actions(state)
 True
 """
 
