@@ -189,7 +189,8 @@ def test_a_deck_with_over_127_of_a_kind_keeps_the_seats_cards_in_int16() -> None
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--agents", "greedy"], "random players only"),
+        (["--agents", "ismcts,greedy"], "random, greedy and policy players"),
+        (["--agents", "policy", "--players", "3"], "plays 4-player games only"),
         (["--out", "x.csv"], "no per-game results"),
         (["--jobs", "2"], "in this process"),
         (["-n", "0"], "at least 1"),
@@ -211,6 +212,37 @@ def test_simulate_vector_summarises_random_games(capsys: pytest.CaptureFixture[s
     shown = capsys.readouterr().out
     assert "30 games, 3 players: random (vector engine, 30 in lockstep); seed " in shown
     assert shown.count("│ p") == 3 and "games/s" in shown
+
+
+def test_simulate_vector_plays_greedy_and_policy_players(capsys: pytest.CaptureFixture[str]) -> None:
+    from meuterer.cli.main import main
+
+    assert main(["simulate", "--vector", "-n", "24", "--agents", "policy,greedy,random", "--seed", "2"]) == 0
+    shown = capsys.readouterr().out
+    assert "24 games, 4 players: policy, greedy, random, random (seats rotate) (vector engine" in shown
+    rows = {line.split("│")[1].strip(): line.split("│")[2].strip() for line in shown.splitlines() if "│" in line}
+    assert "Per agent" in shown and [rows[f"p{seat}"] for seat in range(4)] == ["24"] * 4
+    assert (rows["policy"], rows["greedy"], rows["random"]) == ("24", "24", "48")  # seat-games per agent
+
+
+def test_agent_playouts_seat_the_agents_in_turn_and_play_their_moves() -> None:
+    from meuterer.errors import SetupError
+    from meuterer.vector.playouts import agent_playouts
+
+    played = agent_playouts(40, ["greedy", "random", "random", "random"], batch=16, seed=5)
+    assert played.seating is not None and played.scores.shape == (40, 4)
+    # game i seats agent k in seat (k + i) % 4: every row a rotation, each seat the greedy bot's 10 times
+    assert all(sorted(row) == [0, 1, 2, 3] for row in played.seating.tolist())
+    assert ((played.seating - played.seating[:, :1]) % 4 == np.arange(4)).all()
+    assert (np.bincount(np.argmin(played.seating, axis=1), minlength=4) == 10).all()
+    greedy = played.seating == 0
+    assert played.wins[greedy].sum() > 30  # of 40 games against three random players
+    fixed = agent_playouts(6, ["random", "greedy", "random"], players=3, rotate=False, batch=4, seed=1)
+    assert fixed.seating is not None and (fixed.seating == np.arange(3)).all()
+    with pytest.raises(SetupError, match="one agent per seat"):
+        agent_playouts(2, ["greedy", "ismcts", "random", "random"])
+    with pytest.raises(SetupError, match="one agent per seat"):
+        agent_playouts(2, ["greedy", "random"])
 
 
 def test_random_playouts_bad_input_and_nothing_to_play() -> None:

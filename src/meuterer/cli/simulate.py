@@ -14,7 +14,7 @@ results of an uninterrupted one. Random players only are played on the vector en
 thousands of games in lockstep (:mod:`meuterer.cli.simulate_vector`), when numpy is
 installed and no option needs the game-by-game path (``--out``, ``--records``,
 ``--resume``, ``--jobs``, ``--backend ray``); ``--scalar`` asks for that path anyway,
-``--vector`` refuses to fall back.
+``--vector`` refuses to fall back, and plays greedy and policy players there too.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="meuterer")
@@ -96,8 +96,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--vector",
         action="store_true",
-        help="random players only: thousands of games in lockstep (meuterer[vector]); the default for random "
-        "players when numpy is installed and no option needs the game-by-game path",
+        help="random, greedy and policy players: thousands of games in lockstep (meuterer[vector]); the default "
+        "for random players when numpy is installed and no option needs the game-by-game path",
     )
     parser.add_argument(
         "--scalar", action="store_true", help="play the games one at a time even with random players only"
