@@ -86,7 +86,9 @@ N_GOODS = len(GOODS)
 
 class Choices:
     """The legal ids of one block (sales or discards) for each key seen: a row each, as a
-    mask over the block and as a padded list of ids (for a uniform pick)."""
+    mask over the block (unless not ``masked``) and as a padded list of ids (for a uniform
+    pick); or other small codes by key, as the greedy bot's table of what sales can sell
+    (:class:`meuterer.vector.greedy_play.BestSales`)."""
 
     MOST_ROWS: Final = 1 << 15
     """Rows kept at most; past it the table starts afresh (``generation`` counts the starts)."""
@@ -95,15 +97,17 @@ class Choices:
     """Key spaces up to this size are looked up in a dense table (one gather), larger ones
     by a search of the sorted keys."""
 
-    def __init__(self, block: range, space: int) -> None:
+    def __init__(self, block: range, space: int, masked: bool = True) -> None:
         self.block = block
         self.space = space
+        self.masked = masked
+        """Whether the rows are kept as masks too (else only as lists of ids)."""
         self.generation = 0
         self._clear()
 
     def _clear(self) -> None:
         self.rows: dict[int, int] = {}
-        self.mask = np.zeros((16, len(self.block)), dtype=np.bool_)
+        self.mask = np.zeros((16, len(self.block) if self.masked else 0), dtype=np.bool_)
         self.ids = np.zeros((16, 1), dtype=np.int64)
         self.count = np.zeros(16, dtype=np.int64)
         self.sorted_keys = np.zeros(0, dtype=np.int64)
@@ -130,7 +134,8 @@ class Choices:
             wider = np.zeros((len(self.ids), len(legal)), dtype=np.int64)
             wider[:, : self.ids.shape[1]] = self.ids
             self.ids = wider
-        self.mask[row, [a - self.block.start for a in legal]] = True
+        if self.masked:
+            self.mask[row, [a - self.block.start for a in legal]] = True
         self.ids[row, : len(legal)] = legal
         self.count[row] = len(legal)
         self.rows[key] = row

@@ -4,16 +4,20 @@ there (what ``MeutererVectorEnv(opponents="greedy")`` plays).
 
 ``GreedyAgent`` is a function of its view (it breaks ties by the order of the legal
 actions and draws nothing from its generator), so the batch can compute its choice by any
-route that reads the same view. This one is a hybrid, each decision by the cheapest exact
-route:
+route that reads the same view. Every decision is computed over arrays, for all the games
+at one step at once:
 
 - a decision with one legal id (a forced support, a single sale declaration, the pass of
   an empty hand): that id, read from the batch's legal mask;
 - the captain's offer: a table of ``GreedyAgent.offer``'s choice for each count of
   support cards in hand (all it reads), made once per rule set by the agent itself;
-- every other decision (plays, roles, supports, sales, discards): the agent itself on the
-  game's reference state (:meth:`~meuterer.vector.VectorGame.to_state`), the seat's
-  view and legal actions, the chosen action coded as the batch's id.
+- playing or passing: ``meuterer.vector.greedy_play`` (every plan of every game a row);
+- the role and the supports: ``meuterer.vector.greedy_roles``;
+- the sale declaration and the loadmaster's discard: ``meuterer.vector.greedy_sales``;
+- a play with the pirate card in hand (the pirate variant): the agent itself on the game's
+  reference state (:meth:`~meuterer.vector.VectorGame.to_state`), the seat's view and
+  legal actions, the chosen action coded as the batch's id (its robbery estimate weighs
+  every other seat's best sales).
 
 >>> import numpy as np
 >>> from meuterer.vector import VectorGame
@@ -68,7 +72,8 @@ class BatchGreedy:
 
     ``BatchGreedy(rules)(game, idx)`` is the id the agent picks in each game ``idx``
     (ascending; every one at a decision, any seat to act). ``scalar`` counts the
-    decisions it handed to the scalar agent, ``decisions`` all it made.
+    decisions it handed to the scalar agent (plays with the pirate card in hand),
+    ``decisions`` all it made.
     """
 
     def __init__(self, rules: Rules | None = None) -> None:

@@ -78,7 +78,7 @@ class BestSales:
         """One more than the most cards of a good: the radix of a pair of counts' code."""
         radix = np.array(rules.deck[:N_GOODS]) + 1
         keys = (N_GOODS + 2) ** 2 * int(np.prod(radix))  # the batch's sale keys (what the islands buy, the goods)
-        self.table = Choices(range(self.base * self.base), keys)
+        self.table = Choices(range(self.base * self.base), keys, masked=False)  # the codes only
 
     def __call__(
         self,
