@@ -196,7 +196,7 @@ class GreedyPlays:
         ships = self._ships(g, games, me, hand, up, int(size.max()) + 1)  # (R, cards kept)
         value = base[:, None] - lost + ships[plan_game[:, None], np.maximum(steps, 0)]
         value[np.isnan(value)] = -np.inf
-        chosen, extra = chosen_plans(value, plan_game, first, len(games))
+        chosen, extra = chosen_plans(value, plan_game, first)
         return self._ids(g, games, islands, hand, up, others, sellable, plan[chosen], extra)
 
     def _ships(self, g: Any, games: IntArray, me: IntArray, hand: IntArray, up: IntArray, most: int) -> FloatArray:
@@ -268,12 +268,13 @@ def other_counts(
     return found
 
 
-def chosen_plans(value: FloatArray, plan_game: IntArray, first: IntArray, games: int) -> tuple[IntArray, IntArray]:
-    """Each game's chosen plan (a row of ``value``) and its number of other cards (a
-    column): the first, plans in order and then columns, within 1e-9 of the game's best.
+def chosen_plans(value: FloatArray, plan_game: IntArray, first: IntArray) -> tuple[IntArray, IntArray]:
+    """Each game's chosen plan (a row of ``value``; ``plan_game``: each row's game, whose
+    first row is ``first[game]``) and its number of other cards (a column): the first,
+    plans in order and then columns, within 1e-9 of the game's best.
 
     >>> v = np.array([[1.0, 2.0], [2.0 + 1e-12, 0.5], [3.0, -np.inf]])
-    >>> chosen_plans(v, np.array([0, 0, 1]), np.array([0, 2]), 2)
+    >>> chosen_plans(v, np.array([0, 0, 1]), np.array([0, 2]))
     (array([0, 2]), array([1, 0]))
     """
     best = np.maximum.reduceat(value.max(axis=1), first)

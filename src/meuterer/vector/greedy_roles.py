@@ -37,7 +37,7 @@ from typing import Any, Final
 import numpy as np
 
 from meuterer.agents.estimates import CAPTAINCY, KEEP, LOADMASTER, TUNED_EXTRA
-from meuterer.cards import Card
+from meuterer.cards import ROLES, Card
 from meuterer.phases.mutiny import side_strengths
 from meuterer.phases.offer_cargo import destination_from
 from meuterer.phases.scoring import is_last_round, role_payouts
@@ -94,14 +94,16 @@ class GreedyMutiny:
     # Phase 2: the role ------------------------------------------------------------------
 
     def roles(self, g: Any, games: IntArray, free: BoolArray) -> IntArray:
-        """The role id the agent takes in each game (``free``: (R, 5), the roles left)."""
+        """The role id the agent takes in each game (``free``: (R, roles), the roles left)."""
         values = self.role_values(g, games, free)
         values[~free] = -np.inf
         chosen: IntArray = g.ids.role.start + values.argmax(axis=1)
         return chosen
 
     def role_values(self, g: Any, games: IntArray, free: BoolArray) -> FloatArray:
-        """(R, 5): :func:`meuterer.agents.estimates.role_values` of the player to act."""
+        """(R, roles): :func:`meuterer.agents.estimates.role_values` of the player to act
+        (the agent's constants are pinned by the tests that replay its games: any change to
+        one of them there and not here fails them)."""
         p = g.players
         rows = len(games)
         me = g.to_act[games]
@@ -133,7 +135,7 @@ class GreedyMutiny:
         captain_ship = self._ship(g, games, np.where(destination == NO, passing, destination))
         offer = np.maximum(g.offer[games], 0)
 
-        values = np.zeros((rows, 5))
+        values = np.zeros((rows, len(ROLES)))
         # the mutineer
         mate = np.where(mate_gone, mate_strength, 1.0 * p_later)
         chance = _success(mine + boy_strength, captain_side + mate)
