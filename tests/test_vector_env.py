@@ -18,6 +18,7 @@ from meuterer.vector.arrays import GAME_OVER
 from meuterer.vector.env import MeutererVectorEnv, init, step
 from meuterer.vector.greedy import BatchGreedy
 from meuterer.vector.observation import observations
+from meuterer.vector.policy import BatchPolicyAgent
 from meuterer.views import observation_layout, view
 
 
@@ -170,7 +171,7 @@ class PlainVectorEnv(MeutererVectorEnv):
                 theirs = np.flatnonzero(player == (k if k < self.seat else k + 1))
                 if policy is None or not len(theirs):
                     continue
-                if isinstance(policy, BatchGreedy):
+                if isinstance(policy, BatchGreedy | BatchPolicyAgent):
                     actions[theirs] = policy(g, theirs)
                 else:
                     seen: npt.NDArray[Any] = observations(g, g.to_act)[theirs]
