@@ -66,31 +66,6 @@ class GreedyMutiny:
         for n in range(1, most + 1):
             self.comb[n, 1:] = self.comb[n - 1, 1:] + self.comb[n - 1, :-1]
 
-    # What both read ------------------------------------------------------------------------
-
-    @staticmethod
-    def _unseen(g: Any, games: IntArray, me: IntArray) -> IntArray:
-        """(R, 7): the cards the player to act has not seen (the deck less the discards,
-        his hand and face-down cards and every face-up card)."""
-        seat = games * g.players + me
-        unseen: IntArray = (
-            g.deck0
-            - g.discard[games]
-            - g._hand_rows.take(seat, axis=0)
-            - g._down_rows.take(seat, axis=0)
-            - g.face_up.take(games, axis=0).sum(axis=1)
-        )
-        return unseen
-
-    def _last(self, g: Any, games: IntArray) -> BoolArray:
-        last: BoolArray = is_last_round(g.round[games], g.rounds)
-        return last
-
-    @staticmethod
-    def _ship(g: Any, games: IntArray, position: IntArray) -> IntArray:
-        ship: IntArray = g.ship[g._ring_flat[games * g.n_islands + position]]
-        return ship
-
     # Phase 2: the role ------------------------------------------------------------------
 
     def roles(self, g: Any, games: IntArray, free: BoolArray) -> IntArray:
@@ -107,7 +82,7 @@ class GreedyMutiny:
         p = g.players
         rows = len(games)
         me = g.to_act[games]
-        unseen = self._unseen(g, games, me)
+        unseen = _unseen(g, games, me)
         total = unseen.sum(axis=1)
         q = np.where(total > 0, unseen[:, SUPPORT] / np.maximum(total, 1), 0.0)
         up = g.face_up.take(games, axis=0).astype(np.int64)
@@ -121,7 +96,7 @@ class GreedyMutiny:
             summed = summed + np.where(k < before, hidden[np.arange(rows), seat], 0.0)
         before_support = np.where(before > 0, summed / np.maximum(before, 1), q * 3)
         captain = g.captain[games]
-        last = self._last(g, games)
+        last = _last(g, games)
         future = np.where(last, 0.0, CAPTAINCY)
         mine = up[np.arange(rows), me, SUPPORT] + g._down_rows.take(games * p + me, axis=0)[:, SUPPORT]
         mate_gone, boy_gone, mutineer_gone = ~free[:, MATE], ~free[:, CABIN_BOY], ~free[:, MUTINEER]
@@ -132,7 +107,7 @@ class GreedyMutiny:
         destination = g.captain_destination[games]
         captain_hand = g.hands.take(games, axis=0)[np.arange(rows), captain].sum(axis=1)
         passing = destination_from(g.start[games], captain_hand, g.n_islands)
-        captain_ship = self._ship(g, games, np.where(destination == NO, passing, destination))
+        captain_ship = _ship(g, games, np.where(destination == NO, passing, destination))
         offer = np.maximum(g.offer[games], 0)
 
         values = np.zeros((rows, len(ROLES)))
@@ -140,7 +115,7 @@ class GreedyMutiny:
         mate = np.where(mate_gone, mate_strength, 1.0 * p_later)
         chance = _success(mine + boy_strength, captain_side + mate)
         down = g._down_rows.take(games * p + me, axis=0).sum(axis=1)
-        gain = self._ship(g, games, destination_from(g.start[games], down, g.n_islands)) + future
+        gain = _ship(g, games, destination_from(g.start[games], down, g.n_islands)) + future
         gain = gain + (captain_ship - offer) / (p - 1)
         values[:, MUTINEER] = chance * gain - 0.2 * mine
         # the cabin boy
@@ -199,7 +174,7 @@ class GreedyMutiny:
             waiting[rows[inside], g.queue[games[inside], k]] = True
         sizes = g.face_down.take(games, axis=0).sum(axis=2)
         hidden_cards = (sizes * (opponents & waiting)).sum(axis=1)
-        unseen = self._unseen(g, games, me)
+        unseen = _unseen(g, games, me)
         stake = self._stake(g, games, me, key, captain)
         most = g._down_flat[(games * p + me) * 7 + SUPPORT]
         count = np.arange(int(most.max()) + 1)
@@ -228,7 +203,7 @@ class GreedyMutiny:
         attacking = (me == mutineer) | (me == boy)
         won = attacking.astype(np.int64)
         destination = np.where(attacking, g.mutineer_destination[games], g.captain_destination[games])
-        ship = self._ship(g, games, destination)
+        ship = _ship(g, games, destination)
         scorer, paid_mate, paid_boy = role_payouts(
             won, ship, np.maximum(g.offer[games], 0), mate >= 0, boy >= 0, self.rules.cabin_boy_points
         )
@@ -236,7 +211,7 @@ class GreedyMutiny:
             attacking, np.where(me == mutineer, scorer, paid_boy), np.where(me == captain, scorer, paid_mate)
         )
         keeps_ship = (me == captain) | (me == mutineer)
-        stake: FloatArray = points + np.where(keeps_ship & ~self._last(g, games), CAPTAINCY, 0.0)
+        stake: FloatArray = points + np.where(keeps_ship & ~_last(g, games), CAPTAINCY, 0.0)
         return stake
 
     def _tail(self, successes: IntArray, population: IntArray, draws: IntArray, at_most: IntArray) -> FloatArray:
@@ -252,6 +227,32 @@ class GreedyMutiny:
         chance = hits[np.arange(len(successes))[:, None], np.maximum(top, 0)] / comb[population, draws][:, None]
         tail: FloatArray = np.where(at_most < 0, 0.0, chance)
         return tail
+
+
+def _last(g: Any, games: IntArray) -> BoolArray:
+    """Whether each game is in its last round (the rule's own test)."""
+    last: BoolArray = is_last_round(g.round[games], g.rounds)
+    return last
+
+
+def _unseen(g: Any, games: IntArray, me: IntArray) -> IntArray:
+    """(R, 7): the cards the player to act has not seen (the deck less the discards, his
+    hand and face-down cards and every face-up card)."""
+    seat = games * g.players + me
+    unseen: IntArray = (
+        g.deck0
+        - g.discard[games]
+        - g._hand_rows.take(seat, axis=0)
+        - g._down_rows.take(seat, axis=0)
+        - g.face_up.take(games, axis=0).sum(axis=1)
+    )
+    return unseen
+
+
+def _ship(g: Any, games: IntArray, position: IntArray) -> IntArray:
+    """The ship value of the island at ring position ``position`` of each game."""
+    ship: IntArray = g.ship[g._ring_flat[games * g.n_islands + position]]
+    return ship
 
 
 def _success(attack: FloatArray, defence: FloatArray) -> FloatArray:
