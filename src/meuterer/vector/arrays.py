@@ -164,6 +164,23 @@ class Choices:
         found: IntArray = np.where(self.sorted_keys[at] == key, self.sorted_rows[at], -1)
         return found
 
+    def rows_of(self, key: IntArray, listing: Callable[[int], Sequence[int]]) -> IntArray:
+        """Each key's row: keys seen before are looked up; a new key's row is added from
+        ``listing(k)``, ``k`` the index in ``key`` of its first occurrence (once per key;
+        past :attr:`MOST_ROWS` the table starts afresh with this call's keys)."""
+        rows = self.lookup(key)
+        missing = rows < 0
+        if np.count_nonzero(missing):
+            new, first = np.unique(key[missing], return_index=True)
+            at = np.flatnonzero(missing)[first]
+            if self.make_room(len(new)):  # bounded memory: past the bound, start afresh
+                new, at = np.unique(key, return_index=True)
+            for k, i in zip(new.tolist(), at.tolist(), strict=True):
+                self.add(k, listing(i))
+            self.index()
+            rows = self.lookup(key)
+        return rows
+
     def pick(self, rows: IntArray, u: npt.NDArray[np.float64]) -> IntArray:
         """A uniform legal id of each row."""
         picked: IntArray = self.ids[rows, (u * self.count[rows]).astype(np.int64)]

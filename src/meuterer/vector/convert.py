@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from meuterer import engine
 from meuterer.actions import Action, ArrangeRing, Draw, Sale
 from meuterer.cards import Card, Role
@@ -145,18 +143,7 @@ def ask_reference(g: Batch, key: IntArray, idx: IntArray, choices: Choices) -> I
     """The rows of ``choices`` (legal ids by key) of the games ``idx`` with keys ``key``:
     keys seen before are looked up; for a new key the reference lists the legal ids of one
     game with that key (:meth:`meuterer.encoding.ActionIds.legal_ids`), once per key."""
-    rows = choices.lookup(key)
-    missing = rows < 0
-    if np.count_nonzero(missing):
-        new = np.unique(key[missing]).tolist()
-        if choices.make_room(len(new)):  # bounded memory: past the bound, start afresh
-            new = np.unique(key).tolist()
-        for k in new:
-            game = int(idx[np.argmax(key == k)])
-            choices.add(k, g.ids.legal_ids(to_state(g, game)))
-        choices.index()
-        rows = choices.lookup(key)
-    return rows
+    return choices.rows_of(key, lambda i: g.ids.legal_ids(to_state(g, int(idx[i]))))
 
 
 def history(g: Batch, game: int) -> tuple[Action, ...]:

@@ -55,7 +55,7 @@ from meuterer.phases.scoring import leader_points, sale_declarations
 from meuterer.rules import Rules
 from meuterer.vector.arrays import N_GOODS, BoolArray, Choices, FloatArray, IntArray
 
-__all__ = ["BestSales", "GreedyPlays", "active_islands", "other_counts"]
+__all__ = ["BestSales", "GreedyPlays", "active_islands", "could_sell", "island_values", "other_counts"]
 
 SUPPORT: Final = int(Card.SUPPORT)
 _TIE: Final = 1e-9
@@ -101,7 +101,7 @@ class BestSales:
         key = shown @ g._goods_stride + g._pair_key[pair[of]]
         rows = self._rows(g, key, islands[of], shown)
         codes = self.table.ids[rows]  # (N, width): zeros past a row's count: nothing sold, no points
-        values = np.vstack([g.values, np.zeros_like(g.values[:1])])  # the row of no island: nothing
+        values = island_values(g)
         # others[:, i, c]: other seats selling c on island i; above[:, i, c]: selling more than c - 1
         above = np.concatenate([np.cumsum(others[:, :, ::-1], axis=2)[:, :, ::-1], others[:, :, :1] * 0], axis=2)
         row = of[:, None]
@@ -116,22 +116,13 @@ class BestSales:
         return best
 
     def _rows(self, g: Any, key: IntArray, islands: IntArray, shown: IntArray) -> IntArray:
-        table = self.table
-        rows = table.lookup(key)
-        missing = rows < 0
-        if np.count_nonzero(missing):
-            new, first = np.unique(key[missing], return_index=True)
-            at = np.flatnonzero(missing)[first]
-            if table.make_room(len(new)):  # bounded memory: past the bound, start afresh
-                new, at = np.unique(key, return_index=True)
-            table_islands = g.rules.islands
-            for k, i in zip(new.tolist(), at.tolist(), strict=True):
-                named = [(table_islands[j].name, table_islands[j]) for j in islands[i].tolist() if j < g.n_islands]
-                goods = (*shown[i].tolist(), 0, 0)
-                table.add(k, self._codes(goods, named))
-            table.index()
-            rows = table.lookup(key)
-        return rows
+        table = g.rules.islands
+
+        def listing(i: int) -> list[int]:
+            named = [(table[j].name, table[j]) for j in islands[i].tolist() if j < g.n_islands]
+            return self._codes((*shown[i].tolist(), 0, 0), named)
+
+        return self.table.rows_of(key, listing)
 
     def _codes(self, goods: tuple[int, ...], islands: list[Any]) -> list[int]:
         """The distinct pairs of counts the declarations sell on the two islands, as codes."""
@@ -252,6 +243,20 @@ def active_islands(g: Any, games: IntArray) -> IntArray:
     return islands
 
 
+def island_values(g: Any) -> IntArray:
+    """``g.values`` (each leader's points by island and number of leaders, the rule's table)
+    with a last row of zeros: the island index ``g.n_islands`` stands for no island."""
+    values: IntArray = np.vstack([g.values, np.zeros_like(g.values[:1])])
+    return values
+
+
+def could_sell(g: Any, games: IntArray, islands: IntArray) -> IntArray:
+    """(R, 2, p): the most of one kind each seat shows of the goods each active island buys."""
+    shown = g.face_up.take(games, axis=0)[:, :, :N_GOODS].astype(np.int64)  # (R, p, 5)
+    counts: IntArray = (shown[:, None, :, :] * g.buys[islands][:, :, None, :]).max(axis=3)
+    return counts
+
+
 def other_counts(
     g: Any, games: IntArray, me: IntArray, islands: IntArray, base: int, more: BoolArray | None = None
 ) -> IntArray:
@@ -259,8 +264,7 @@ def other_counts(
     active island buys (the most of one kind: what they could sell there, as
     :func:`meuterer.agents.estimates.opponent_count` reads it before any declaration),
     with one card more for the seats ``more`` (R, p) if given."""
-    shown = g.face_up.take(games, axis=0)[:, :, :N_GOODS].astype(np.int64)  # (R, p, 5)
-    counts = (shown[:, None, :, :] * g.buys[islands][:, :, None, :]).max(axis=3)  # (R, 2, p)
+    counts = could_sell(g, games, islands)
     if more is not None:
         counts += more[:, None, :]
     counts[np.arange(len(games)), :, me] = -1  # not the seller himself

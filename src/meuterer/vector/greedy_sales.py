@@ -39,7 +39,7 @@ from meuterer.cards import CARDS
 from meuterer.phases.scoring import leader_points
 from meuterer.rules import Rules
 from meuterer.vector.arrays import MERCHANT, N_GOODS, NO, IntArray
-from meuterer.vector.greedy_play import active_islands
+from meuterer.vector.greedy_play import active_islands, could_sell, island_values
 from meuterer.vector.scoring import sell_rows
 from meuterer.vector.voyage import discard_rows
 
@@ -70,7 +70,7 @@ class GreedySales:
         islands = active_islands(g, games)
         counts = self._counts(g, games, islands)  # (R, 2, p)
         merchant = g.roles.take(games, axis=0) == MERCHANT  # (R, p)
-        values = np.vstack([g.values, np.zeros_like(g.values[:1])])  # the row of no island: nothing
+        values = island_values(g)
         mine = np.zeros(ids.shape, dtype=np.int64)
         others = np.zeros(ids.shape, dtype=np.int64)
         for i in range(2):
@@ -92,8 +92,7 @@ class GreedySales:
     def _counts(g: Any, games: IntArray, islands: IntArray) -> IntArray:
         """(R, 2, p): what each seat sells on each active island: his declaration once made,
         else the most of one kind the island buys among his face-up cards."""
-        shown = g.face_up.take(games, axis=0)[:, :, :N_GOODS].astype(np.int64)  # (R, p, 5)
-        could = (shown[:, None, :, :] * g.buys[islands][:, :, None, :]).max(axis=3)  # (R, 2, p)
+        could = could_sell(g, games, islands)
         slots = g.sales.take(games, axis=0)  # (R, p, 2): each seat's slot on each island, NO before
         declared = g.slot_count[np.maximum(slots, 0)].transpose(0, 2, 1)
         counts: IntArray = np.where((slots[:, :, 0] != NO)[:, None, :], declared, could)
@@ -114,7 +113,7 @@ class GreedySales:
         for kind, worth in enumerate(_WORTH):
             value = value + np.where(left[:, :, kind] > 0, left[:, :, kind] * worth, 0.0)
         islands = active_islands(g, games)
-        values = np.vstack([g.values, np.zeros_like(g.values[:1])])[:, 1]  # each island's value I
+        values = island_values(g)[:, 1]  # each island's value I
         buys = g.buys[islands].astype(bool)  # (R, 2, 5)
         for good in range(N_GOODS):
             buyers = buys[:, :, good]

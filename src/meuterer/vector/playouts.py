@@ -58,41 +58,7 @@ def random_playouts(
     >>> played.scores.shape, played.wins.sum(), played.decisions > 10 * 100
     ((10, 3), np.float64(10.0), True)
     """
-    if type(games) is not int or games < 0:
-        raise ValueError(f"games must be a non-negative whole number, got {games!r}")
-    if type(batch) is not int or batch < 1:
-        raise ValueError(f"batch must be a positive whole number, got {batch!r}")
-    g = VectorGame(min(batch, max(games, 1)), players, rules, first_captain=first_captain, seed=seed)
-    scores: list[IntArray] = []
-    wins: list[npt.NDArray[np.float64]] = []
-    done = 0
-    started = g.batch
-    decisions = 0
-    live = np.ones(g.batch, dtype=np.bool_)
-    while done < games:
-        actions = g.random_actions()
-        # the games at a decision (all live: a game not live is over), as random_actions grouped them
-        group = g._step_groups()
-        decisions += sum(group.size(code) for code in _DECIDING)
-        g.step(actions, checked=False)
-        over = g.terminal & live
-        if over.any():
-            final = g.scores[over]
-            scores.append(final)
-            wins.append(win_shares(final))
-            done += int(over.sum())
-            # start as many new games as are still wanted; the other slots stay finished
-            again = np.flatnonzero(over)[: max(0, games - started)]
-            live[over] = False
-            if len(again):
-                where = np.zeros(g.batch, dtype=np.bool_)
-                where[again] = True
-                g.reset(where)
-                live[again] = True
-                started += len(again)
-    if not scores:
-        return Playouts(np.zeros((0, players), np.int64), np.zeros((0, players)), 0)
-    return Playouts(np.concatenate(scores)[:games], np.concatenate(wins)[:games], decisions)
+    return _playouts(games, players, rules, batch, seed, first_captain, None, True)
 
 
 def agent_playouts(
@@ -120,23 +86,30 @@ def agent_playouts(
     >>> bool(played.scores[greedy_seat].mean() > played.scores[~greedy_seat].mean())
     True
     """
+    if len(agents) != players or any(name not in BATCHED_AGENTS for name in agents):
+        raise SetupError(f"name one agent per seat ({players}), each of {', '.join(BATCHED_AGENTS)}: got {agents!r}")
+    return _playouts(games, players, rules, batch, seed, first_captain, tuple(agents), rotate)
+
+
+def _playouts(
+    games: int,
+    players: int,
+    rules: Rules | None,
+    batch: int,
+    seed: int | None,
+    first_captain: int,
+    agents: tuple[str, ...] | None,
+    rotate: bool,
+) -> Playouts:
+    """The loop of both: random decisions, overwritten where a batched bot of ``agents``
+    (``None``: random players only, no seating kept) is to act."""
     if type(games) is not int or games < 0:
         raise ValueError(f"games must be a non-negative whole number, got {games!r}")
     if type(batch) is not int or batch < 1:
         raise ValueError(f"batch must be a positive whole number, got {batch!r}")
-    if len(agents) != players or any(name not in BATCHED_AGENTS for name in agents):
-        raise SetupError(f"name one agent per seat ({players}), each of {', '.join(BATCHED_AGENTS)}: got {agents!r}")
     g = VectorGame(min(batch, max(games, 1)), players, rules, first_captain=first_captain, seed=seed)
-    choosers: dict[str, Any] = {}
-    if "greedy" in agents:
-        from meuterer.vector.greedy import BatchGreedy
-
-        choosers["greedy"] = BatchGreedy(g.rules)
-    if "policy" in agents:
-        from meuterer.vector.policy import BatchPolicyAgent
-
-        choosers["policy"] = BatchPolicyAgent(players, g.rules)
-    names = np.array(agents)
+    choosers = _choosers(agents or (), players, g.rules)
+    names = np.array(agents or ("random",) * players)
     seat = np.arange(players)
     shift = 1 if rotate else 0
 
@@ -156,6 +129,7 @@ def agent_playouts(
     live = np.ones(g.batch, dtype=np.bool_)
     while done < games:
         actions = g.random_actions()
+        # the games at a decision (all live: a game not live is over), as random_actions grouped them
         group = g._step_groups()
         decisions += sum(group.size(code) for code in _DECIDING)
         if choosers:
@@ -173,6 +147,7 @@ def agent_playouts(
             wins.append(win_shares(final))
             seats.append(seating[over])
             done += int(over.sum())
+            # start as many new games as are still wanted; the other slots stay finished
             again = np.flatnonzero(over)[: max(0, games - started)]
             live[over] = False
             if len(again):
@@ -183,9 +158,22 @@ def agent_playouts(
                 index[again] = started + np.arange(len(again))
                 seating[again] = seated(index[again])
                 started += len(again)
+    kept = None if agents is None else np.zeros((0, players), np.int64)
     if not scores:
-        empty = np.zeros((0, players), np.int64)
-        return Playouts(empty, np.zeros((0, players)), 0, empty)
-    return Playouts(
-        np.concatenate(scores)[:games], np.concatenate(wins)[:games], decisions, np.concatenate(seats)[:games]
-    )
+        return Playouts(np.zeros((0, players), np.int64), np.zeros((0, players)), 0, kept)
+    if agents is not None:
+        kept = np.concatenate(seats)[:games]
+    return Playouts(np.concatenate(scores)[:games], np.concatenate(wins)[:games], decisions, kept)
+
+
+def _choosers(agents: Sequence[str], players: int, rules: Rules) -> dict[str, Any]:
+    """The batched bots of ``agents`` by name (random players need none)."""
+    from meuterer.vector.greedy import BatchGreedy  # (here: the bots import the package this module opens)
+    from meuterer.vector.policy import BatchPolicyAgent
+
+    choosers: dict[str, Any] = {}
+    if "greedy" in agents:
+        choosers["greedy"] = BatchGreedy(rules)
+    if "policy" in agents:
+        choosers["policy"] = BatchPolicyAgent(players, rules)
+    return choosers
