@@ -59,6 +59,8 @@ _OPTIONAL = {
     "tests/test_vector_greedy.py": ("numpy", "gymnasium"),
     "tests/test_vector_policy.py": ("numpy", "gymnasium"),
     "tests/test_vector_observation.py": ("numpy",),
+    "tests/test_vector_seated.py": ("numpy",),
+    "tests/test_vector_streams.py": ("numpy",),
     "docs/research.md": ("pyspiel", "gymnasium"),
     "src/meuterer/server": ("starlette", "sqlalchemy"),
     "docs/server.md": ("starlette", "sqlalchemy"),

@@ -21,6 +21,7 @@ from meuterer.machine import STEP_CODES
 from meuterer.vector import deal, mutiny, offer, scoring, voyage
 from meuterer.vector.arrays import DEAL, DRAW, GAME_OVER, RING, BoolArray, FloatArray, Groups, IntArray
 from meuterer.vector.registry import CHOOSE, LEGAL, SAMPLERS
+from meuterer.vector.streams import GameStreams
 
 PHASES: Final = (deal, offer, mutiny, scoring, voyage)
 """The phase modules, imported for their registrations."""
@@ -74,15 +75,17 @@ def chance_at(
     g: Any,
     idx: IntArray | None,
     s: IntArray,
-    rng: np.random.Generator,
+    rng: np.random.Generator | GameStreams,
     group: Groups | None = None,
     out: IntArray | None = None,
 ) -> IntArray:
     """A chance outcome of each game ``idx`` (ascending; ``None``: every game), at step
     ``s`` (0 where no chance moves), drawn as :meth:`~meuterer.vector.VectorGame.sample_chance` draws them when the
-    games at a chance node are those among ``idx``; ``group``: the grouping of ``s``,
-    if known; ``out``: where to write the outcomes (only where chance moves; a new
-    array of zeros if not given)."""
+    games at a chance node are those among ``idx``, from ``rng`` or, given
+    :class:`~meuterer.vector.streams.GameStreams`, from each game's own stream (the streams numbered as the
+    batch's games); ``group``: the grouping of ``s``, if known;
+    ``out``: where to write the outcomes (only where chance moves; a new array of zeros
+    if not given)."""
     if out is None:
         out = np.zeros(len(s), dtype=np.int64)
     for codes, sampler in _SAMPLERS:  # each sampler draws for all its steps' games at once
@@ -92,7 +95,8 @@ def chance_at(
             found = [group(code) for code in codes if group.size(code)]
             k = found[0] if len(found) == 1 else np.sort(np.concatenate(found)) if found else _NONE
         if len(k):
-            out[k] = sampler(g, k if idx is None else idx[k], rng)
+            games = k if idx is None else idx[k]
+            out[k] = sampler(g, games, rng.of(games) if isinstance(rng, GameStreams) else rng)
     return out
 
 

@@ -30,7 +30,7 @@ from meuterer.vector.arrays import (
     rowsum,
 )
 from meuterer.vector.batch import Batch
-from meuterer.vector.registry import effect, guard, sample
+from meuterer.vector.registry import ChanceDraw, effect, guard, sample
 
 
 @effect(setup.arrange_ring)
@@ -145,13 +145,13 @@ def no_one_left_to_draw(g: Batch, idx: IntArray, a: IntArray) -> BoolArray:
 
 
 @sample(Step.DEAL, Step.DRAW)
-def sample_cards(g: Batch, games: IntArray, rng: np.random.Generator) -> IntArray:
+def sample_cards(g: Batch, games: IntArray, rng: ChanceDraw) -> IntArray:
     """The card each game draws, with its share of the draw pool."""
     return pick_card(g, games, rng.random(len(games)))
 
 
 @sample(Step.RING)
-def sample_rings(g: Batch, games: IntArray, rng: np.random.Generator) -> IntArray:
+def sample_rings(g: Batch, games: IntArray, rng: ChanceDraw) -> IntArray:
     """A uniform arrangement of the ring (its rank) for each game."""
     ranks: IntArray = rng.integers(len(g.arrangements), size=len(games))
     return ranks

@@ -28,6 +28,7 @@ import numpy as np
 from meuterer.machine import ADVANCE, STEP_CODES, STEPS, TABLE, Actor, Effect, Guard, Table
 from meuterer.state import Step
 from meuterer.vector.arrays import BoolArray, FloatArray, Groups, IntArray
+from meuterer.vector.streams import GamesDraw
 
 BatchGuard = Callable[[Any, IntArray, IntArray], BoolArray]
 """A batched guard: (batch, games, their ids) to whether it holds in each game."""
@@ -37,7 +38,9 @@ BatchLegal = Callable[[Any, IntArray, BoolArray, IntArray], None]
 """The legal ids of a decision step: sets ``mask[rows]`` for the games given."""
 BatchChoose = Callable[[Any, IntArray, FloatArray], IntArray]
 """A uniformly random legal id of each game given, from one uniform each."""
-BatchSample = Callable[[Any, IntArray, np.random.Generator], IntArray]
+ChanceDraw = np.random.Generator | GamesDraw
+"""Where a sampler draws from: the batch's generator, or the games' own streams."""
+BatchSample = Callable[[Any, IntArray, ChanceDraw], IntArray]
 """A chance outcome of each game given, drawn with its probability."""
 
 F = TypeVar("F")
