@@ -24,6 +24,8 @@ from meuterer.errors import SetupError
 from meuterer.tournament import GameResult, game_seed, ray_available, read_results
 from meuterer.tournament.rate import (
     Interval,
+    deal_seed,
+    league_engine,
     league_games,
     league_seating,
     league_tables,
@@ -168,6 +170,59 @@ def test_league_sizes_and_refusals() -> None:
         run_league(["greedy"], 3, players=5)
     with pytest.raises(SetupError, match="unknown agent"):
         run_league(["greedy", "clever"], 3, players=3)
+
+
+# The batch engine --------------------------------------------------------------------------
+
+
+def test_a_league_of_batched_agents_plays_on_the_batch_engine_when_it_can() -> None:
+    batched = importlib.util.find_spec("numpy") is not None
+    assert league_engine(["greedy", "random", "policy"]) == ("vector" if batched else "reference")
+    assert league_engine(["greedy", "random"], "reference") == "reference"
+    assert league_engine(["greedy", First]) == league_engine(["greedy", "ismcts:10"]) == "reference"
+    with pytest.raises(SetupError, match="engine is one of"):
+        league_engine(["greedy"], "gpu")  # type: ignore[arg-type]
+    if batched:
+        with pytest.raises(SetupError, match="the batch engine plays random, greedy, policy, not ismcts:10"):
+            league_engine(["greedy", "ismcts:10"], "vector")
+
+
+def test_without_numpy_the_batch_engine_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("meuterer.tournament.rate.find_spec", lambda name: None)
+    assert league_engine(["greedy", "random"]) == "reference"
+    with pytest.raises(SetupError, match="the batch engine needs numpy"):
+        league_engine(["greedy", "random"], "vector")
+
+
+def test_a_league_on_the_batch_engine_deals_duplicates_and_is_the_same_however_it_is_split() -> None:
+    _needs("numpy")
+    league = run_league(["random", "greedy", "policy"], games=12, players=4, seed=6, batch=5)
+    assert league.engine == "vector" and len(league.results) == 12
+    for deal in range(3):
+        games = league.results[4 * deal : 4 * deal + 4]
+        assert {game.seed for game in games} == {deal_seed(6, deal, "vector")} != {game_seed(6, deal)}
+        assert sorted(game.agents for game in games) == sorted(
+            tuple(league.tables[0][(seat - r) % 4] for seat in range(4)) for r in range(4)
+        )
+        assert all(sum(game.moves) < game.actions and game.rounds >= 1 for game in games)
+    assert len({game.scores for game in league.results}) > 3
+    for jobs, batch in ((1, 1), (2, 4)):
+        again = run_league(["random", "greedy", "policy"], games=12, players=4, seed=6, jobs=jobs, batch=batch)
+        assert again.results == league.results
+    reference = run_league(["random", "greedy", "policy"], games=12, players=4, seed=6, engine="reference")
+    assert reference.engine == "reference" and reference.results[0].seed == game_seed(6, 0)
+
+
+def test_a_league_resumes_only_the_results_of_its_own_engine() -> None:
+    _needs("numpy")
+    vector = run_league(["greedy", "random"], games=6, players=3, seed=2)
+    resumed = run_league(["greedy", "random"], games=6, players=3, seed=2, done=vector.results[:4])
+    assert resumed.results == vector.results
+    reference = run_league(["greedy", "random"], games=3, players=3, seed=2, engine="reference")
+    with pytest.raises(SetupError, match=r"is not game 0 of this league \(on the batch engine\)"):
+        run_league(["greedy", "random"], games=6, players=3, seed=2, done=reference.results)
+    with pytest.raises(SetupError, match="batch must be"):
+        run_league(["greedy", "random"], games=6, players=3, batch=0)
 
 
 # Intervals ---------------------------------------------------------------------------------
@@ -337,22 +392,29 @@ def _interrupt_after(count: int) -> Callable[..., Any]:
     return league
 
 
+@pytest.mark.parametrize("engine", ["reference", "vector"])
 def test_an_interrupted_league_keeps_its_games_and_resumes_to_the_same_results(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    engine: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _needs("openskill")
+    if engine == "vector":
+        _needs("numpy")
     out = tmp_path / "games.jsonl"
+    args = [*ARGS, "--baseline", "0", "--out", str(out), "--engine", engine]
     with monkeypatch.context() as patch:
         patch.setattr(rate_cli, "run_league", _interrupt_after(4))
-        assert main([*ARGS, "--baseline", "0", "--out", str(out)]) == 130
+        assert main(args) == 130
     printed = capsys.readouterr().out
     assert "Interrupted: 4 of 6 games finished." in printed
-    assert "Left out: 1 game of a deal not played in every rotation." in printed
     kept = read_results(io.StringIO(out.read_text()), "jsonl")
-    assert sorted(game.index for game in kept) == [0, 1, 2, 3]
-    assert main([*ARGS, "--baseline", "0", "--out", str(out), "--resume"]) == 0
+    assert len(kept) == 4
+    if engine == "reference":  # one game at a time, in order (the batch engine's end as they end)
+        assert "Left out: 1 game of a deal not played in every rotation." in printed
+        assert sorted(game.index for game in kept) == [0, 1, 2, 3]
+    assert main([*args, "--resume"]) == 0
+    assert f"{'batch' if engine == 'vector' else 'reference'} engine" in capsys.readouterr().out
     resumed = sorted(read_results(io.StringIO(out.read_text()), "jsonl"), key=lambda r: r.index)
-    whole = run_league(["greedy", "random"], 6, players=3, seed=5).results
+    whole = run_league(["greedy", "random"], 6, players=3, seed=5, engine=engine).results  # type: ignore[arg-type]
     assert resumed == list(whole)
 
 

@@ -1,9 +1,11 @@
 """``meuterer rate``: a league of bots over rotated seats and duplicate deals, rated.
 
 ``meuterer rate --agents A,B,C,... [-n GAMES] [--players 3|4] [--seed S] [--jobs J]
-[--backend local|ray] [--out FILE [--resume]] [--table FILE] [--plot FILE] [--baseline N]``
-plays a league (:func:`meuterer.tournament.rate.run_league`: every choice of ``players``
-agents at a table, each deal played in every rotation of the seats) and prints per agent
+[--backend local|ray] [--engine auto|reference|vector [--batch B]] [--out FILE [--resume]]
+[--table FILE] [--plot FILE] [--baseline N]`` plays a league
+(:func:`meuterer.tournament.rate.run_league`: every choice of ``players`` agents at a
+table, each deal played in every rotation of the seats; on the batch engine when every
+agent is one it plays, ``B`` games at a time) and prints per agent
 the win share (ties shared) and the mean score margin with 95 % intervals over deals, the
 win share in each seat and the OpenSkill rating; then each seat's win share in the league
 and among random players (``--baseline`` games on the vector engine). ``--out`` receives the
@@ -16,8 +18,8 @@ Needs the extra ``meuterer[rate]`` (openskill, matplotlib).
 >>> parser = argparse.ArgumentParser(prog="meuterer")
 >>> _ = register(parser.add_subparsers(dest="command"))
 >>> args = parser.parse_args(["rate", "--agents", "greedy,random", "-n", "3", "--players", "3"])
->>> args.games, args.agents, args.baseline
-(3, 'greedy,random', None)
+>>> args.games, args.agents, args.baseline, args.engine
+(3, 'greedy,random', None, 'auto')
 """
 
 from __future__ import annotations
@@ -41,9 +43,11 @@ from meuterer.errors import MeutererError
 from meuterer.rules import Rules
 from meuterer.tournament import GameResult, ResultsFile, agent_label, write_text_atomic
 from meuterer.tournament.rate import (
+    ENGINES,
     Interval,
     League,
     Ratings,
+    league_engine,
     league_games,
     league_tables,
     plot_ratings,
@@ -84,6 +88,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--backend", choices=("local", "ray"), default="local", help="local processes or Ray (meuterer[ray])"
     )
     parser.add_argument("--ray-address", default=None, metavar="ADDR", help="a Ray cluster to join (default: local)")
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="auto",
+        help="the engine: the batch engine (vector) plays random, greedy and policy only; auto: it when "
+        "every agent is one of those, else the reference (default auto)",
+    )
+    parser.add_argument(
+        "--batch", type=int, default=1024, metavar="B", help="games in lockstep on the batch engine (default 1024)"
+    )
     parser.add_argument(
         "--out", metavar="FILE", help="write per-game results as games finish: CSV for *.csv, else JSON lines"
     )
@@ -190,6 +204,8 @@ def run_rate(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         return fail("-n must be at least 1")
+    if args.batch < 1:
+        return fail("--batch must be at least 1")
     if args.resume and (args.out is None or args.seed is None):
         return fail("--resume needs --out (the results so far) and --seed (the league's seed)")
     if find_spec("openskill") is None:
@@ -201,6 +217,7 @@ def run_rate(args: argparse.Namespace) -> int:
         baseline_games = DEFAULT_BASELINE if find_spec("numpy") is not None else 0
     try:
         tables = league_tables(specs, args.players)
+        engine = league_engine(specs, args.engine)
     except MeutererError as error:
         return fail(str(error))
     games = league_games(args.games, args.players, len(tables))
@@ -246,6 +263,8 @@ def run_rate(args: argparse.Namespace) -> int:
                 ray_address=args.ray_address,
                 done=done,
                 on_result=keep,
+                engine=engine,
+                batch=args.batch,
             )
     except MeutererError as error:
         return fail(str(error))
@@ -293,7 +312,8 @@ def run_rate(args: argparse.Namespace) -> int:
         out.print(seats_table(ratings))
     cpu_used = _cpu() - cpu
     out.print(
-        f"Time: {seconds:.1f} s with {jobs} {'process' if jobs == 1 else 'processes'} ({args.backend}); "
+        f"Time: {seconds:.1f} s with {jobs} {'process' if jobs == 1 else 'processes'} ({args.backend}, "
+        f"{'batch engine, ' + str(args.batch) + ' games in lockstep' if engine == 'vector' else 'reference engine'}); "
         f"{cpu_used:.1f} s CPU (this process and its workers), "
         f"{ratings.cpu_seconds:.1f} s of game time summed over the games (wall clock)"
     )

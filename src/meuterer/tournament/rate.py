@@ -29,15 +29,20 @@ order.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from importlib.util import find_spec
+from typing import Final, Literal
 
 import attrs
 
+from meuterer._install import install_hint
 from meuterer.agents.registry import AgentSpec, agent_label, make_agent
 from meuterer.errors import SetupError
+from meuterer.phases.scoring import leaders
 from meuterer.rules import Rules
 from meuterer.tournament.ratings import (
     AgentRating,
@@ -50,7 +55,7 @@ from meuterer.tournament.ratings import (
     share_interval,
 )
 from meuterer.tournament.results import GameResult
-from meuterer.tournament.run import Backend, Progress, _Task, game_seed, gather, lineup, seating
+from meuterer.tournament.run import Backend, Progress, Task, _Task, game_seed, gather, lineup, seating
 from meuterer.tournament.statistics import Rate
 
 __all__ = [
@@ -58,6 +63,8 @@ __all__ = [
     "Interval",
     "League",
     "Ratings",
+    "deal_seed",
+    "league_engine",
     "league_games",
     "league_seating",
     "league_tables",
@@ -70,6 +77,99 @@ __all__ = [
 ]
 
 Table = tuple[AgentSpec, ...]
+Engine = Literal["auto", "reference", "vector"]
+ENGINES: Final = ("auto", "reference", "vector")
+
+
+def league_engine(agents: Sequence[AgentSpec], engine: Engine = "auto") -> Literal["reference", "vector"]:
+    """The engine a league of ``agents`` plays on: ``"vector"`` (the batch engine) when
+    asked, or with ``"auto"`` when every agent is one the batch plays
+    (:data:`~meuterer.vector.playouts.BATCHED_AGENTS`, numpy installed); else the reference.
+    Raises :class:`~meuterer.errors.SetupError` when the batch engine is asked for agents
+    it cannot play.
+
+    >>> league_engine(["greedy", "ismcts"])
+    'reference'
+    """
+    if engine not in ENGINES:
+        raise SetupError(f"engine is one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "reference":
+        return "reference"
+    batched: tuple[str, ...] = ()
+    if find_spec("numpy") is not None:
+        from meuterer.vector.playouts import BATCHED_AGENTS
+
+        batched = BATCHED_AGENTS
+    others = [agent_label(spec) for spec in agents if not (isinstance(spec, str) and spec in batched)]
+    if not others:
+        return "vector"
+    if engine == "vector":
+        if not batched:
+            raise SetupError(f"the batch engine needs numpy ({install_hint('vector')})")
+        raise SetupError(f"the batch engine plays {', '.join(batched)}, not {', '.join(others)}")
+    return "reference"
+
+
+def deal_seed(seed: int, deal: int, engine: Literal["reference", "vector"] = "reference") -> int:
+    """The seed of deal ``deal`` of a league seeded ``seed``: :func:`~meuterer.tournament.game_seed`
+    on the reference, a key of the batch engine's own there (its games draw otherwise, so
+    results of the two never mix in one league).
+
+    >>> deal_seed(1, 0) == deal_seed(1, 0) != deal_seed(1, 0, "vector")
+    True
+    """
+    return game_seed(seed, deal) if engine == "reference" else _key("deal", seed, deal)
+
+
+def _key(kind: str, seed: int, index: int) -> int:
+    digest = hashlib.sha256(f"meuterer-league-vector-{kind}:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@attrs.frozen
+class _SeatedTask:
+    """Games of a league on the batch engine (:func:`meuterer.vector.seated.play_seated`):
+    deal ``d``'s chance from the key ``deal_seed(seed, d, "vector")``, a game's random
+    players' choices from a key of the game's own."""
+
+    tables: tuple[tuple[str, ...], ...]
+    players: int
+    rules: Rules | None
+    seed: int
+    indices: tuple[int, ...]
+    batch: int
+
+    def play(self) -> Iterator[tuple[GameResult, str | None]]:
+        """Each game's result as it ends (no records)."""
+        from meuterer.vector.seated import SeatedGame, play_seated
+
+        games = {
+            index: SeatedGame(
+                index,
+                tuple(map(str, league_seating(self.tables, self.players, index))),
+                chance=deal_seed(self.seed, index // self.players, "vector"),
+                choices=_key("choices", self.seed, index),
+            )
+            for index in self.indices
+        }
+        for played in play_seated(list(games.values()), self.players, self.rules, batch=self.batch):
+            game = games[played.index]
+            result = GameResult(
+                index=played.index,
+                seed=game.chance,
+                agents=game.agents,
+                first_captain=0,
+                scores=played.scores,
+                winners=leaders(played.scores),
+                rounds=played.rounds,
+                actions=played.actions,
+                moves=played.moves,
+                mutineers=played.mutineers,
+                mutinies_won=played.mutinies_won,
+                think=played.think,
+                seconds=played.seconds,
+            )
+            yield result, None
 
 
 def league_tables(agents: Sequence[AgentSpec], players: int) -> tuple[Table, ...]:
@@ -118,6 +218,8 @@ class League:
     """Wall-clock time of the run."""
     jobs: int
     backend: str
+    engine: str = "reference"
+    """The engine that played the games: ``"reference"`` or ``"vector"``."""
 
     def ratings(self, baseline: Sequence[Rate] = ()) -> Ratings:
         """The league's statistics and ratings (:func:`rate_results`)."""
@@ -137,6 +239,8 @@ def run_league(
     *,
     done: Iterable[GameResult] = (),
     on_result: Callable[[GameResult], None] | None = None,
+    engine: Engine = "auto",
+    batch: int = 1024,
 ) -> League:
     """Play a league of ``agents`` (specs or factories, each named once) over ``games``
     games rounded up to whole rounds (:func:`league_games`), on ``jobs`` local processes or
@@ -145,6 +249,11 @@ def run_league(
     result as its game finishes; ``done`` are results of this league already known (an
     interrupted run with the same seed and agents), not played again. On Ctrl-C the workers
     stop and the exception passes on; what ``on_result`` got by then is complete.
+
+    ``engine`` (:func:`league_engine`): on the batch engine the games are played ``batch``
+    at a time in lockstep, each process taking its share of the games; each game is the same
+    whatever process or batch plays it, but not the game the reference plays from the same
+    seed (the two draw their chance otherwise).
 
     >>> league = run_league(["greedy", "random"], games=3, players=3, seed=1)
     >>> [result.agents for result in league.results]
@@ -161,21 +270,33 @@ def run_league(
     tables = league_tables(agents, players)
     for spec in agents:
         make_agent(spec)  # fail early on a bad spec
+    on = league_engine(agents, engine)
+    if type(batch) is not int or batch < 1:
+        raise SetupError(f"batch must be a number >= 1, got {batch!r}")
     games = league_games(games, players, len(tables))
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     known = {result.index: result for result in done if result.index < games}
-    for result in known.values():
+    for result in sorted(known.values(), key=lambda r: r.index):
         seated = tuple(agent_label(spec) for spec in league_seating(tables, players, result.index))
-        if result.seed != game_seed(seed, result.index // players) or result.agents != seated:
-            raise SetupError(f"game {result.index} of the results to resume is not game {result.index} of this league")
-    tasks = []
-    for deal in range(games // players):
+        if result.seed != deal_seed(seed, result.index // players, on) or result.agents != seated:
+            raise SetupError(
+                f"game {result.index} of the results to resume is not game {result.index} of this league "
+                f"(on the {'batch' if on == 'vector' else 'reference'} engine)"
+            )
+    jobs = max(1, jobs)
+    tasks: list[Task] = []
+    if on == "vector":
+        todo = [index for index in range(games) if index not in known]
+        names = tuple(tuple(map(str, table)) for table in tables)
+        size = max(1, min(batch, -(-len(todo) // jobs))) if jobs > 1 else len(todo) or 1
+        for first in range(0, len(todo), size):
+            tasks.append(_SeatedTask(names, players, rules, seed, tuple(todo[first : first + size]), batch))
+    for deal in range(games // players if on == "reference" else 0):
         indices = tuple(i for i in range(deal * players, (deal + 1) * players) if i not in known)
         if indices:
             table = tables[deal % len(tables)]
             tasks.append(_Task(table, players, rules, seed, indices, True, False, duplicate=True))
-    jobs = max(1, jobs)
     start = time.perf_counter()
     results = gather(tasks, jobs, backend, ray_address, known.values(), on_result, progress)
     return League(
@@ -187,4 +308,5 @@ def run_league(
         seconds=time.perf_counter() - start,
         jobs=jobs,
         backend=backend,
+        engine=on,
     )

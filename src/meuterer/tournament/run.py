@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import attrs
 
@@ -111,6 +111,35 @@ class _Task:
     only small results, which a stop can never cut in half); ``None``: it sends them back."""
     duplicate: bool = False
     """Duplicate deals: see :func:`play_game_result`."""
+
+    def play(self) -> Iterator[tuple[GameResult, str | None]]:
+        """Play the games one by one (in whatever process runs the task): each result with
+        its record (``None`` without records, or when the worker wrote it itself)."""
+        for index in self.indices:
+            result, history = play_game_result(
+                self.specs, index, self.seed, self.rules, self.rotate, duplicate=self.duplicate
+            )
+            record = None
+            if self.records:
+                game = Game.replay(history, self.players, result.first_captain, self.rules)
+                names = [f"{label}-{seat}" for seat, label in enumerate(result.agents)]
+                record = write_record(game, names=names)
+                if self.directory is not None:
+                    write_text_atomic(Path(self.directory) / f"game-{result.index:06d}.json", record)
+                    record = None
+            yield result, record
+
+
+class Task(Protocol):
+    """A chunk of games some process plays: a tournament's or a league's, on the reference
+    engine or on the batch engine."""
+
+    @property
+    def indices(self) -> tuple[int, ...]:
+        """The games' numbers."""
+
+    def play(self) -> Iterator[tuple[GameResult, str | None]]:
+        """Each game's result (and record, if any) as it ends."""
 
 
 def seating(specs: Sequence[AgentSpec], index: int, rotate: bool = True) -> tuple[AgentSpec, ...]:
@@ -188,23 +217,9 @@ def play_game_result(
 Finished = list[tuple[GameResult, str | None]]
 
 
-def _run_task(task: _Task) -> Finished:
+def _run_task(task: Task) -> Finished:
     """Play a chunk of games (in whatever process runs it)."""
-    out: Finished = []
-    for index in task.indices:
-        result, history = play_game_result(
-            task.specs, index, task.seed, task.rules, task.rotate, duplicate=task.duplicate
-        )
-        record = None
-        if task.records:
-            game = Game.replay(history, task.players, result.first_captain, task.rules)
-            names = [f"{label}-{seat}" for seat, label in enumerate(result.agents)]
-            record = write_record(game, names=names)
-            if task.directory is not None:
-                write_text_atomic(Path(task.directory) / f"game-{result.index:06d}.json", record)
-                record = None
-        out.append((result, record))
-    return out
+    return list(task.play())
 
 
 def _tasks(
@@ -223,11 +238,11 @@ def _tasks(
     ]
 
 
-def _local(tasks: Sequence[_Task], jobs: int) -> Iterator[Finished]:
+def _local(tasks: Sequence[Task], jobs: int) -> Iterator[Finished]:
     if jobs <= 1:
         for task in tasks:
-            for index in task.indices:  # one game at a time, so that each is reported at once
-                yield _run_task(attrs.evolve(task, indices=(index,)))
+            for finished in task.play():  # one game at a time, so that each is reported at once
+                yield [finished]
         return
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_init)
     # A few tasks per worker are in flight at a time, not all of them: a run of a million
@@ -261,7 +276,7 @@ def ray_available() -> bool:
     return True
 
 
-def _ray(tasks: Sequence[_Task], jobs: int, address: str | None) -> Iterator[list[tuple[GameResult, str | None]]]:
+def _ray(tasks: Sequence[Task], jobs: int, address: str | None) -> Iterator[list[tuple[GameResult, str | None]]]:
     try:
         ray: Any = importlib.import_module("ray")
     except ImportError:
@@ -287,7 +302,7 @@ def _ray(tasks: Sequence[_Task], jobs: int, address: str | None) -> Iterator[lis
 
 
 def gather(
-    tasks: Sequence[_Task],
+    tasks: Sequence[Task],
     jobs: int,
     backend: Backend,
     ray_address: str | None,

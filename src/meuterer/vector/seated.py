@@ -53,8 +53,9 @@ class SeatedGame:
 @attrs.frozen
 class PlayedGame:
     """A game :func:`play_seated` played: its number, final scores, rounds, all actions
-    (chance included), each seat's decisions, mutinies led and won, and seconds spent
-    deciding (the batched bots' time shared out over the decisions they took at once); with
+    (chance included), each seat's decisions, mutinies led and won, each seat's seconds
+    spent deciding (the batched bots' time shared out over the decisions they took at
+    once) and the game's seconds (each step's time shared out over the games it moved); with
     ``record``, its actions (the reference's, chance included)."""
 
     index: int
@@ -116,7 +117,7 @@ class _Run:
         self.mutineers = np.zeros((size, players), dtype=np.int64)
         self.won = np.zeros((size, players), dtype=np.int64)
         self.think = np.zeros((size, players))
-        self.began = np.zeros(size)
+        self.spent = np.zeros(size)
         self.next = 0
 
     def start(self, places: IntArray) -> None:
@@ -133,9 +134,8 @@ class _Run:
         self.seated[places] = [[self.names.index(name) for name in game.agents] for game in todo]
         self.chance.start(places, np.array([game.chance for game in todo], dtype=np.uint64))
         self.choices.start(places, np.array([game.choices for game in todo], dtype=np.uint64))
-        for counts in (self.actions, self.moves, self.mutineers, self.won, self.think):
+        for counts in (self.actions, self.moves, self.mutineers, self.won, self.think, self.spent):
             counts[places] = 0
-        self.began[places] = time.perf_counter()
 
     def decide(self, live: np.ndarray, actions: IntArray) -> None:
         """Each seated bot's decisions in the live games at a decision, into ``actions``."""
@@ -165,6 +165,7 @@ class _Run:
             live = (self.game >= 0) & ~g.terminal
             if not live.any():
                 return
+            clock = time.perf_counter()
             actions = np.zeros(g.batch, dtype=np.int64)
             drawing = np.flatnonzero(live & g.chance)
             if len(drawing):
@@ -174,6 +175,7 @@ class _Run:
             g.step(actions, live, checked=False)
             self.actions[live] += 1
             self.count_mutinies(np.flatnonzero(live & (before < 0) & (g.mutiny >= 0)))
+            self.spent[live] += (time.perf_counter() - clock) / np.count_nonzero(live)
             over = np.flatnonzero(live & g.terminal)
             if len(over):
                 yield from (self.result(place) for place in over.tolist())
@@ -197,6 +199,6 @@ class _Run:
             mutineers=tuple(self.mutineers[place].tolist()),
             mutinies_won=tuple(self.won[place].tolist()),
             think=tuple(self.think[place].tolist()),
-            seconds=time.perf_counter() - float(self.began[place]),
+            seconds=float(self.spent[place]),
             history=self.g.history(place) if self.g.record else None,
         )
