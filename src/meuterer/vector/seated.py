@@ -1,7 +1,7 @@
 """Seated games on the batch engine: games between batched bots, each game drawing its chance
 and its random players' choices from streams of its own (:mod:`meuterer.vector.streams`),
 so that a game is the same whatever else the batch plays; what a league plays when every
-agent is batched (:func:`meuterer.tournament.run_league`).
+agent is batched (``meuterer.tournament.rate.run_league``).
 
 Two games given the same chance key draw the same cards as long as their decks hold the
 same cards at each draw: a draw maps the game's next uniform through the deck's counts. A
