@@ -45,9 +45,14 @@ def test_the_spec_makes_a_guided_search() -> None:
     assert isinstance(agent, ISMCTSAgent)
     assert (agent.iterations, agent.rollout, agent.seed) == (12, "policy", 4)
     assert agent_label("ismcts:12:policy") == "ismcts:12:policy"
-    assert repr(agent) == "ISMCTSAgent(iterations=12, seed=4, rollout='policy')"
+    assert repr(agent) == "ISMCTSAgent(iterations=12, seed=4, rollout='policy', opponents='search')"
     with pytest.raises(AgentSpecError, match="the rollout is greedy, random or policy, not 'policies'"):
         make_agent("ismcts:12:policies")
+    modelled = make_agent("ismcts:12:policy:model")
+    assert isinstance(modelled, ISMCTSAgent) and modelled.opponents == "model"
+    assert agent_label("ismcts:12:policy:model") == "ismcts:12:policy:model"
+    with pytest.raises(AgentSpecError, match="the opponents are search or model, not 'greedy'"):
+        make_agent("ismcts:12:policy:greedy")
 
 
 def test_a_spec_names_every_rollout_of_the_agent_but_quick() -> None:
@@ -63,12 +68,55 @@ def test_a_spec_names_every_rollout_of_the_agent_but_quick() -> None:
         ISMCTSAgent(rollout="clever")  # type: ignore[arg-type]
 
 
-def test_it_plays_only_legal_moves_in_a_four_player_game_and_again_the_same() -> None:
+def test_a_spec_names_every_way_of_treating_the_opponents() -> None:
+    from typing import get_args
+
+    from meuterer.agents.ismcts import Opponents
+    from meuterer.agents.registry import _OPPONENTS
+
+    assert set(_OPPONENTS) == set(get_args(Opponents))
+    with pytest.raises(ValueError, match="opponents is one of 'search', 'model', got 'ignored'"):
+        ISMCTSAgent(opponents="ignored")  # type: ignore[arg-type]
+
+
+def _seats(node: _Node) -> set[int]:
+    """The seats of every node below ``node``."""
+    found: set[int] = set()
+    for child in node.children.values():
+        found |= {child.seat} | _seats(child)
+    return found
+
+
+@pytest.mark.parametrize("rollout", ["policy", "greedy"])
+def test_with_modelled_opponents_the_tree_holds_only_the_agents_own_decisions(rollout: str) -> None:
+    """``opponents="model"``: the other seats move by the rollout policy inside the tree, so
+    every node below the root is one of the agent's decisions; searched over (the default),
+    the others' decisions are nodes too. The same budget reaches deeper into one's own."""
+    deeper = 0
+    for index, state in enumerate(decisions(3, 7)):
+        if state.phase > meuterer.Phase.MUTINY:  # (few decisions of others left in the round)
+            continue
+        mine = view(state, state.to_act)
+        modelled = ISMCTSAgent(iterations=30, rollout=rollout, opponents="model")  # type: ignore[arg-type]
+        searched = ISMCTSAgent(iterations=30, rollout=rollout)  # type: ignore[arg-type]
+        tree = modelled.search(mine, random.Random(index))
+        assert _seats(tree) == {state.to_act}
+        assert len(_seats(searched.search(mine, random.Random(index)))) > 1
+        deeper += _depth(tree) > 1
+    assert deeper >= 3
+
+
+def _depth(node: _Node) -> int:
+    return 1 + max((_depth(child) for child in node.children.values()), default=0)
+
+
+@pytest.mark.parametrize("opponents", ["search", "model"])
+def test_it_plays_only_legal_moves_in_a_four_player_game_and_again_the_same(opponents: str) -> None:
     def game() -> tuple[list[Move], tuple[int, ...]]:
         moves: list[Move] = []
         agents: list[Agent] = [
             GreedyAgent(),
-            ISMCTSAgent(iterations=4, rollout="policy", seed=9),
+            ISMCTSAgent(iterations=4, rollout="policy", seed=9, opponents=opponents),  # type: ignore[arg-type]
             GreedyAgent(),
             GreedyAgent(),
         ]

@@ -20,6 +20,11 @@ guides the tree: each node's actions get its probabilities as priors, and the tr
 by PUCT instead of UCB; the rollouts stay greedy. Such a search plays what the policy
 plays: 4 players under ``Rules()``.
 
+With ``opponents="model"`` the tree holds the agent's own decisions only: the other seats
+play by the rollout policy in the tree as in the rollouts (a model of them, not a search
+over their choices made in a determinisation whose cards they could not see), so every
+iteration goes to the agent's own choices.
+
 >>> from meuterer.agents import GreedyAgent, ISMCTSAgent, play_game
 >>> _, final = play_game([ISMCTSAgent(iterations=20), GreedyAgent(), GreedyAgent()], seed=2)
 >>> len(final.scores)
@@ -40,13 +45,13 @@ from meuterer.rules import Rules
 from meuterer.state import Phase, State, Step
 from meuterer.views import PlayerView, sample_state, view
 
-from .base import RandomAgent
 from .greedy import GreedyAgent
 
 if TYPE_CHECKING:
     from .policy import PolicyAgent
 
 Rollout = Literal["greedy", "random", "quick", "policy"]
+Opponents = Literal["search", "model"]
 
 _SCALE = 10.0
 """Margins are divided by this before they enter the UCB formula."""
@@ -166,6 +171,9 @@ class ISMCTSAgent:
     over how often it was tried. The rollouts stay greedy (the policy's own rollouts were
     weaker for their time, as ``docs/bots.md`` reports). The policy plays 4-player games
     under ``Rules()`` only; a guided search refuses any other (:meth:`check`).
+    ``opponents``: ``"search"`` (the tree branches on every seat's decisions, each seat
+    maximising its own margin) or ``"model"`` (it branches on the agent's own decisions
+    only; the others play by the rollout policy, greedy for ``"policy"``).
     """
 
     name = "ismcts"
@@ -177,6 +185,7 @@ class ISMCTSAgent:
         exploration: float = 1.5,
         rollout: Rollout = "greedy",
         prior_weight: float = PRIOR_WEIGHT,
+        opponents: Opponents = "search",
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be positive, got {iterations}")
@@ -184,13 +193,15 @@ class ISMCTSAgent:
             raise ValueError(f"rollout is one of {', '.join(map(repr, get_args(Rollout)))}, got {rollout!r}")
         if prior_weight < 0:
             raise ValueError(f"prior_weight must not be negative, got {prior_weight}")
+        if opponents not in get_args(Opponents):
+            raise ValueError(f"opponents is one of {', '.join(map(repr, get_args(Opponents)))}, got {opponents!r}")
+        self.opponents = opponents
         self.iterations = iterations
         self.seed = seed
         self.exploration = exploration
         self.rollout = rollout
         self._greedy = GreedyAgent()
         self.prior_weight = prior_weight
-        self._policy = RandomAgent() if rollout == "random" else self._greedy
         self._guide: PolicyAgent | None = None
         if rollout == "policy":
             from .policy import PolicyAgent
@@ -198,7 +209,10 @@ class ISMCTSAgent:
             self._guide = PolicyAgent()
 
     def __repr__(self) -> str:
-        return f"ISMCTSAgent(iterations={self.iterations}, seed={self.seed}, rollout={self.rollout!r})"
+        return (
+            f"ISMCTSAgent(iterations={self.iterations}, seed={self.seed}, rollout={self.rollout!r}, "
+            f"opponents={self.opponents!r})"
+        )
 
     def check(self, players: int, rules: Rules) -> None:
         """Raise ``PolicyRulesError`` if the search is guided by the policy
@@ -226,6 +240,7 @@ class ISMCTSAgent:
         assert me is not None
         root = _Node(me)
         round_ = v.round
+        modelled = self.opponents == "model"
         for _ in range(self.iterations):
             game = FastGame(sample_state(v, rng))
             node = root
@@ -235,6 +250,9 @@ class ISMCTSAgent:
                     game.apply_chance(rng)
                     continue
                 actions = game.legal_actions()
+                if modelled and game.state.to_act != me:
+                    game.apply_at(self._rollout_choice(game.state, actions, rng))
+                    continue
                 if self._guide is not None:
                     index = self._puct(node, game.state, actions)
                 else:
@@ -303,26 +321,22 @@ class ISMCTSAgent:
         (``margins``). ``game`` (a reference state: a cursor is made) moves on to the horizon."""
         if isinstance(game, State):
             game = FastGame(game)
-        policy = self._policy
-        quick = self.rollout == "quick"
-        uniform = self.rollout == "random"
         while game.state.round == round_ and game.state.phase <= _SCORING:
             if game.is_chance_node():
                 game.apply_chance(rng)
                 continue
-            actions = game.legal_actions()
-            n = len(actions)
-            if n == 1:
-                index = 0
-            elif quick:
-                index = _quick(game.state, actions, rng)
-            elif uniform:
-                index = rng.randrange(n)
-            else:
-                action = policy.act(view(game.state, game.state.to_act), actions, rng)
-                index = actions.index(action)
-            game.apply_at(index)
+            game.apply_at(self._rollout_choice(game.state, game.legal_actions(), rng))
         return [m / _SCALE for m in _margins(game.state)]
+
+    def _rollout_choice(self, state: State, actions: Sequence[Action], rng: random.Random) -> int:
+        """The index in ``actions`` the rollout policy chooses in ``state``."""
+        if len(actions) == 1:
+            return 0
+        if self.rollout == "quick":
+            return _quick(state, actions, rng)
+        if self.rollout == "random":
+            return rng.randrange(len(actions))
+        return actions.index(self._greedy.act(view(state, state.to_act), actions, rng))
 
 
 _SCORING = Phase.SCORING

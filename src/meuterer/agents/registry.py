@@ -4,10 +4,11 @@ A spec is ``NAME`` or ``NAME:OPTION[:OPTION...]``, case and surrounding blanks i
 
 - ``random``: uniform over the legal actions;
 - ``greedy``: :class:`~meuterer.agents.greedy.GreedyAgent`;
-- ``ismcts`` or ``ismcts:ITERATIONS[:ROLLOUT]``: :class:`~meuterer.agents.ismcts.ISMCTSAgent`
+- ``ismcts`` or ``ismcts:ITERATIONS[:ROLLOUT[:OPPONENTS]]``: :class:`~meuterer.agents.ismcts.ISMCTSAgent`
   (``ROLLOUT`` is ``greedy``, ``random``, or ``policy``: the search guided by the learned
-  policy, numpy needed, 4 players under ``Rules()`` only). Without ``ITERATIONS``
-  the agent class's own default budget is used: there is one default, the class's;
+  policy, numpy needed, 4 players under ``Rules()`` only; ``OPPONENTS`` is ``search`` or
+  ``model``: the other seats searched over, or played by the rollout policy). Without
+  ``ITERATIONS`` the agent class's own default budget is used: there is one default, the class's;
 - ``policy``: :class:`~meuterer.agents.policy.PolicyAgent`, the learned policy shipped with
   the package (numpy needed; 4 players under ``Rules()`` only).
 
@@ -16,13 +17,13 @@ agent). Agent modules are imported only when a spec asks for them. Programs may 
 own names with :func:`register_agent`.
 
 >>> make_agent("ismcts:50:random")
-ISMCTSAgent(iterations=50, seed=None, rollout='random')
+ISMCTSAgent(iterations=50, seed=None, rollout='random', opponents='search')
 >>> make_agent(" Greedy ").name
 'greedy'
 >>> make_agent("clever")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-meuterer.agents.registry.AgentSpecError: unknown agent 'clever': use random, greedy, ismcts[:ITERATIONS[:ROLLOUT]], ...
+meuterer.agents.registry.AgentSpecError: unknown agent 'clever': use random, greedy, ismcts[...], ...
 >>> make_agent("random:5")
 Traceback (most recent call last):
 ...
@@ -69,6 +70,17 @@ def _rollout(text: str) -> str:
     return text
 
 
+_OPPONENTS = ("search", "model")
+"""How an ``ismcts`` spec's search treats the other seats (``ismcts:40:policy:model``): the
+agent's ``Opponents``, written out as :data:`_ROLLOUTS` is."""
+
+
+def _opponents(text: str) -> str:
+    if text not in _OPPONENTS:
+        raise ValueError(f"the opponents are search or model, not {text!r}")
+    return text
+
+
 @attrs.frozen
 class Entry:
     """A registered agent: where its factory lives (imported on first use) and the
@@ -94,8 +106,8 @@ _REGISTRY: dict[str, Entry] = {
     "greedy": Entry("meuterer.agents.greedy:GreedyAgent", usage="greedy"),
     "ismcts": Entry(
         "meuterer.agents.ismcts:ISMCTSAgent",
-        (("iterations", _positive), ("rollout", _rollout)),
-        usage="ismcts[:ITERATIONS[:ROLLOUT]]",
+        (("iterations", _positive), ("rollout", _rollout), ("opponents", _opponents)),
+        usage="ismcts[:ITERATIONS[:ROLLOUT[:OPPONENTS]]]",
     ),
     "policy": Entry("meuterer.agents.policy:PolicyAgent", usage="policy"),
 }

@@ -73,7 +73,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--agents",
         default="random,greedy,ismcts:10,ismcts",
         metavar="LIST",
-        help="comma-separated agents, each once: random, greedy, ismcts[:ITERATIONS[:ROLLOUT]], policy, ... "
+        help="comma-separated agents, each once: random, greedy, ismcts[:ITERATIONS[:ROLLOUT[:OPPONENTS]]], policy, ... "
         "(default random,greedy,ismcts:10,ismcts)",
     )
     parser.add_argument(

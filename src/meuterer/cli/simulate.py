@@ -70,7 +70,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="random",
         metavar="LIST",
         help="comma-separated agents, one per seat, the last repeated to fill the table: random, greedy, "
-        "ismcts or ismcts:ITERATIONS[:ROLLOUT], policy (default random)",
+        "ismcts or ismcts:ITERATIONS[:ROLLOUT[:OPPONENTS]], policy (default random)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of the run (default: random, printed)")
     parser.add_argument(

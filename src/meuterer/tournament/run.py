@@ -5,7 +5,7 @@ every game, and so every per-game result, is the same whichever process or machi
 it: a seeded run gives the same results with one process, several, or Ray, and a run
 resumed after an interruption gives the results of an uninterrupted one. Agents are named
 by specs (:func:`meuterer.agents.make_agent`): ``random``, ``greedy``, ``ismcts`` or
-``ismcts:ITERATIONS[:ROLLOUT]``; a fresh agent is made for every game. Seats rotate from
+``ismcts:ITERATIONS[:ROLLOUT[:OPPONENTS]]``; a fresh agent is made for every game. Seats rotate from
 game to game (agent ``k`` sits in seat ``(k + i) % players`` in game ``i``) and seat 0 is
 always the first captain, so over a multiple of ``players`` games each agent plays every
 seat equally often.

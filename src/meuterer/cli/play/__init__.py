@@ -120,7 +120,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=None,
         metavar="NAMES",
         help="bots for the other seats in seat order, comma-separated: random, greedy, ismcts, "
-        "ismcts:ITERATIONS[:ROLLOUT] or policy; a single name is used for every bot (default greedy)",
+        "ismcts:ITERATIONS[:ROLLOUT[:OPPONENTS]] or policy; a single name is used for every bot (default greedy)",
     )
     parser.add_argument(
         "--seed",
