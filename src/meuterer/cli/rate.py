@@ -73,8 +73,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--agents",
         default="random,greedy,ismcts:10,ismcts",
         metavar="LIST",
-        help="comma-separated agents, each once: random, greedy, ismcts[:ITERATIONS[:ROLLOUT[:OPPONENTS]]], policy, ... "
-        "(default random,greedy,ismcts:10,ismcts)",
+        help="comma-separated agents, each once: random, greedy, ismcts[:ITERATIONS[:ROLLOUT[:OPPONENTS]]], "
+        "policy, ... (default random,greedy,ismcts:10,ismcts)",
     )
     parser.add_argument(
         "-n", "--games", type=int, default=400, metavar="N", help="games, rounded up to whole rounds (default 400)"
