@@ -6,8 +6,8 @@ win) with a 95% Wilson interval, and its mean CPU time per move (every move it m
 Results are appended one JSON line per game to ``--out`` if given, so runs can be split
 across processes (``--start``) and summed with ``--summarise``.
 
-    python benchmarks/bench_strength.py [--iterations 50] [--rollout greedy] [--exploration 1.5]
-        [--prior-weight 1.0] [--games 100] [--start 1000] [--out results.jsonl]
+    python benchmarks/bench_strength.py [--iterations 50] [--rollout greedy] [--opponents search]
+        [--exploration 1.5] [--prior-weight 1.0] [--games 100] [--start 1000] [--out results.jsonl]
     python benchmarks/bench_strength.py --summarise results.jsonl [more.jsonl ...]
 """
 
@@ -24,7 +24,7 @@ from typing import get_args
 from meuterer.actions import Action
 from meuterer.agents import GreedyAgent, ISMCTSAgent, play_game
 from meuterer.agents.base import Agent
-from meuterer.agents.ismcts import PRIOR_WEIGHT, Rollout
+from meuterer.agents.ismcts import PRIOR_WEIGHT, Opponents, Rollout
 from meuterer.tournament import wilson
 from meuterer.views import PlayerView
 
@@ -60,6 +60,7 @@ def main() -> None:
     parser.add_argument(
         "--prior-weight", type=float, default=PRIOR_WEIGHT, help="the PUCT constant of --rollout policy's prior"
     )
+    parser.add_argument("--opponents", default="search", choices=get_args(Opponents))
     parser.add_argument("--exploration", type=float, default=1.5)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--start", type=int, default=1000, help="seed of the first game (default 1000)")
@@ -80,6 +81,7 @@ def main() -> None:
             rollout=args.rollout,
             exploration=args.exploration,
             prior_weight=args.prior_weight,
+            opponents=args.opponents,
         )
         me = Timed(search)
         agents: list[Agent] = [GreedyAgent() for _ in range(4)]
@@ -98,7 +100,8 @@ def main() -> None:
             with open(args.out, "a", encoding="utf-8") as out:
                 out.write(json.dumps(row) + "\n")
     extra = f", prior weight {args.prior_weight}" if args.rollout == "policy" else ""
-    print(f"ismcts:{args.iterations}:{args.rollout}, exploration {args.exploration}{extra}, " + summary(rows))
+    spec = f"ismcts:{args.iterations}:{args.rollout}:{args.opponents}"
+    print(f"{spec}, exploration {args.exploration}{extra}, " + summary(rows))
 
 
 if __name__ == "__main__":
