@@ -185,6 +185,9 @@ def test_a_league_of_batched_agents_plays_on_the_batch_engine_when_it_can() -> N
     if batched:
         with pytest.raises(SetupError, match="the batch engine plays random, greedy, policy, not ismcts:10"):
             league_engine(["greedy", "ismcts:10"], "vector")
+        # a spec as the registry reads it (case and blanks ignored), its label kept in the results
+        league = run_league([" Greedy", "RANDOM"], games=3, players=3, seed=1)
+        assert league.engine == "vector" and league.results[0].agents == (" Greedy", "RANDOM", "RANDOM")
 
 
 def test_without_numpy_the_batch_engine_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:

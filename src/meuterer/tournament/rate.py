@@ -100,7 +100,7 @@ def league_engine(agents: Sequence[AgentSpec], engine: Engine = "auto") -> Liter
         from meuterer.vector.playouts import BATCHED_AGENTS
 
         batched = BATCHED_AGENTS
-    others = [agent_label(spec) for spec in agents if not (isinstance(spec, str) and spec in batched)]
+    others = [agent_label(spec) for spec in agents if not (isinstance(spec, str) and _name(spec) in batched)]
     if not others:
         return "vector"
     if engine == "vector":
@@ -119,6 +119,11 @@ def deal_seed(seed: int, deal: int, engine: Literal["reference", "vector"] = "re
     True
     """
     return game_seed(seed, deal) if engine == "reference" else _key("deal", seed, deal)
+
+
+def _name(spec: str) -> str:
+    """A spec as the registry reads it (case and surrounding blanks ignored)."""
+    return spec.strip().lower()
 
 
 def _key(kind: str, seed: int, index: int) -> int:
@@ -143,10 +148,11 @@ class _SeatedTask:
         """Each game's result as it ends (no records)."""
         from meuterer.vector.seated import SeatedGame, play_seated
 
+        seated = {index: league_seating(self.tables, self.players, index) for index in self.indices}
         games = {
             index: SeatedGame(
                 index,
-                tuple(map(str, league_seating(self.tables, self.players, index))),
+                tuple(_name(str(label)) for label in seated[index]),
                 chance=deal_seed(self.seed, index // self.players, "vector"),
                 choices=_key("choices", self.seed, index),
             )
@@ -157,7 +163,7 @@ class _SeatedTask:
             result = GameResult(
                 index=played.index,
                 seed=game.chance,
-                agents=game.agents,
+                agents=tuple(map(str, seated[played.index])),
                 first_captain=0,
                 scores=played.scores,
                 winners=leaders(played.scores),
@@ -288,7 +294,7 @@ def run_league(
     tasks: list[Task] = []
     if on == "vector":
         todo = [index for index in range(games) if index not in known]
-        names = tuple(tuple(map(str, table)) for table in tables)
+        names = tuple(tuple(agent_label(spec) for spec in table) for table in tables)
         size = max(1, min(batch, -(-len(todo) // jobs))) if jobs > 1 else len(todo) or 1
         for first in range(0, len(todo), size):
             tasks.append(_SeatedTask(names, players, rules, seed, tuple(todo[first : first + size]), batch))
