@@ -324,7 +324,8 @@ def test_one_registry_and_one_grammar() -> None:
         ("greedy:3", "greedy takes no option"),
         ("ismcts:0", "'0' is not a positive number"),
         ("ismcts:5:clever", "the rollout is greedy, random or policy"),
-        ("ismcts:5:greedy:9", "at most 2 option"),
+        ("ismcts:5:greedy:9", "the opponents are search or model, not '9'"),
+        ("ismcts:5:greedy:model:9", "at most 3 option"),
     ):
         with pytest.raises(AgentSpecError, match=message):
             make_agent(bad)
