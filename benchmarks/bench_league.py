@@ -13,16 +13,17 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from pathlib import Path
 
 from meuterer.bench import find_yardstick, load_yardstick
-from meuterer.tournament.rate import League, run_league
+from meuterer.tournament.rate import Engine, League, run_league
 
 
-def _yardstick_rate(path: object, seconds: float) -> float | None:
+def _yardstick_rate(path: Path | None, seconds: float) -> float | None:
     """The yardstick's random 4-player games per CPU second, or ``None`` without it."""
     if path is None:
         return None
-    ref_sim = load_yardstick(path)  # type: ignore[arg-type]
+    ref_sim = load_yardstick(path)
     rng = random.Random(4)
     games = 0
     start = time.process_time()
@@ -32,10 +33,10 @@ def _yardstick_rate(path: object, seconds: float) -> float | None:
     return games / (time.process_time() - start)
 
 
-def timed(agents: list[str], games: int, engine: str, batch: int, seed: int) -> tuple[League, float]:
+def timed(agents: list[str], games: int, engine: Engine, batch: int, seed: int) -> tuple[League, float]:
     """The league and its CPU seconds (every thread of this process)."""
     start = time.process_time()
-    league = run_league(agents, games, players=4, seed=seed, engine=engine, batch=batch)  # type: ignore[arg-type]
+    league = run_league(agents, games, players=4, seed=seed, engine=engine, batch=batch)
     return league, time.process_time() - start
 
 
@@ -51,7 +52,8 @@ def main() -> None:
     path = find_yardstick()
     print(f"yardstick: {path}")
     rates = {}
-    for engine, games in (("vector", args.games), ("reference", args.reference_games)):
+    runs: tuple[tuple[Engine, int], ...] = (("vector", args.games), ("reference", args.reference_games))
+    for engine, games in runs:
         league, cpu = timed(agents, games, engine, args.batch, args.seed)
         rates[engine] = len(league.results) / cpu
         yard = _yardstick_rate(path, min(5.0, cpu))

@@ -311,9 +311,9 @@ def run_rate(args: argparse.Namespace) -> int:
         out.print(ratings_table(ratings))
         out.print(seats_table(ratings))
     cpu_used = _cpu() - cpu
+    on = f"batch engine, {args.batch} games in lockstep" if engine == "vector" else "reference engine"
     out.print(
-        f"Time: {seconds:.1f} s with {jobs} {'process' if jobs == 1 else 'processes'} ({args.backend}, "
-        f"{'batch engine, ' + str(args.batch) + ' games in lockstep' if engine == 'vector' else 'reference engine'}); "
+        f"Time: {seconds:.1f} s with {jobs} {'process' if jobs == 1 else 'processes'} ({args.backend}, {on}); "
         f"{cpu_used:.1f} s CPU (this process and its workers), "
         f"{ratings.cpu_seconds:.1f} s of game time summed over the games (wall clock)"
     )

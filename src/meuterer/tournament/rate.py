@@ -35,7 +35,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from importlib.util import find_spec
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 import attrs
 
@@ -60,6 +60,7 @@ from meuterer.tournament.statistics import Rate
 
 __all__ = [
     "AgentRating",
+    "Engine",
     "Interval",
     "League",
     "Ratings",
@@ -78,7 +79,8 @@ __all__ = [
 
 Table = tuple[AgentSpec, ...]
 Engine = Literal["auto", "reference", "vector"]
-ENGINES: Final = ("auto", "reference", "vector")
+ENGINES: Final = get_args(Engine)
+"""The engines a league may be asked for (``auto``: the batch engine when it can)."""
 
 
 def league_engine(agents: Sequence[AgentSpec], engine: Engine = "auto") -> Literal["reference", "vector"]:

@@ -134,10 +134,6 @@ class Task(Protocol):
     """A chunk of games some process plays: a tournament's or a league's, on the reference
     engine or on the batch engine."""
 
-    @property
-    def indices(self) -> tuple[int, ...]:
-        """The games' numbers."""
-
     def play(self) -> Iterator[tuple[GameResult, str | None]]:
         """Each game's result (and record, if any) as it ends."""
 

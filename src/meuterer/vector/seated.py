@@ -29,7 +29,7 @@ import numpy as np
 from meuterer.actions import Action
 from meuterer.errors import SetupError
 from meuterer.rules import Rules
-from meuterer.vector.arrays import MUTINEER, IntArray
+from meuterer.vector.arrays import MUTINEER, BoolArray, IntArray
 from meuterer.vector.choice import chance_at, random_at
 from meuterer.vector.engine import VectorGame
 from meuterer.vector.playouts import BATCHED_AGENTS, _choosers
@@ -106,7 +106,7 @@ class _Run:
         names: list[str],
         record: bool,
     ) -> None:
-        self.games, self.players, self.names = games, players, names
+        self.games, self.names = games, names
         self.g = VectorGame(size, players, rules, seed=0, record=record)  # (its generator is not used)
         self.choosers = _choosers(names, players, self.g.rules)
         self.chance, self.choices = GameStreams(size), GameStreams(size)
@@ -137,7 +137,7 @@ class _Run:
         for counts in (self.actions, self.moves, self.mutineers, self.won, self.think, self.spent):
             counts[places] = 0
 
-    def decide(self, live: np.ndarray, actions: IntArray) -> None:
+    def decide(self, live: BoolArray, actions: IntArray) -> None:
         """Each seated bot's decisions in the live games at a decision, into ``actions``."""
         g = self.g
         deciding = np.flatnonzero(live & ~g.chance & ~g.terminal)

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from meuterer.vector.arrays import FloatArray, IntArray
 
-__all__ = ["GameStreams", "splitmix64"]
+__all__ = ["GameStreams", "GamesDraw", "splitmix64"]
 
 U64Array = npt.NDArray[np.uint64]
 _GAMMA: Final = np.uint64(0x9E3779B97F4A7C15)
